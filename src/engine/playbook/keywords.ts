@@ -1,0 +1,26 @@
+// Task and play keywords, as Ansible spells them. Anything else in a task is its module.
+export const TASK_KEYWORDS = new Set([
+  'name', 'when', 'loop', 'loop_control', 'register', 'notify', 'changed_when', 'failed_when', 'ignore_errors',
+  'until', 'retries', 'delay', 'tags', 'check_mode', 'no_log', 'delegate_to', 'run_once', 'become',
+  'become_user', 'become_method', 'vars', 'args', 'listen', 'environment', 'block', 'rescue', 'always',
+  'any_errors_fatal', 'ignore_unreachable', 'diff', 'debugger', 'throttle', 'timeout', 'collections',
+]);
+
+export const PLAY_KEYWORDS = new Set([
+  'name', 'hosts', 'vars', 'vars_files', 'roles', 'pre_tasks', 'tasks', 'post_tasks', 'handlers',
+  'gather_facts', 'become', 'become_user', 'become_method', 'serial', 'any_errors_fatal',
+  'max_fail_percentage', 'strategy', 'tags', 'check_mode', 'connection', 'remote_user', 'environment',
+  'collections', 'order', 'force_handlers', 'ignore_unreachable', 'no_log', 'diff', 'vars_prompt', 'module_defaults',
+]);
+
+/** Keywords accepted for compatibility but not acted upon; a warning is better than a hard stop. */
+export const IGNORED_KEYWORDS = new Set(['debugger', 'throttle', 'collections', 'order', 'become_method', 'diff', 'module_defaults']);
+
+/** Strip ansible.builtin./ansible.posix./community.general. style prefixes. */
+export function shortModuleName(name: string): string {
+  const i = name.lastIndexOf('.');
+  return i >= 0 ? name.slice(i + 1) : name;
+}
+
+/** Modules whose free-form string is the command itself rather than key=value pairs. */
+export const FREE_FORM_MODULES = new Set(['command', 'shell', 'raw', 'script', 'include_tasks', 'import_tasks', 'meta']);

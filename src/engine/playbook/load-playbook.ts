@@ -1,0 +1,97 @@
+// Reads a playbook file into PlayDefs: roles expanded (dependencies first), handlers collected,
+// every task remembering file:line for error messages.
+import path from 'node:path';
+import { BadInputError } from '../errors.js';
+import { locOf, readYamlFile } from '../yaml-source.js';
+import { PLAY_KEYWORDS } from './keywords.js';
+import { loadTaskList, type TaskLoadContext } from './load-tasks.js';
+import { makeRoleLoader } from './load-role.js';
+import type { PlayDef, Playbook, RoleContext, TaskDef, TaskItem, Vars } from './types.js';
+
+export interface LoadPlaybookOptions {
+  /** Extra role directories (--roles-path / HOSTWIRE_ROLES_PATH). */
+  rolesPath?: string[];
+  knownModule(name: string): boolean;
+}
+
+export async function loadPlaybook(file: string, opts: LoadPlaybookOptions): Promise<Playbook> {
+  const abs = path.resolve(file);
+  const dir = path.dirname(abs);
+  const raw = await readYamlFile(abs);
+  if (!Array.isArray(raw)) {
+    throw new BadInputError('a playbook must be a list of plays (each with hosts: and tasks: or roles:)', locOf(raw) ?? { file: abs, line: 1 });
+  }
+  const searchPath = [path.join(dir, 'roles'), ...(opts.rolesPath ?? []), path.resolve('roles'), dir];
+  const plays: PlayDef[] = [];
+  for (const rawPlay of raw) {
+    const loadRole = makeRoleLoader({ searchPath, knownModule: opts.knownModule });
+    if (rawPlay && typeof rawPlay === 'object' && ('import_playbook' in rawPlay)) {
+      const sub = await loadPlaybook(path.resolve(dir, String((rawPlay as Vars).import_playbook)), opts);
+      plays.push(...sub.plays);
+      continue;
+    }
+    plays.push(await loadPlay(rawPlay, abs, dir, loadRole, opts));
+  }
+  return { path: abs, dir, plays };
+}
+
+async function loadPlay(raw: unknown, file: string, dir: string, loadRole: ReturnType<typeof makeRoleLoader>, opts: LoadPlaybookOptions): Promise<PlayDef> {
+  const loc = locOf(raw) ?? { file };
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new BadInputError('a play must be a mapping with hosts:', loc);
+  const p = raw as Record<string, unknown>;
+  for (const k of Object.keys(p)) {
+    if (!PLAY_KEYWORDS.has(k)) throw new BadInputError(`'${k}' is not a valid attribute for a play (expected one of hosts, vars, roles, tasks, handlers, ...)`, locOf(p, k) ?? loc);
+  }
+  if (p.hosts === undefined || p.hosts === null || p.hosts === '') throw new BadInputError("the play has no 'hosts:' (expected a host pattern such as all or a group name)", loc);
+  const extraHandlers: TaskDef[] = [];
+  const ctx: TaskLoadContext = { file, baseDir: dir, knownModule: opts.knownModule, loadRole, extraHandlers };
+  const roleTasks: TaskItem[] = [];
+  const roles: RoleContext[] = [];
+  for (const r of (p.roles as unknown[]) ?? []) {
+    const rloc = locOf(r) ?? loc;
+    const spec = typeof r === 'string' ? { role: r } : (r as Vars);
+    const name = String(spec.role ?? spec.name ?? '');
+    if (!name) throw new BadInputError('a roles: entry needs a role name', rloc);
+    const params: Vars = { ...((spec.vars as Vars) ?? {}) };
+    for (const [k, v] of Object.entries(spec)) if (!['role', 'name', 'vars', 'when', 'tags', 'become', 'become_user'].includes(k)) params[k] = v;
+    const loaded = await loadRole(name, params, locOf(p.roles) ? rloc : loc);
+    roles.push(loaded.ctx);
+    extraHandlers.push(...loaded.handlers);
+    roleTasks.push({
+      kind: 'block', name: undefined, when: spec.when === undefined ? [] : [spec.when].flat(), tags: [spec.tags ?? []].flat().map(String), vars: params,
+      become: spec.become === undefined ? undefined : Boolean(spec.become), becomeUser: spec.become_user as string | undefined,
+      baseDir: loaded.ctx.dir, loc: rloc, role: loaded.ctx, block: loaded.tasks, rescue: [], always: [],
+    });
+  }
+  const preTasks = await loadTaskList(p.pre_tasks, ctx, 'pre_tasks');
+  const tasks = await loadTaskList(p.tasks, ctx, 'tasks');
+  const postTasks = await loadTaskList(p.post_tasks, ctx, 'post_tasks');
+  const playHandlers: TaskDef[] = [];
+  for (const h of await loadTaskList(p.handlers, ctx, 'handlers')) {
+    if (h.kind !== 'task') throw new BadInputError('handlers cannot be blocks', h.loc);
+    playHandlers.push(h);
+  }
+  const serial = p.serial === undefined ? [] : [p.serial].flat() as (number | string)[];
+  return {
+    name: p.name === undefined ? String(p.hosts) : String(p.name),
+    hosts: Array.isArray(p.hosts) ? p.hosts.join(',') : String(p.hosts),
+    vars: (p.vars as Vars) ?? {},
+    varsFiles: [p.vars_files ?? []].flat().map(String),
+    preTasks,
+    tasks: [...roleTasks, ...tasks],
+    postTasks,
+    handlers: [...extraHandlers, ...playHandlers],
+    gatherFacts: p.gather_facts === undefined ? true : Boolean(p.gather_facts),
+    become: p.become === undefined ? undefined : Boolean(p.become),
+    becomeUser: p.become_user as string | undefined,
+    serial,
+    anyErrorsFatal: Boolean(p.any_errors_fatal),
+    maxFailPercentage: p.max_fail_percentage === undefined ? undefined : Number(p.max_fail_percentage),
+    strategy: 'linear',
+    tags: [p.tags ?? []].flat().map(String),
+    checkMode: p.check_mode === undefined ? undefined : Boolean(p.check_mode),
+    roles,
+    baseDir: dir,
+    loc,
+  };
+}

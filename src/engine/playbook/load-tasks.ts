@@ -1,0 +1,139 @@
+// Turns a YAML task list into TaskDef/BlockDef items, resolving import_role/include_role and
+// import_tasks/include_tasks statically so the whole run is known (and checkable) up front.
+import path from 'node:path';
+import { BadInputError, type SourceLoc } from '../errors.js';
+import { locOf, readYamlFile } from '../yaml-source.js';
+import { TASK_KEYWORDS, FREE_FORM_MODULES, shortModuleName } from './keywords.js';
+import { parseKeyValueArgs, splitFreeForm } from './kv-args.js';
+import type { BlockDef, RoleContext, TaskDef, TaskItem, Vars } from './types.js';
+
+export interface LoadedRole {
+  ctx: RoleContext;
+  tasks: TaskItem[];
+  handlers: TaskDef[];
+}
+
+export interface TaskLoadContext {
+  file: string;
+  baseDir: string;
+  role?: RoleContext;
+  knownModule(name: string): boolean;
+  loadRole(name: string, params: Vars, loc: SourceLoc, tasksFrom?: string): Promise<LoadedRole>;
+  /** Role handlers collected while expanding import_role inside task lists. */
+  extraHandlers: TaskDef[];
+}
+
+const asList = (v: unknown): unknown[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
+const asStrings = (v: unknown): string[] =>
+  asList(v).flatMap((x) => (typeof x === 'string' ? x.split(',').map((s) => s.trim()).filter(Boolean) : [String(x)]));
+
+export async function loadTaskList(raw: unknown, ctx: TaskLoadContext, where: string): Promise<TaskItem[]> {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) {
+    throw new BadInputError(`${where} must be a list of tasks, got ${typeof raw}`, locOf(raw) ?? { file: ctx.file });
+  }
+  const out: TaskItem[] = [];
+  for (const item of raw) out.push(...(await loadTask(item, ctx)));
+  return out;
+}
+
+async function loadTask(raw: unknown, ctx: TaskLoadContext): Promise<TaskItem[]> {
+  const loc = locOf(raw) ?? { file: ctx.file };
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new BadInputError(`a task must be a mapping (name, module, keywords), got ${JSON.stringify(raw)}`, loc);
+  }
+  const t = raw as Record<string, unknown>;
+  const common = {
+    name: t.name === undefined ? undefined : String(t.name),
+    when: asList(t.when),
+    tags: asStrings(t.tags),
+    vars: (t.vars as Vars) ?? {},
+    become: t.become === undefined ? undefined : Boolean(t.become),
+    becomeUser: t.become_user === undefined ? undefined : String(t.become_user),
+    ignoreErrors: t.ignore_errors,
+    checkMode: t.check_mode === undefined ? undefined : Boolean(t.check_mode),
+    noLog: t.no_log === undefined ? undefined : Boolean(t.no_log),
+    delegateTo: t.delegate_to === undefined ? undefined : String(t.delegate_to),
+    runOnce: t.run_once === undefined ? undefined : Boolean(t.run_once),
+    role: ctx.role,
+    baseDir: ctx.baseDir,
+    loc,
+  };
+  if ('block' in t) {
+    const block: BlockDef = {
+      ...common,
+      kind: 'block',
+      block: await loadTaskList(t.block, ctx, 'block'),
+      rescue: await loadTaskList(t.rescue, ctx, 'rescue'),
+      always: await loadTaskList(t.always, ctx, 'always'),
+    };
+    return [block];
+  }
+  const moduleKeys = Object.keys(t).filter((k) => !TASK_KEYWORDS.has(k) && !k.startsWith('with_'));
+  if (moduleKeys.length === 0) {
+    throw new BadInputError(`no module/action detected in task${common.name ? ` '${common.name}'` : ''}: expected one module key besides keywords`, loc);
+  }
+  if (moduleKeys.length > 1) {
+    throw new BadInputError(`conflicting action statements: ${moduleKeys.join(', ')} (a task takes exactly one module; unknown keywords count as modules)`, locOf(t, moduleKeys[1]) ?? loc);
+  }
+  const moduleKey = moduleKeys[0];
+  const module = shortModuleName(moduleKey);
+  const mloc = locOf(t, moduleKey) ?? loc;
+  const rawArgs = t[moduleKey];
+
+  // Static includes expand here, wrapped in a block that carries the task's when/tags/vars.
+  if (module === 'import_role' || module === 'include_role') {
+    const a = (rawArgs ?? {}) as Record<string, unknown>;
+    if (typeof a.name !== 'string') throw new BadInputError(`${module} needs 'name: <role>'`, mloc);
+    const role = await ctx.loadRole(a.name, (t.vars as Vars) ?? {}, mloc, a.tasks_from as string | undefined);
+    ctx.extraHandlers.push(...role.handlers);
+    return [{ ...common, vars: {}, kind: 'block', block: role.tasks, rescue: [], always: [] }];
+  }
+  if (module === 'import_tasks' || module === 'include_tasks') {
+    const rel = typeof rawArgs === 'string' ? rawArgs : String((rawArgs as Record<string, unknown>)?.file ?? '');
+    if (!rel) throw new BadInputError(`${module} needs a file name`, mloc);
+    const file = path.resolve(ctx.role ? path.join(ctx.baseDir, 'tasks') : ctx.baseDir, rel);
+    const list = await loadTaskList(await readYamlFile(file), { ...ctx, file }, file);
+    return [{ ...common, kind: 'block', block: list, rescue: [], always: [] }];
+  }
+  if (!ctx.knownModule(module)) {
+    throw new BadInputError(`couldn't resolve module/action '${moduleKey}'. This often indicates a misspelling or a module hostwire does not ship`, mloc);
+  }
+  let args: Vars;
+  if (typeof rawArgs === 'string') {
+    if (FREE_FORM_MODULES.has(module)) {
+      const ff = splitFreeForm(rawArgs);
+      args = { _raw_params: ff.raw, ...ff.options };
+    } else args = parseKeyValueArgs(rawArgs, mloc);
+  } else if (rawArgs === null || rawArgs === undefined) args = {};
+  else if (typeof rawArgs === 'object' && !Array.isArray(rawArgs)) args = { ...(rawArgs as Vars) };
+  else throw new BadInputError(`arguments of '${moduleKey}' must be a mapping or a key=value string, got ${JSON.stringify(rawArgs)}`, mloc);
+  if (t.args && typeof t.args === 'object') args = { ...(t.args as Vars), ...args };
+
+  const withKey = Object.keys(t).find((k) => k.startsWith('with_'));
+  let loop = t.loop;
+  if (withKey) {
+    if (withKey !== 'with_items' && withKey !== 'with_list') throw new BadInputError(`'${withKey}' is not supported; use loop:`, locOf(t, withKey) ?? loc);
+    loop = t[withKey];
+  }
+  const lc = (t.loop_control ?? {}) as Record<string, unknown>;
+  const task: TaskDef = {
+    ...common,
+    kind: 'task',
+    module,
+    args,
+    loop,
+    loopLabel: lc.label === undefined ? undefined : String(lc.label),
+    loopVar: lc.loop_var === undefined ? 'item' : String(lc.loop_var),
+    register: t.register === undefined ? undefined : String(t.register),
+    notify: asList(t.notify).map(String),
+    changedWhen: t.changed_when,
+    failedWhen: t.failed_when,
+    until: t.until,
+    retries: t.retries === undefined ? 3 : Number(t.retries),
+    delay: t.delay === undefined ? 5 : Number(t.delay),
+    listen: asList(t.listen).map(String),
+  };
+  if (task.until !== undefined && t.retries === undefined) task.retries = 3;
+  return [task];
+}

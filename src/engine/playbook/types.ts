@@ -1,0 +1,92 @@
+// Normalized playbook structures: what the loader produces and the runner consumes.
+// Values stay untemplated here; the runner renders them per host.
+import type { SourceLoc } from '../errors.js';
+
+export type Vars = Record<string, unknown>;
+
+/** Where a task came from: its role (if any) decides the TASK [role : name] prefix and files/templates dirs. */
+export interface RoleContext {
+  name: string;
+  dir: string;
+  defaults: Vars;
+  vars: Vars;
+  /** Parameters given where the role was listed (roles: - role: x, vars...). */
+  params: Vars;
+}
+
+export interface TaskCommon {
+  name?: string;
+  when: unknown[];
+  tags: string[];
+  vars: Vars;
+  become?: boolean;
+  becomeUser?: string;
+  ignoreErrors?: unknown;
+  checkMode?: boolean;
+  noLog?: boolean;
+  delegateTo?: string;
+  runOnce?: boolean;
+  role?: RoleContext;
+  /** Directory relative paths resolve against (the role dir or the playbook dir). */
+  baseDir: string;
+  loc: SourceLoc;
+}
+
+export interface TaskDef extends TaskCommon {
+  kind: 'task';
+  /** Short module name: 'ansible.builtin.command' -> 'command'. */
+  module: string;
+  args: Vars;
+  loop?: unknown;
+  loopLabel?: string;
+  loopVar: string;
+  register?: string;
+  notify: string[];
+  changedWhen?: unknown;
+  failedWhen?: unknown;
+  until?: unknown;
+  retries: number;
+  delay: number;
+  /** Handlers only: extra topics this handler listens to. */
+  listen: string[];
+}
+
+export interface BlockDef extends TaskCommon {
+  kind: 'block';
+  block: TaskItem[];
+  rescue: TaskItem[];
+  always: TaskItem[];
+}
+
+export type TaskItem = TaskDef | BlockDef;
+
+export interface PlayDef {
+  name: string;
+  hosts: string;
+  vars: Vars;
+  varsFiles: string[];
+  preTasks: TaskItem[];
+  /** Role tasks (in roles: order, dependencies first) followed by the play's tasks. */
+  tasks: TaskItem[];
+  postTasks: TaskItem[];
+  handlers: TaskDef[];
+  gatherFacts: boolean;
+  become?: boolean;
+  becomeUser?: string;
+  serial: (number | string)[];
+  anyErrorsFatal: boolean;
+  maxFailPercentage?: number;
+  strategy: 'linear';
+  tags: string[];
+  checkMode?: boolean;
+  /** Roles listed in the play (for role vars precedence); their tasks are already in `tasks`. */
+  roles: RoleContext[];
+  baseDir: string;
+  loc: SourceLoc;
+}
+
+export interface Playbook {
+  path: string;
+  dir: string;
+  plays: PlayDef[];
+}

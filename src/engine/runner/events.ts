@@ -1,0 +1,78 @@
+// Every step of a run is an event; renderers (plain, TTY, JSON) and library users only listen.
+import type { SourceLoc } from '../errors.js';
+
+export type TaskStatus = 'ok' | 'changed' | 'failed' | 'skipped' | 'unreachable';
+
+export interface HostStats {
+  ok: number;
+  changed: number;
+  unreachable: number;
+  failed: number;
+  skipped: number;
+  rescued: number;
+  ignored: number;
+}
+
+export interface DiffEntry {
+  header?: string;
+  before?: string;
+  after?: string;
+}
+
+export interface TaskInfo {
+  name: string;
+  module: string;
+  role?: string;
+  loc: SourceLoc;
+  handler: boolean;
+}
+
+export interface HostResult {
+  host: string;
+  status: TaskStatus;
+  item?: unknown;
+  /** Label shown for a loop item (loop_control.label or the item). */
+  label?: string;
+  msg?: string;
+  stdout?: string;
+  stderr?: string;
+  rc?: number;
+  diff?: DiffEntry[];
+  /** True when failed but ignore_errors applied. */
+  ignored?: boolean;
+  /** When the task was delegated: the host it really ran on. */
+  delegatedTo?: string;
+  noLog?: boolean;
+  durationMs: number;
+  /** Full module result (as registered), for -v output and --json. */
+  result?: Record<string, unknown>;
+}
+
+export type RunEvent =
+  | { type: 'run_start'; playbook: string; check: boolean; diff: boolean }
+  | { type: 'play_start'; name: string; hosts: string[] }
+  | { type: 'task_start'; task: TaskInfo }
+  | { type: 'host_result'; task: TaskInfo; result: HostResult }
+  | { type: 'warning'; message: string }
+  | { type: 'no_hosts'; play: string; pattern: string }
+  | { type: 'host_wait'; host: string; message: string }
+  | { type: 'play_end'; name: string }
+  | { type: 'run_end'; summary: RunSummary };
+
+export interface RunSummary {
+  stats: Record<string, HostStats>;
+  /** Remote execs per host (facts + probes + changes), bytes sent per host. */
+  execs: Record<string, number>;
+  bytesSent: Record<string, number>;
+  durationMs: number;
+  exitCode: number;
+  interrupted: boolean;
+  /** Hosts that failed or were unreachable (what the retry file lists). */
+  failedHosts: string[];
+}
+
+export type EventListener = (event: RunEvent) => void;
+
+export function emptyStats(): HostStats {
+  return { ok: 0, changed: 0, unreachable: 0, failed: 0, skipped: 0, rescued: 0, ignored: 0 };
+}

@@ -1,0 +1,42 @@
+// Everything the runner keeps per host during one run.
+import type { Transport } from '../../transports/transport.js';
+import type { ProbeOutput } from '../../modules/types.js';
+import { emptyStats, type HostStats } from './events.js';
+import type { Vars } from '../playbook/types.js';
+
+export interface HostState {
+  name: string;
+  /** Inventory vars (groups < host), already merged by the inventory. */
+  inventoryVars: Vars;
+  facts: Vars;
+  /** register: and set_fact: results; they outlive the play, as in Ansible. */
+  runtimeVars: Vars;
+  transport?: Transport;
+  /** Probe outputs read in one batch; dropped whenever the host changes. */
+  probeCache: Map<string, ProbeOutput>;
+  failed: boolean;
+  unreachable: boolean;
+  /** Set by meta: end_host / end_play until the play ends. */
+  ended: boolean;
+  /** Handler names (and listen topics) notified in this play. */
+  notified: Set<string>;
+  stats: HostStats;
+  releaseLock?: () => Promise<void>;
+}
+
+export function newHostState(name: string, inventoryVars: Vars): HostState {
+  return {
+    name,
+    inventoryVars,
+    facts: {},
+    runtimeVars: {},
+    probeCache: new Map(),
+    failed: false,
+    unreachable: false,
+    ended: false,
+    notified: new Set(),
+    stats: emptyStats(),
+  };
+}
+
+export const isActive = (h: HostState) => !h.failed && !h.unreachable && !h.ended;

@@ -1,0 +1,297 @@
+// One play: batches (serial), facts, the task list in linear strategy (each task on all active
+// hosts, then the next), blocks with rescue/always, handlers, meta, failure policies.
+import { BadInputError, HostwireError } from '../errors.js';
+import { evalCondition, renderValue } from '../vars/index.js';
+import { getModule } from '../../modules/registry.js';
+import type { BlockDef, PlayDef, TaskDef, TaskItem, Vars } from '../playbook/types.js';
+import type { EventListener, HostResult, TaskInfo } from './events.js';
+import { isActive, type HostState } from './host-state.js';
+import { forEachLimited } from './pool.js';
+import { childScope, rootScope, taskVars, type RunVarsContext, type Scope } from './task-vars.js';
+import { runTaskOnHost } from './run-task.js';
+import { shouldRunByTags, type TagFilter } from './tags.js';
+import type { Transport } from '../../transports/transport.js';
+
+export interface PlayRunOptions extends TagFilter {
+  check: boolean;
+  diff: boolean;
+  forks: number;
+  forceHandlers: boolean;
+  startAtTask?: string;
+  emit: EventListener;
+  /** Opens (or reuses) the transport of a host, gathers nothing. Throws TransportError when unreachable. */
+  connect(h: HostState): Promise<Transport>;
+  gatherFacts(h: HostState): Promise<Vars>;
+  /** Transport for delegate_to targets that are not play hosts (e.g. localhost). */
+  delegateTransport(name: string): Promise<Transport>;
+  becomePassword?: string;
+  interrupted(): boolean;
+  sleep(ms: number): Promise<void>;
+}
+
+interface FlatTask {
+  task: TaskDef;
+  scope: Scope;
+}
+
+export class PlayRunner {
+  private flat: FlatTask[] = [];
+  private flatIndex = new Map<TaskDef, number>();
+  private startReached: boolean;
+  private batch: HostState[] = [];
+
+  constructor(private play: PlayDef, private vctx: RunVarsContext, private opts: PlayRunOptions) {
+    this.startReached = !opts.startAtTask;
+    const root = rootScope(play);
+    for (const items of [play.preTasks, play.tasks, play.postTasks]) this.flatten(items, root);
+  }
+
+  private flatten(items: TaskItem[], scope: Scope): void {
+    for (const it of items) {
+      if (it.kind === 'task') {
+        this.flatIndex.set(it, this.flat.length);
+        this.flat.push({ task: it, scope });
+      } else {
+        const s = childScope(scope, it);
+        this.flatten(it.block, s);
+        this.flatten(it.always, s);
+      }
+    }
+  }
+
+  async run(hosts: HostState[]): Promise<void> {
+    for (const batch of makeBatches(hosts, this.play.serial)) {
+      if (this.opts.interrupted()) return;
+      this.batch = batch;
+      for (const h of batch) {
+        h.ended = false;
+        h.notified.clear();
+      }
+      await this.prepareHosts(batch);
+      const root = rootScope(this.play);
+      for (const section of [this.play.preTasks, this.play.tasks, this.play.postTasks]) {
+        await this.runItems(section, root);
+        await this.runHandlers();
+      }
+      const failed = batch.filter((h) => h.failed || h.unreachable).length;
+      if (failed === batch.length) return; // Ansible stops the play when a whole batch failed
+      if (this.play.maxFailPercentage !== undefined && (failed / batch.length) * 100 > this.play.maxFailPercentage) return;
+    }
+  }
+
+  private async prepareHosts(batch: HostState[]): Promise<void> {
+    const info: TaskInfo = { name: 'Gathering Facts', module: 'setup', loc: this.play.loc, handler: false };
+    const active = batch.filter(isActive);
+    if (this.play.gatherFacts && active.length) this.opts.emit({ type: 'task_start', task: info });
+    await forEachLimited(active, this.opts.forks, async (h) => {
+      const started = Date.now();
+      try {
+        await this.opts.connect(h);
+        if (this.play.gatherFacts) {
+          h.facts = await this.opts.gatherFacts(h);
+          h.stats.ok++;
+          this.opts.emit({ type: 'host_result', task: info, result: { host: h.name, status: 'ok', durationMs: Date.now() - started } });
+        }
+      } catch (err) {
+        h.unreachable = true;
+        h.stats.unreachable++;
+        const msg = err instanceof HostwireError ? err.message : String(err);
+        this.opts.emit({ type: 'host_result', task: info, result: { host: h.name, status: 'unreachable', msg, durationMs: Date.now() - started } });
+      }
+    });
+  }
+
+  private async runItems(items: TaskItem[], scope: Scope): Promise<void> {
+    for (const item of items) {
+      if (this.opts.interrupted() || !this.batch.some(isActive)) return;
+      if (item.kind === 'task') await this.runTask(item, scope, this.batch.filter(isActive));
+      else await this.runBlock(item, scope);
+    }
+  }
+
+  private async runBlock(block: BlockDef, parent: Scope): Promise<void> {
+    const scope = childScope(parent, block);
+    const entered = this.batch.filter(isActive);
+    await this.runItems(block.block, scope);
+    const failedHere = entered.filter((h) => h.failed && !h.unreachable);
+    if (block.rescue.length && failedHere.length) {
+      for (const h of failedHere) {
+        h.failed = false;
+        h.stats.failed--;
+        h.stats.rescued++;
+      }
+      await this.runItems(block.rescue, scope);
+    }
+    if (block.always.length) {
+      // always runs for hosts that failed inside the block too; they stay failed afterwards.
+      const stillFailed = entered.filter((h) => h.failed && !h.unreachable);
+      for (const h of stillFailed) h.failed = false;
+      await this.runItems(block.always, scope);
+      for (const h of stillFailed) h.failed = true;
+    }
+  }
+
+  private taskInfo(task: TaskDef, handler: boolean): TaskInfo {
+    const name = task.name ?? task.module;
+    return { name, module: task.module, role: task.role?.name, loc: task.loc, handler };
+  }
+
+  private async runTask(task: TaskDef, scope: Scope, hosts: HostState[], handler = false): Promise<void> {
+    const tags = [...new Set([...scope.tags, ...task.tags])];
+    if (!handler && !shouldRunByTags(tags, this.opts)) return;
+    if (!this.startReached) {
+      const full = task.role ? `${task.role.name} : ${task.name}` : task.name;
+      if (task.name !== this.opts.startAtTask && full !== this.opts.startAtTask) return;
+      this.startReached = true;
+    }
+    if (hosts.length === 0) return;
+    const info = this.taskInfo(task, handler);
+    if (task.module === 'meta') return this.runMeta(task, scope, hosts, info);
+    this.opts.emit({ type: 'task_start', task: info });
+    const targets = task.runOnce ? hosts.slice(0, 1) : hosts;
+    await forEachLimited(targets, this.opts.forks, async (h) => {
+      const result = await this.runOnHost(task, scope, h);
+      this.record(task, h, result, info);
+      if (task.runOnce) {
+        for (const other of hosts.slice(1)) {
+          if (task.register) other.runtimeVars[task.register] = h.runtimeVars[task.register];
+          if (result.status === 'changed') this.notify(task, other);
+        }
+      }
+    });
+    if (this.play.anyErrorsFatal && hosts.some((h) => h.failed)) {
+      for (const h of this.batch) if (isActive(h)) h.ended = true;
+    }
+  }
+
+  private async runOnHost(task: TaskDef, scope: Scope, h: HostState): Promise<HostResult> {
+    const become = (task.become ?? scope.become)
+      ? { enabled: true, user: task.becomeUser ?? scope.becomeUser ?? 'root', password: this.opts.becomePassword }
+      : undefined;
+    const varsFor = (extra?: Vars) => taskVars(this.vctx, h, scope, task, extra);
+    let transport = h.transport!;
+    if (task.delegateTo) {
+      const target = String(renderValue(task.delegateTo, varsFor(), task.loc));
+      const other = this.vctx.hosts.get(target);
+      transport = other ? await this.opts.connect(other) : await this.opts.delegateTransport(target);
+    }
+    return runTaskOnHost(task, h, varsFor, [...scope.when, ...task.when], {
+      check: this.opts.check,
+      diff: this.opts.diff,
+      become,
+      transport,
+      lookahead: (host) => this.lookahead(host, task),
+      sleep: this.opts.sleep,
+    });
+  }
+
+  private record(task: TaskDef, h: HostState, result: HostResult, info: TaskInfo): void {
+    const s = h.stats;
+    if (result.status === 'unreachable') {
+      h.unreachable = true;
+      s.unreachable++;
+    } else if (result.status === 'failed') {
+      if (result.ignored) s.ignored++;
+      else {
+        h.failed = true;
+        s.failed++;
+      }
+    } else if (result.status === 'skipped') s.skipped++;
+    else if (result.status === 'changed') {
+      s.changed++;
+      this.notify(task, h);
+    } else s.ok++;
+    this.opts.emit({ type: 'host_result', task: info, result });
+  }
+
+  private notify(task: TaskDef, h: HostState): void {
+    for (const n of task.notify) h.notified.add(n);
+  }
+
+  private async runHandlers(): Promise<void> {
+    for (const handler of this.play.handlers) {
+      const names = [handler.name ?? '', ...handler.listen];
+      const hosts = this.batch.filter((h) => (isActive(h) || (this.opts.forceHandlers && h.failed && !h.unreachable)) && names.some((n) => n && h.notified.has(n)));
+      if (!hosts.length) continue;
+      for (const h of hosts) for (const n of names) h.notified.delete(n);
+      const forced = hosts.filter((h) => h.failed);
+      for (const h of forced) h.failed = false;
+      await this.runTask(handler, rootScope(this.play), hosts, true);
+      for (const h of forced) h.failed = true;
+    }
+    for (const h of this.batch) {
+      const unknown = [...h.notified].filter((n) => !this.play.handlers.some((x) => x.name === n || x.listen.includes(n)));
+      if (unknown.length) throw new BadInputError(`the handler '${unknown[0]}' is notified but not defined in this play`, this.play.loc);
+    }
+  }
+
+  private async runMeta(task: TaskDef, scope: Scope, hosts: HostState[], info: TaskInfo): Promise<void> {
+    const action = String(task.args._raw_params ?? '');
+    const applies = hosts.filter((h) => evalCondition([...scope.when, ...task.when] as string[], taskVars(this.vctx, h, scope, task), task.loc));
+    switch (action) {
+      case 'flush_handlers':
+        return this.runHandlers();
+      case 'end_play':
+        if (applies.length) for (const h of this.batch) h.ended = true;
+        return;
+      case 'end_host':
+        for (const h of applies) h.ended = true;
+        return;
+      case 'clear_facts':
+        for (const h of applies) h.facts = {};
+        return;
+      case 'clear_host_errors':
+        for (const h of this.batch) if (h.failed) h.failed = false;
+        return;
+      default:
+        void info;
+        return;
+    }
+  }
+
+  /** Probe commands of the tasks after `current` that can already be rendered for this host. */
+  private lookahead(h: HostState, current: TaskDef): string[] {
+    const start = this.flatIndex.get(current);
+    if (start === undefined) return [];
+    const out: string[] = [];
+    for (let i = start; i < this.flat.length && out.length < 400; i++) {
+      const { task, scope } = this.flat[i];
+      const mod = getModule(task.module);
+      if (!mod?.probe) continue;
+      if (!shouldRunByTags([...scope.tags, ...task.tags], this.opts)) continue;
+      try {
+        const items = task.loop === undefined ? [undefined] : (renderValue(task.loop, taskVars(this.vctx, h, scope, task), task.loc) as unknown[]);
+        for (const item of Array.isArray(items) ? items : []) {
+          const extra = task.loop === undefined ? undefined : { [task.loopVar]: item };
+          const vars = taskVars(this.vctx, h, scope, task, extra);
+          if (!evalCondition([...scope.when, ...task.when] as string[], vars)) continue;
+          const parsed = mod.args.safeParse(renderValue(task.args, vars));
+          if (parsed.success) out.push(mod.probe(parsed.data, { host: h.name, vars }).command);
+        }
+      } catch {
+        // Depends on something not known yet (a register of an earlier task): read it when its turn comes.
+      }
+    }
+    return out;
+  }
+}
+
+/** serial: a number, a percentage, or a list of them (the last repeats). */
+export function makeBatches<T>(hosts: T[], serial: (number | string)[]): T[][] {
+  if (!serial.length) return [hosts];
+  const sizes = serial.map((s) => {
+    const str = String(s).trim();
+    const n = str.endsWith('%') ? Math.floor((hosts.length * Number(str.slice(0, -1))) / 100) : Number(str);
+    if (!Number.isFinite(n)) throw new BadInputError(`serial: expected a number or a percentage, got '${str}'`);
+    return Math.max(1, n);
+  });
+  const out: T[][] = [];
+  let i = 0;
+  let k = 0;
+  while (i < hosts.length) {
+    const size = sizes[Math.min(k++, sizes.length - 1)];
+    out.push(hosts.slice(i, i + size));
+    i += size;
+  }
+  return out;
+}

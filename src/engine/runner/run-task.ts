@@ -1,0 +1,180 @@
+// One task on one host: loop items, `when`, the module itself, until/retries, changed_when,
+// failed_when, ignore_errors, register, notify. Returns the host's result for the renderers.
+import { BadInputError, CommandError, HostwireError, TransportError, formatLoc } from '../errors.js';
+import { evalCondition, renderValue } from '../vars/index.js';
+import { getModule } from '../../modules/registry.js';
+import type { Change, Module, ModuleContext, ModuleResult } from '../../modules/types.js';
+import type { TaskDef, Vars } from '../playbook/types.js';
+import type { Transport, BecomeOptions } from '../../transports/transport.js';
+import type { HostResult, TaskStatus } from './events.js';
+import type { HostState } from './host-state.js';
+import { invalidateProbes, readProbe, type Lookahead } from './probes.js';
+import { renderString } from '../vars/index.js';
+import { formatArgsError } from './args-error.js';
+
+export interface TaskRunOptions {
+  check: boolean;
+  diff: boolean;
+  become?: BecomeOptions;
+  /** The transport to act through (differs from the host's own with delegate_to). */
+  transport: Transport;
+  lookahead?: Lookahead;
+  sleep(ms: number): Promise<void>;
+}
+
+const isTrue = (v: unknown) => v === true || (typeof v === 'string' && ['yes', 'true', 'on', '1'].includes(v.toLowerCase()));
+
+/** Runs the task (all loop items) for one host; `varsFor(extra)` gives the host's vars for an item. */
+export async function runTaskOnHost(task: TaskDef, h: HostState, varsFor: (extra?: Vars) => Vars, whenConds: unknown[], opts: TaskRunOptions): Promise<HostResult> {
+  const started = Date.now();
+  const base: Pick<HostResult, 'host' | 'noLog' | 'delegatedTo'> = { host: h.name, noLog: task.noLog, delegatedTo: task.delegateTo };
+  try {
+    if (task.loop === undefined) {
+      const vars = varsFor();
+      if (!evalCondition(whenConds as (string | boolean)[], vars, task.loc)) return { ...base, status: 'skipped', durationMs: Date.now() - started, msg: 'Conditional result was False' };
+      const r = await runOnce(task, h, vars, opts);
+      finish(task, h, r.result);
+      return { ...base, ...r, durationMs: Date.now() - started };
+    }
+    const items = renderValue(task.loop, varsFor(), task.loc);
+    if (!Array.isArray(items)) throw new BadInputError(`loop must render to a list, got ${JSON.stringify(items)}`, task.loc);
+    const results: Record<string, unknown>[] = [];
+    const perItem: HostResult[] = [];
+    for (const item of items) {
+      const vars = varsFor({ [task.loopVar]: item, ansible_loop_var: task.loopVar });
+      const label = task.loopLabel !== undefined ? String(renderValue(task.loopLabel, vars, task.loc)) : typeof item === 'string' ? item : JSON.stringify(item);
+      if (!evalCondition(whenConds as (string | boolean)[], vars, task.loc)) {
+        results.push({ skipped: true, changed: false, item, [task.loopVar]: item });
+        perItem.push({ ...base, status: 'skipped', label, item, durationMs: 0 });
+        continue;
+      }
+      const r = await runOnce(task, h, vars, opts);
+      results.push({ ...r.result, item, [task.loopVar]: item, ansible_loop_var: task.loopVar });
+      perItem.push({ ...base, ...r, label, item, durationMs: 0 });
+    }
+    const anyFailed = perItem.some((r) => r.status === 'failed' && !r.ignored);
+    const anyChanged = perItem.some((r) => r.status === 'changed');
+    const allSkipped = perItem.length > 0 && perItem.every((r) => r.status === 'skipped');
+    const aggregate = { results, changed: anyChanged, failed: anyFailed, skipped: allSkipped, msg: anyFailed ? 'One or more items failed' : 'All items completed' };
+    finish(task, h, aggregate);
+    const status: TaskStatus = anyFailed ? 'failed' : anyChanged ? 'changed' : allSkipped || perItem.length === 0 ? 'skipped' : 'ok';
+    const ignored = anyFailed && isTrue(task.ignoreErrors);
+    return { ...base, status, ignored, msg: aggregate.msg, diff: perItem.flatMap((r) => r.diff ?? []), result: { ...aggregate, items: perItem }, durationMs: Date.now() - started };
+  } catch (err) {
+    if (err instanceof TransportError) return { ...base, status: 'unreachable', msg: err.message, durationMs: Date.now() - started };
+    const msg = err instanceof HostwireError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
+    const ignored = isTrue(task.ignoreErrors);
+    if (task.register) h.runtimeVars[task.register] = { failed: true, changed: false, msg };
+    return { ...base, status: 'failed', ignored, msg, durationMs: Date.now() - started, result: { failed: true, msg, exception: err } };
+  }
+}
+
+function finish(task: TaskDef, h: HostState, result: Record<string, unknown>): void {
+  if (task.register) h.runtimeVars[task.register] = result;
+  const facts = result.ansible_facts as Vars | undefined;
+  if (facts && !Array.isArray(facts)) Object.assign(h.runtimeVars, facts);
+  if (Array.isArray(result.results)) for (const r of result.results as Record<string, unknown>[]) {
+    const f = r.ansible_facts as Vars | undefined;
+    if (f) Object.assign(h.runtimeVars, f);
+  }
+}
+
+interface OnceResult {
+  status: TaskStatus;
+  msg?: string;
+  stdout?: string;
+  stderr?: string;
+  rc?: number;
+  diff?: HostResult['diff'];
+  ignored?: boolean;
+  result: Record<string, unknown>;
+}
+
+async function runOnce(task: TaskDef, h: HostState, vars: Vars, opts: TaskRunOptions): Promise<OnceResult> {
+  const mod = getModule(task.module);
+  if (!mod) throw new BadInputError(`couldn't resolve module/action '${task.module}'`, task.loc);
+  const rendered = renderValue(task.args, vars, task.loc) as Vars;
+  const parsed = mod.args.safeParse(rendered);
+  if (!parsed.success) throw new BadInputError(formatArgsError(task.module, parsed.error, rendered), task.loc);
+  const check = task.checkMode ?? opts.check;
+  const ctx: ModuleContext = {
+    host: h.name,
+    transport: opts.transport,
+    check,
+    diff: opts.diff,
+    become: opts.become,
+    vars,
+    baseDir: task.baseDir,
+    render: (tpl) => renderString(tpl, vars, task.loc),
+    probe: (p) => readProbe(h, p, opts.lookahead, opts.become),
+  };
+  let result: ModuleResult;
+  let attempts = 0;
+  for (;;) {
+    attempts++;
+    result = await execModule(mod, parsed.data, ctx, h);
+    if (task.until === undefined) break;
+    const untilVars = task.register ? { ...vars, [task.register]: result } : { ...vars, ...result };
+    if (evalCondition(task.until as string, untilVars, task.loc) || attempts > task.retries) {
+      if (attempts > task.retries && !evalCondition(task.until as string, untilVars, task.loc)) {
+        result = { ...result, failed: true, msg: `retries exhausted (${task.retries}) waiting for: ${String(task.until)}` };
+      }
+      result.attempts = attempts;
+      break;
+    }
+    await opts.sleep(task.delay * 1000);
+  }
+  const condVars = { ...vars, ...result, ...(task.register ? { [task.register]: result } : {}) };
+  let changed = Boolean(result.changed);
+  if (task.changedWhen !== undefined) changed = evalCondition(task.changedWhen as string, condVars, task.loc);
+  let failed = Boolean(result.failed);
+  if (task.failedWhen !== undefined) failed = evalCondition(task.failedWhen as string, condVars, task.loc);
+  result.changed = changed;
+  result.failed = failed;
+  if (changed) invalidateProbes(h);
+  const status: TaskStatus = failed ? 'failed' : result.skipped ? 'skipped' : changed ? 'changed' : 'ok';
+  return {
+    status,
+    msg: result.msg === undefined ? undefined : typeof result.msg === 'string' ? result.msg : JSON.stringify(result.msg),
+    stdout: result.stdout as string | undefined,
+    stderr: result.stderr as string | undefined,
+    rc: result.rc as number | undefined,
+    diff: result.diff,
+    ignored: failed && isTrue(task.ignoreErrors),
+    result,
+  };
+}
+
+async function execModule(mod: Module<any, any>, args: unknown, ctx: ModuleContext, h: HostState): Promise<ModuleResult> {
+  if (ctx.check && mod.skipsInCheck) return { changed: false, skipped: true, msg: `${mod.name} cannot predict its changes: skipped in check mode` };
+  if (mod.run) return mod.run(args, ctx);
+  if (!mod.probe || !mod.plan) throw new HostwireError('internal', `module ${mod.name} has neither run() nor probe()/plan()`);
+  const state = await ctx.probe(mod.probe(args, ctx));
+  const changes = mod.plan(state, args, ctx);
+  if (changes.length === 0) return { changed: false };
+  const diff = changes.filter((c) => c.before !== undefined || c.after !== undefined).map((c) => ({ header: c.summary, before: c.before, after: c.after }));
+  if (!ctx.check) {
+    try {
+      if (mod.apply) await mod.apply(changes, args, ctx);
+      else await applyChanges(changes, ctx);
+    } finally {
+      // Even a failed apply may have changed something: the next read must be fresh.
+      invalidateProbes(h);
+    }
+  }
+  return { changed: true, msg: changes.map((c) => c.summary).join('; '), diff, changes: changes.map((c) => c.summary) };
+}
+
+/** Default apply: stream file writes, then run every change's commands in one exec. */
+export async function applyChanges(changes: Change[], ctx: ModuleContext): Promise<void> {
+  for (const c of changes) {
+    if (c.write) await ctx.transport.writeFile(c.write.path, c.write.content, { mode: c.write.mode, owner: c.write.owner, group: c.write.group, become: ctx.become });
+  }
+  const commands = changes.flatMap((c) => c.run);
+  if (commands.length === 0) return;
+  const script = ['set -e', ...commands].join('\n');
+  const r = await ctx.transport.exec(script, { become: ctx.become });
+  if (r.code !== 0) throw new CommandError({ command: commands.join('; '), exitCode: r.code, stdout: r.stdout, stderr: r.stderr, host: ctx.host });
+}
+
+export const describeTaskLoc = (task: TaskDef) => formatLoc(task.loc);

@@ -1,0 +1,96 @@
+// Variable precedence for one task on one host (lowest first), as documented in the README:
+// role defaults < inventory (all < parent < child < host) < facts < play vars/vars_files
+// < role vars and params < block vars < task vars < set_fact/register < extra vars (-e).
+import { mergeVars, templatedVars } from '../vars/index.js';
+import type { PlayDef, RoleContext, TaskDef, Vars } from '../playbook/types.js';
+import type { HostState } from './host-state.js';
+
+/** What surrounds a task: the blocks it sits in, outermost first. */
+export interface Scope {
+  vars: Vars[];
+  when: unknown[];
+  tags: string[];
+  become?: boolean;
+  becomeUser?: string;
+  role?: RoleContext;
+}
+
+export const rootScope = (play: PlayDef): Scope => ({ vars: [], when: [], tags: [...play.tags], become: play.become, becomeUser: play.becomeUser });
+
+export function childScope(parent: Scope, item: { vars: Vars; when: unknown[]; tags: string[]; become?: boolean; becomeUser?: string; role?: RoleContext }): Scope {
+  return {
+    vars: [...parent.vars, item.vars],
+    when: [...parent.when, ...item.when],
+    tags: [...parent.tags, ...item.tags],
+    become: item.become ?? parent.become,
+    becomeUser: item.becomeUser ?? parent.becomeUser,
+    role: item.role ?? parent.role,
+  };
+}
+
+export interface RunVarsContext {
+  play: PlayDef;
+  playFileVars: Vars;
+  extraVars: Vars;
+  hosts: Map<string, HostState>;
+  playHosts: string[];
+  groups: Record<string, string[]>;
+  check: boolean;
+  diff: boolean;
+  playbookDir: string;
+}
+
+export function hostLevelVars(h: HostState): Vars {
+  return mergeVars(h.inventoryVars, h.facts, h.runtimeVars);
+}
+
+const hostvarsCache = new WeakMap<RunVarsContext, Vars>();
+
+/** `hostvars`: live views of every host's vars, built once per run context. */
+function hostvarsOf(ctx: RunVarsContext): Vars {
+  let hv = hostvarsCache.get(ctx);
+  if (!hv) {
+    hv = {};
+    for (const [name, other] of ctx.hosts) {
+      Object.defineProperty(hv, name, { enumerable: true, get: () => hostLevelVars(other) });
+    }
+    hostvarsCache.set(ctx, hv);
+  }
+  return hv;
+}
+
+export function taskVars(ctx: RunVarsContext, h: HostState, scope: Scope, task?: TaskDef, extra?: Vars): Vars {
+  const role = task?.role ?? scope.role;
+  const hostvars = hostvarsOf(ctx);
+  const magic: Vars = {
+    inventory_hostname: h.name,
+    inventory_hostname_short: h.name.split('.')[0],
+    groups: ctx.groups,
+    hostvars,
+    play_hosts: ctx.playHosts,
+    ansible_play_hosts: ctx.playHosts,
+    ansible_play_batch: ctx.playHosts,
+    ansible_check_mode: ctx.check,
+    ansible_diff_mode: ctx.diff,
+    playbook_dir: ctx.playbookDir,
+    role_name: role?.name,
+    role_path: role?.dir,
+    ansible_facts: h.facts,
+  };
+  const merged = mergeVars(
+    role?.defaults,
+    h.inventoryVars,
+    h.facts,
+    ctx.play.vars,
+    ctx.playFileVars,
+    role?.vars,
+    role?.params,
+    ...scope.vars,
+    task?.vars,
+    h.runtimeVars,
+    extra,
+    ctx.extraVars,
+    magic,
+  );
+  return templatedVars(merged);
+}

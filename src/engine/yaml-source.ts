@@ -1,0 +1,81 @@
+// YAML files are read into plain JS values while remembering where each mapping and key came
+// from, so every later error can name file:line:column. YAML 1.1 is used because Ansible users
+// write `yes`/`no` booleans.
+import { readFile } from 'node:fs/promises';
+import { LineCounter, parseDocument, isMap, isSeq, isScalar, isAlias, isPair, type Node, type Document } from 'yaml';
+import { BadInputError, type SourceLoc } from './errors.js';
+
+const objectLocs = new WeakMap<object, SourceLoc>();
+const keyLocs = new WeakMap<object, Map<string, SourceLoc>>();
+
+/** Location of a mapping/sequence (or one of its keys) read by readYaml; undefined for built values. */
+export function locOf(value: unknown, key?: string): SourceLoc | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  if (key !== undefined) return keyLocs.get(value)?.get(key) ?? objectLocs.get(value);
+  return objectLocs.get(value);
+}
+
+export function setLoc(value: object, loc: SourceLoc): void {
+  objectLocs.set(value, loc);
+}
+
+export async function readYamlFile(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new BadInputError(`cannot read file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { file }, err);
+  }
+  return parseYaml(text, file);
+}
+
+export function parseYaml(text: string, file: string): unknown {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, version: '1.1', prettyErrors: false, uniqueKeys: false });
+  const err = doc.errors[0];
+  if (err) {
+    const pos = lineCounter.linePos(err.pos[0]);
+    const what = err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+    throw new BadInputError(`YAML syntax error: ${what}`, { file, line: pos.line, column: pos.col });
+  }
+  const at = (n: Node | null | undefined): SourceLoc => {
+    const off = n?.range?.[0] ?? 0;
+    const p = lineCounter.linePos(off);
+    return { file, line: p.line, column: p.col };
+  };
+  return toJs(doc.contents as Node | null, doc, at);
+}
+
+function toJs(node: Node | null, doc: Document, at: (n: Node | null | undefined) => SourceLoc): unknown {
+  if (node === null || node === undefined) return null;
+  if (isAlias(node)) return toJs(node.resolve(doc) as Node, doc, at);
+  if (isScalar(node)) return node.value;
+  if (isSeq(node)) {
+    const arr = node.items.map((item) => toJs(item as Node, doc, at));
+    objectLocs.set(arr, at(node));
+    return arr;
+  }
+  if (isMap(node)) {
+    const obj: Record<string, unknown> = {};
+    const keys = new Map<string, SourceLoc>();
+    objectLocs.set(obj, at(node));
+    keyLocs.set(obj, keys);
+    for (const pair of node.items) {
+      if (!isPair(pair)) continue;
+      const keyNode = pair.key as Node | null;
+      const key = isScalar(keyNode) ? String(keyNode.value) : String(toJs(keyNode, doc, at));
+      const value = toJs(pair.value as Node | null, doc, at);
+      if (key === '<<') {
+        // YAML merge keys: earlier explicit keys win over merged ones.
+        for (const src of Array.isArray(value) ? value : [value]) {
+          if (src && typeof src === 'object') for (const [k, v] of Object.entries(src)) if (!(k in obj)) obj[k] = v;
+        }
+        continue;
+      }
+      obj[key] = value;
+      keys.set(key, at(keyNode));
+    }
+    return obj;
+  }
+  return null;
+}

@@ -1,0 +1,53 @@
+// Lab wiring: a private namespace holding a bridge, and per host a namespace whose eth0 is a veth
+// into that bridge. Every `ip` call names a lab namespace; the machine's own namespace is never touched.
+import { access } from 'node:fs/promises';
+import { run } from './run.js';
+import type { HostState, LabState } from './state.js';
+
+const ip = (args: string[]): Promise<unknown> => run('ip', args);
+
+export async function netnsList(): Promise<string[]> {
+  const r = await run('ip', ['netns', 'list'], { check: false });
+  return r.stdout.split('\n').map((l) => l.split(' ')[0]!).filter(Boolean);
+}
+
+export async function createLabNetwork(state: LabState): Promise<void> {
+  const ns = state.netns;
+  await ip(['netns', 'add', ns]);
+  await ip(['-n', ns, 'link', 'set', 'lo', 'up']);
+  await ip(['-n', ns, 'link', 'add', state.bridge, 'type', 'bridge']);
+  await ip(['-n', ns, 'addr', 'add', `${state.subnet.gateway}/24`, 'dev', state.bridge]);
+  await ip(['-n', ns, 'link', 'set', state.bridge, 'up']);
+}
+
+/**
+ * The host's namespace with eth0 configured before boot (address + default route). NetworkManager
+ * in the host sees eth0 as "connected (externally)" and leaves it alone.
+ */
+export async function createHostNetwork(state: LabState, host: HostState, rootfs: string): Promise<void> {
+  await ip(['netns', 'add', host.netns]);
+  await ip(['-n', host.netns, 'link', 'set', 'lo', 'up']);
+  // Both ends are created directly inside their namespaces.
+  await ip(['link', 'add', host.veth, 'netns', state.netns, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', host.netns]);
+  await ip(['-n', state.netns, 'link', 'set', host.veth, 'master', state.bridge]);
+  await ip(['-n', state.netns, 'link', 'set', host.veth, 'up']);
+  await ip(['-n', host.netns, 'addr', 'add', `${host.ip}/24`, 'dev', 'eth0']);
+  await ip(['-n', host.netns, 'link', 'set', 'eth0', 'up']);
+  await ip(['-n', host.netns, 'route', 'add', 'default', 'via', state.subnet.gateway]);
+  await disableTxOffload(state.netns, host.veth, rootfs);
+}
+
+/**
+ * Frames a kernel sends into an OVS netdev port must not carry partial checksums or GSO (lab notes),
+ * so tx offload goes off on the lab-side veth. The controller may lack ethtool: use the rootfs's.
+ */
+export async function disableTxOffload(netns: string, dev: string, rootfs: string): Promise<boolean> {
+  const ethtool = `${rootfs}/usr/sbin/ethtool`;
+  if (!(await access(ethtool).then(() => true, () => false))) return false;
+  const r = await run('ip', ['netns', 'exec', netns, 'chroot', rootfs, '/usr/sbin/ethtool', '-K', dev, 'tx', 'off'], { check: false });
+  return r.code === 0;
+}
+
+export async function deleteNetns(name: string): Promise<void> {
+  await run('ip', ['netns', 'del', name], { check: false });
+}

@@ -1,0 +1,69 @@
+// Modules that act on the run itself rather than on host state: debug, assert, fail, set_fact, meta.
+import { z } from 'zod';
+import { evalCondition } from '../../engine/vars/index.js';
+import type { Module } from '../types.js';
+
+const debugArgs = z.object({ msg: z.unknown().optional(), var: z.string().optional(), verbosity: z.number().int().default(0) }).strict();
+export const debugModule: Module<z.infer<typeof debugArgs>> = {
+  name: 'debug',
+  args: debugArgs,
+  async run(args, ctx) {
+    if (args.var !== undefined) {
+      const value = ctx.vars[args.var];
+      return { changed: false, [args.var]: value === undefined ? 'VARIABLE IS NOT DEFINED!' : value };
+    }
+    return { changed: false, msg: args.msg === undefined ? 'Hello world!' : args.msg };
+  },
+};
+
+const assertArgs = z
+  .object({
+    that: z.union([z.string(), z.boolean(), z.array(z.union([z.string(), z.boolean()]))]),
+    fail_msg: z.unknown().optional(),
+    msg: z.unknown().optional(),
+    success_msg: z.unknown().optional(),
+    quiet: z.boolean().default(false),
+  })
+  .strict();
+export const assertModule: Module<z.infer<typeof assertArgs>> = {
+  name: 'assert',
+  args: assertArgs,
+  async run(args, ctx) {
+    for (const cond of [args.that].flat()) {
+      if (!evalCondition(cond, ctx.vars)) {
+        return { changed: false, failed: true, assertion: cond, evaluated_to: false, msg: args.fail_msg ?? args.msg ?? `Assertion failed: ${String(cond)}` };
+      }
+    }
+    return { changed: false, msg: args.success_msg ?? 'All assertions passed' };
+  },
+};
+
+const failArgs = z.object({ msg: z.unknown().default('Failed as requested from task') }).strict();
+export const failModule: Module<z.infer<typeof failArgs>> = {
+  name: 'fail',
+  args: failArgs,
+  async run(args) {
+    return { changed: false, failed: true, msg: args.msg as string };
+  },
+};
+
+const setFactArgs = z.record(z.unknown());
+export const setFactModule: Module<Record<string, unknown>> = {
+  name: 'set_fact',
+  args: setFactArgs,
+  async run(args) {
+    const facts = { ...args };
+    delete facts.cacheable;
+    return { changed: false, ansible_facts: facts };
+  },
+};
+
+const metaArgs = z.object({ _raw_params: z.enum(['flush_handlers', 'end_play', 'end_host', 'clear_facts', 'noop', 'refresh_inventory', 'clear_host_errors', 'reset_connection']) }).strict();
+/** The runner acts on meta tasks itself; the module only validates the action name. */
+export const metaModule: Module<z.infer<typeof metaArgs>> = {
+  name: 'meta',
+  args: metaArgs,
+  async run() {
+    return { changed: false };
+  },
+};

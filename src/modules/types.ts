@@ -1,0 +1,72 @@
+// The shape of a state module (see ../shared/design.md): validate args, declare a probe
+// (a command + a pure parser, batched by the runner), plan changes from the probed state
+// purely, and apply them only outside check mode.
+import type { ZodType } from 'zod';
+import type { Transport, BecomeOptions } from '../transports/transport.js';
+
+/** Output of one probe command as split out of a batched exec. */
+export interface ProbeOutput {
+  stdout: string;
+  /** Exit code of the probe command alone. */
+  rc: number;
+}
+
+/** A state read: one shell command whose output a pure function turns into state. */
+export interface Probe<State> {
+  /** Shell snippet run on the host; must not change anything. Stderr is discarded when batched. */
+  command: string;
+  parse(output: ProbeOutput): State;
+}
+
+/** One planned change; `run` holds the shell commands that make it, executed in order. */
+export interface Change {
+  summary: string;
+  before?: string;
+  after?: string;
+  /** Shell commands run on the host, joined with && into one exec unless the module applies itself. */
+  run: string[];
+  /** Content to stream atomically to a file instead of (or before) running commands. */
+  write?: { path: string; content: string | Buffer; mode?: string; owner?: string; group?: string };
+}
+
+export interface ModuleResult {
+  changed: boolean;
+  failed?: boolean;
+  skipped?: boolean;
+  msg?: unknown;
+  diff?: { before?: string; after?: string; header?: string }[];
+  /** Extra fields registered with `register:` (stdout, rc, ...). */
+  [key: string]: unknown;
+}
+
+/** What a module sees when it runs on one host. */
+export interface ModuleContext {
+  host: string;
+  transport: Transport;
+  check: boolean;
+  diff: boolean;
+  become?: BecomeOptions;
+  /** All variables of the host at this task (facts included). */
+  vars: Record<string, unknown>;
+  /** Directory of the role (or playbook) the task came from: files/ and templates/ live under it. */
+  baseDir: string;
+  /** Render a template string with the task's variables (template module). */
+  render(template: string): string;
+  /** Run a probe now (or take it from the runner's prefetched batch). */
+  probe<S>(probe: Probe<S>): Promise<S>;
+}
+
+export interface Module<Args = Record<string, unknown>, State = unknown> {
+  name: string;
+  /** Validates rendered args; errors name the argument, what was expected and what came. */
+  args: ZodType<Args, any, any>;
+  /** Modules whose result depends on no state (debug, set_fact) or that act directly (command) implement run(). */
+  run?(args: Args, ctx: ModuleContext): Promise<ModuleResult>;
+  /** State-reading modules declare a probe; the runner may batch it with other tasks' probes. */
+  probe?(args: Args, ctx: Pick<ModuleContext, 'host' | 'vars'>): Probe<State>;
+  plan?(state: State, args: Args, ctx: ModuleContext): Change[];
+  /** Defaults to running each change's write/run in one exec. */
+  apply?(changes: Change[], args: Args, ctx: ModuleContext): Promise<void>;
+  /** True when a module cannot predict its outcome and must skip under --check. */
+  skipsInCheck?: boolean;
+}

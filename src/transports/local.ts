@@ -1,0 +1,77 @@
+// Local transport: commands run on the controller with /bin/sh -c through execa; same
+// interface and exit-code conventions as ssh so modules never care where they run.
+import { spawn } from 'node:child_process';
+import { chmod, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { execa } from 'execa';
+import { CommandError } from '../engine/errors.js';
+import { exitCodeOf, TIMEOUT_EXIT_CODE } from './exit-code.js';
+import { maskSecrets, withEnvAndCwd, wrapBecome } from './quote.js';
+import type { RunningCommand, StreamingTransport } from './streaming.js';
+import type { ExecOptions, ExecResult, TransportStats, WriteFileOptions } from './transport.js';
+import { buildWriteScript, tempPathFor, validateMode } from './write-script.js';
+
+export class LocalTransport implements StreamingTransport {
+  readonly stats: TransportStats = { execs: 0, bytesSent: 0, connects: 0 };
+  constructor(readonly name: string = 'localhost') {}
+
+  async connect(): Promise<void> {
+    if (this.stats.connects === 0) this.stats.connects = 1;
+  }
+
+  async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    const wrapped = wrapBecome(withEnvAndCwd(command, options.env, options.cwd), options.become);
+    const input = Buffer.concat([
+      Buffer.from(wrapped.stdinPrefix ?? ''),
+      typeof options.stdin === 'string' ? Buffer.from(options.stdin) : options.stdin ?? Buffer.alloc(0),
+    ]);
+    this.stats.execs++;
+    this.stats.bytesSent += Buffer.byteLength(wrapped.command) + input.length;
+    const r = await execa('/bin/sh', ['-c', wrapped.command], {
+      input, reject: false, stripFinalNewline: false, timeout: options.timeoutMs, killSignal: 'SIGKILL',
+    });
+    const secrets = [options.become?.password];
+    return {
+      stdout: maskSecrets(String(r.stdout ?? ''), secrets),
+      stderr: maskSecrets(String(r.stderr ?? ''), secrets),
+      code: r.timedOut ? TIMEOUT_EXIT_CODE : exitCodeOf(r.exitCode, r.signal),
+    };
+  }
+
+  async writeFile(path: string, content: string | Buffer, options: WriteFileOptions = {}): Promise<void> {
+    // Ownership changes and sudo need the shell path; the plain case stays in node.
+    if (options.owner || options.group || options.become?.enabled) {
+      const r = await this.exec(buildWriteScript(path, options), { stdin: content, become: options.become });
+      if (r.code !== 0) throw new CommandError({ command: `write ${path}`, exitCode: r.code, stdout: r.stdout, stderr: r.stderr, host: this.name });
+      return;
+    }
+    this.stats.execs++;
+    this.stats.bytesSent += Buffer.byteLength(content);
+    const mode = options.mode ? parseInt(validateMode(options.mode), 8) : await stat(path).then((s) => s.mode & 0o7777, () => undefined);
+    const tmp = tempPathFor(path);
+    try {
+      await writeFile(tmp, content, { flag: 'wx', mode: 0o600 });
+      await chmod(tmp, mode ?? 0o666 & ~process.umask());
+      await rename(tmp, path);
+    } catch (e) {
+      await rm(tmp, { force: true });
+      const err = e as NodeJS.ErrnoException;
+      throw new CommandError({ command: `write ${path}`, exitCode: 1, stdout: '', stderr: err.message, host: this.name });
+    }
+  }
+
+  async start(command: string): Promise<RunningCommand> {
+    this.stats.execs++;
+    const child = spawn('/bin/sh', ['-c', command], { stdio: ['pipe', 'pipe', 'ignore'] });
+    child.stdin.on('error', () => {});
+    const done = new Promise<ExecResult>((resolve) => {
+      child.on('close', (code, signal) => resolve({ stdout: '', stderr: '', code: exitCodeOf(code, signal) }));
+      child.on('error', (e) => resolve({ stdout: '', stderr: e.message, code: 127 }));
+    });
+    return {
+      stdout: child.stdout, stdin: child.stdin, done,
+      kill: () => { if (child.pid && child.exitCode === null) process.kill(child.pid, 'SIGTERM'); },
+    };
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,53 @@
+// Runs one command on an open ssh2 connection: opens the exec channel, streams stdin with
+// backpressure handled by ssh2's window, collects stdout/stderr, enforces a timeout.
+import type { Client, ClientChannel } from 'ssh2';
+import { exitCodeOf, TIMEOUT_EXIT_CODE } from './exit-code.js';
+
+export function openExecChannel(client: Client, command: string): Promise<ClientChannel> {
+  return new Promise((resolve, reject) => {
+    try {
+      client.exec(command, (err, ch) => (err ? reject(err) : resolve(ch)));
+    } catch (e) {
+      reject(e);
+    }
+  });
+}
+
+export interface ChannelResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+  /** False when the channel closed without an exit status (the connection died mid-command). */
+  exited: boolean;
+}
+
+export function runOnChannel(ch: ClientChannel, stdin: Buffer | undefined, timeoutMs?: number): Promise<ChannelResult> {
+  return new Promise((resolve) => {
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let code: number | undefined;
+    let timedOut = false;
+    ch.on('data', (d: Buffer) => out.push(d));
+    ch.stderr.on('data', (d: Buffer) => err.push(d));
+    ch.on('exit', (c: number | null, signal?: string) => { code = exitCodeOf(c, signal); });
+    ch.on('error', () => {});
+    const timer = timeoutMs
+      ? setTimeout(() => {
+          timedOut = true;
+          try { ch.signal('KILL'); } catch { /* older servers ignore signals */ }
+          ch.close();
+        }, timeoutMs)
+      : undefined;
+    ch.on('close', () => {
+      if (timer) clearTimeout(timer);
+      resolve({
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        code: timedOut ? TIMEOUT_EXIT_CODE : code ?? 255,
+        exited: timedOut || code !== undefined,
+      });
+    });
+    if (stdin && stdin.length) ch.end(stdin);
+    else ch.end();
+  });
+}

@@ -1,0 +1,163 @@
+// SSH transport: ONE connection per host for the whole run (node-ssh on ssh2), at most
+// `maxChannels` concurrent channels (OpenSSH MaxSessions), a transparent reconnect when the
+// server dropped the connection between execs, optional netns relay or ProxyJump socket.
+import type { Duplex } from 'node:stream';
+import type { NodeSSH } from 'node-ssh';
+import { CommandError, TransportError } from '../engine/errors.js';
+import { openNetnsRelay, type NetnsRelay } from './netns-relay.js';
+import { maskSecrets, withEnvAndCwd, wrapBecome } from './quote.js';
+import { Semaphore } from './semaphore.js';
+import { openExecChannel, runOnChannel } from './ssh-channel.js';
+import { describeEndpoint, openSsh, type SshAuthOptions, type SshEndpoint } from './ssh-connect.js';
+import type { RunningCommand, StreamingTransport } from './streaming.js';
+import type { ExecOptions, ExecResult, TransportStats, WriteFileOptions } from './transport.js';
+import { buildWriteScript } from './write-script.js';
+import { exitCodeOf } from './exit-code.js';
+
+export interface SshTransportOptions extends SshEndpoint, SshAuthOptions {
+  /** Inventory name of the host. */
+  name: string;
+  /** Reach the host through this bastion (like ssh -J). */
+  proxyJump?: SshEndpoint;
+  /** Open the TCP connection inside this network namespace (/run/netns/<name>). */
+  netns?: string;
+  /** Concurrent channels per connection; OpenSSH's MaxSessions defaults to 10. */
+  maxChannels?: number;
+}
+
+export class SshTransport implements StreamingTransport {
+  readonly name: string;
+  readonly stats: TransportStats = { execs: 0, bytesSent: 0, connects: 0 };
+  private ssh?: NodeSSH;
+  private jump?: NodeSSH;
+  private relay?: NetnsRelay;
+  private opening?: Promise<void>;
+  private readonly channels: Semaphore;
+
+  constructor(readonly options: SshTransportOptions) {
+    this.name = options.name;
+    this.channels = new Semaphore(options.maxChannels ?? 10);
+  }
+
+  get endpoint(): string {
+    return describeEndpoint(this.options);
+  }
+
+  get connected(): boolean {
+    return !!this.ssh?.isConnected();
+  }
+
+  async connect(): Promise<void> {
+    if (this.connected) return;
+    this.opening ??= this.open().finally(() => { this.opening = undefined; });
+    await this.opening;
+  }
+
+  private async openOnce(): Promise<void> {
+    this.dispose();
+    const o = this.options;
+    let sock: Duplex | undefined;
+    const first = o.proxyJump ?? o;
+    if (o.netns) {
+      this.relay = openNetnsRelay(o.netns, first.host, first.port);
+      sock = this.relay.sock;
+    }
+    const explain = () => (this.relay?.stderr() ? `${this.relay.stderr()} (in netns ${o.netns})` : undefined);
+    if (o.proxyJump) {
+      this.jump = await openSsh(o.proxyJump, o, sock, explain);
+      try {
+        sock = await this.jump.forwardOut('127.0.0.1', 0, o.host, o.port);
+      } catch (e) {
+        throw new TransportError(
+          `cannot reach ${o.host}:${o.port} through jump host ${describeEndpoint(o.proxyJump)}: ${(e as Error).message}`, o.host, e);
+      }
+    }
+    this.ssh = await openSsh(o, o, sock, o.proxyJump ? undefined : explain);
+    this.stats.connects++;
+  }
+
+  private async open(): Promise<void> {
+    try {
+      await this.openOnce();
+    } catch (e) {
+      this.dispose();
+      throw e;
+    }
+  }
+
+  /** Open an exec channel; if the connection turned out dead before the command started, reconnect once. */
+  private async channel(command: string) {
+    for (let attempt = 0; ; attempt++) {
+      await this.connect();
+      try {
+        return await openExecChannel(this.ssh!.connection!, command);
+      } catch (e) {
+        if (attempt === 0 && !this.connected) continue;
+        throw new TransportError(`${this.endpoint}: cannot open a session channel: ${(e as Error).message}`, this.options.host, e);
+      }
+    }
+  }
+
+  async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    const wrapped = wrapBecome(withEnvAndCwd(command, options.env, options.cwd), options.become);
+    const stdin = joinStdin(wrapped.stdinPrefix, options.stdin);
+    this.stats.execs++;
+    this.stats.bytesSent += Buffer.byteLength(wrapped.command) + (stdin?.length ?? 0);
+    return this.channels.run(async () => {
+      const ch = await this.channel(wrapped.command);
+      const r = await runOnChannel(ch, stdin, options.timeoutMs);
+      const secrets = [options.become?.password];
+      if (!r.exited) {
+        throw new TransportError(`${this.endpoint}: connection lost while running: ${command}`, this.options.host);
+      }
+      return { stdout: maskSecrets(r.stdout, secrets), stderr: maskSecrets(r.stderr, secrets), code: r.code };
+    });
+  }
+
+  async writeFile(path: string, content: string | Buffer, options: WriteFileOptions = {}): Promise<void> {
+    const r = await this.exec(buildWriteScript(path, options), { stdin: content, become: options.become });
+    if (r.code !== 0) {
+      throw new CommandError({ command: `write ${path}`, exitCode: r.code, stdout: r.stdout, stderr: r.stderr, host: this.name });
+    }
+  }
+
+  async start(command: string): Promise<RunningCommand> {
+    const release = await this.channels.acquire();
+    try {
+      this.stats.execs++;
+      this.stats.bytesSent += Buffer.byteLength(command);
+      const ch = await this.channel(command);
+      ch.stderr.resume();
+      let code: number | undefined;
+      ch.on('exit', (c: number | null, sig?: string) => { code = exitCodeOf(c, sig); });
+      ch.on('error', () => {});
+      const done = new Promise<ExecResult>((resolve) => ch.on('close', () => {
+        release();
+        resolve({ stdout: '', stderr: '', code: code ?? 255 });
+      }));
+      return { stdout: ch, stdin: ch, done, kill: () => ch.close() };
+    } catch (e) {
+      release();
+      throw e;
+    }
+  }
+
+  private dispose(): void {
+    this.ssh?.dispose();
+    this.jump?.dispose();
+    this.relay?.close();
+    this.ssh = this.jump = this.relay = undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.opening?.catch(() => {});
+    this.dispose();
+  }
+}
+
+function joinStdin(prefix: string | undefined, stdin: string | Buffer | undefined): Buffer | undefined {
+  if (prefix === undefined && stdin === undefined) return undefined;
+  const parts: Buffer[] = [Buffer.from(prefix ?? '')];
+  if (stdin !== undefined) parts.push(typeof stdin === 'string' ? Buffer.from(stdin) : stdin);
+  return Buffer.concat(parts);
+}
