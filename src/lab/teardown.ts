@@ -2,6 +2,7 @@
 // by name (namespaces `hw-<lab>[-n]`, cgroup folders `hw-<lab>`, mounts under the lab's dir).
 import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { isAlive, sleep } from './run.js';
+import { pidBelongsTo } from './health.js';
 import { mountsUnder, unmountUnder } from './fs-util.js';
 import { deleteNetns, netnsList } from './network.js';
 import { isLabNetns, labCgroupDirs, labDir, parseHostName, PROPAGATE_DIR } from './names.js';
@@ -33,18 +34,11 @@ const kill = (pid: number): void => {
   }
 };
 
-/** A pid from state.json is only trusted if it still belongs to that host (pids get reused). */
-async function belongsTo(pid: number | undefined, lab: string, host: HostState): Promise<boolean> {
-  if (!pid || !(await isAlive(pid))) return false;
-  const cg = await readFile(`/proc/${pid}/cgroup`, 'utf8').catch(() => '');
-  return cg.includes(`/hw-${lab}/${host.name}`);
-}
-
 /** Power off one host hard: SIGKILL its PID 1 (ends its whole PID namespace), then anything left. */
 export async function killHost(lab: string, host: HostState, timeoutMs = 15_000): Promise<number> {
   let killed = 0;
   let graceUntil = 0;
-  if (await belongsTo(host.initPid, lab, host)) {
+  if (await pidBelongsTo(host.initPid, lab, host)) {
     kill(host.initPid!);
     killed++;
     graceUntil = Date.now() + 2000;
@@ -53,7 +47,7 @@ export async function killHost(lab: string, host: HostState, timeoutMs = 15_000)
   while (Date.now() < deadline) {
     const left: number[] = [];
     for (const c of host.cgroups) left.push(...(await cgroupPids(c)));
-    if (host.nspawnPid && (await belongsTo(host.nspawnPid, lab, host))) left.push(host.nspawnPid);
+    if (host.nspawnPid && (await pidBelongsTo(host.nspawnPid, lab, host))) left.push(host.nspawnPid);
     const alive = [];
     for (const p of new Set(left)) if (await isAlive(p)) alive.push(p);
     if (!alive.length) return killed;
@@ -67,7 +61,7 @@ export async function killHost(lab: string, host: HostState, timeoutMs = 15_000)
   throw new Error(`${host.name}: processes still alive after ${timeoutMs / 1000} s`);
 }
 
-async function removeCgroupTree(dir: string): Promise<void> {
+export async function removeCgroupTree(dir: string): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => undefined);
   if (!entries) return;
   for (const e of entries) if (e.isDirectory()) await removeCgroupTree(`${dir}/${e.name}`);

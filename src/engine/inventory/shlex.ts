@@ -11,7 +11,7 @@ export function shlexSplit(line: string): string[] {
   const n = line.length;
   while (i < n) {
     const c = line[i]!;
-    if (/\s/.test(c)) {
+    if (c === ' ' || c === '\t' || c === '\r' || c === '\n') {
       if (inToken) tokens.push(token);
       token = '';
       inToken = false;

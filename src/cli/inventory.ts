@@ -1,0 +1,72 @@
+// `hostwire inventory` (like ansible-inventory) and `hostwire facts PATTERN`.
+import type { Command } from 'commander';
+import { connectionSettings, hostVars, inventoryToGraph, inventoryToJson, loadInventory, selectHosts } from '../engine/inventory/index.js';
+import { BadInputError } from '../engine/errors.js';
+import { mergeVars, templatedVars } from '../engine/vars/index.js';
+import { createTransport } from '../transports/index.js';
+import { gatherFacts } from '../facts/index.js';
+import { forEachLimited } from '../engine/runner/pool.js';
+import { collect, count } from './options.js';
+import { reportError } from './errors.js';
+
+export function registerInventoryCommands(program: Command): void {
+  program
+    .command('inventory')
+    .description('show an Ansible inventory as hostwire reads it (like ansible-inventory)')
+    .option('-i, --inventory <path>', 'inventory file or directory (repeatable)', collect, [])
+    .option('--list', 'JSON in ansible-inventory --list shape')
+    .option('--graph', 'the group tree')
+    .option('--vars', 'with --graph: show variables')
+    .option('--host <name>', 'the variables of one host')
+    .option('-v, --verbose', 'more output', count, 0)
+    .addHelpText('after', '\nExamples:\n  hostwire inventory -i inventory/cluster.ini --list\n  hostwire inventory -i inventory/ --graph')
+    .action(async (f: { inventory: string[]; list?: boolean; graph?: boolean; vars?: boolean; host?: string; verbose: number }) => {
+      try {
+        const inv = await loadInventory(f.inventory);
+        if (f.host) process.stdout.write(JSON.stringify(hostVars(inv, f.host), null, 4) + '\n');
+        else if (f.graph) process.stdout.write(inventoryToGraph(inv, { vars: f.vars }) + '\n');
+        else if (f.list) process.stdout.write(JSON.stringify(inventoryToJson(inv), null, 4) + '\n');
+        else throw new BadInputError('one of --list, --graph or --host is required');
+      } catch (err) {
+        process.exitCode = reportError(err, f.verbose);
+      }
+    });
+
+  program
+    .command('facts')
+    .description('gather and print the facts of the matching hosts (one remote exec each)')
+    .argument('<pattern>', 'host pattern')
+    .option('-i, --inventory <path>', 'inventory file or directory (repeatable)', collect, [])
+    .option('--host-key-checking <policy>', 'strict (default), accept-new or off')
+    .option('-c, --connection <type>', 'ssh or local')
+    .option('-v, --verbose', 'more output', count, 0)
+    .action(async (pattern: string, f: { inventory: string[]; hostKeyChecking?: 'strict' | 'accept-new' | 'off'; connection?: 'ssh' | 'local'; verbose: number }) => {
+      try {
+        const inv = await loadInventory(f.inventory);
+        const names = selectHosts(inv, pattern);
+        if (!names.length && ['localhost', '127.0.0.1'].includes(pattern)) names.push(pattern);
+        if (!names.length) throw new BadInputError(`no hosts matched the pattern '${pattern}'`);
+        const out: Record<string, unknown> = {};
+        let failed = false;
+        await forEachLimited(names, 50, async (name) => {
+          const vars = templatedVars(mergeVars(hostVars(inv, name)));
+          const settings = connectionSettings(vars);
+          const netns = vars.hostwire_netns;
+          const t = createTransport(name, { ...settings, connection: f.connection ?? settings.connection, netns: typeof netns === 'string' ? netns : undefined }, { hostKeyChecking: f.hostKeyChecking });
+          try {
+            await t.connect();
+            out[name] = await gatherFacts(t);
+          } catch (err) {
+            failed = true;
+            out[name] = { unreachable: true, msg: (err as Error).message };
+          } finally {
+            await t.close().catch(() => undefined);
+          }
+        });
+        process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+        process.exitCode = failed ? 4 : 0;
+      } catch (err) {
+        process.exitCode = reportError(err, f.verbose);
+      }
+    });
+}

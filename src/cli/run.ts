@@ -1,0 +1,159 @@
+// `hostwire run PLAYBOOK`: ansible-playbook's options, renderers chosen by --json / TTY.
+import type { Command } from 'commander';
+import { password } from '@inquirer/prompts';
+import { runPlaybook, EXIT } from '../engine/runner/run-playbook.js';
+import { loadPlaybook } from '../engine/playbook/load-playbook.js';
+import { isKnownModule } from '../modules/registry.js';
+import { loadInventory, selectHosts } from '../engine/inventory/index.js';
+import type { RunEvent } from '../engine/runner/events.js';
+import type { TaskItem } from '../engine/playbook/types.js';
+import { createPlainRenderer } from '../ui/plain-renderer.js';
+import { createJsonRenderer } from '../ui/json-renderer.js';
+import { createLiveRenderer } from '../ui/live-renderer.js';
+import { colorsWanted } from '../ui/colors.js';
+import { parseExtraVars } from './extra-vars.js';
+import { reportError } from './errors.js';
+import { collect, count, splitList } from './options.js';
+
+interface RunFlags {
+  inventory: string[];
+  limit?: string;
+  extraVars: string[];
+  check?: boolean;
+  diff?: boolean;
+  forks: string;
+  tags: string[];
+  skipTags: string[];
+  startAtTask?: string;
+  syntaxCheck?: boolean;
+  listHosts?: boolean;
+  listTasks?: boolean;
+  forceHandlers?: boolean;
+  connection?: 'ssh' | 'local';
+  hostKeyChecking?: 'strict' | 'accept-new' | 'off';
+  askBecomePass?: boolean;
+  wait: boolean;
+  json?: boolean;
+  live?: boolean;
+  verbose: number;
+  rolesPath: string[];
+  detailedExitcode?: boolean;
+}
+
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run')
+    .description('run a playbook against an inventory (like ansible-playbook)')
+    .argument('<playbook>', 'playbook file')
+    .option('-i, --inventory <path>', 'inventory file or directory (repeatable)', collect, [])
+    .option('-l, --limit <pattern>', 'further limit the hosts with a pattern')
+    .option('-e, --extra-vars <vars>', 'key=value, JSON/YAML, or @file (repeatable)', collect, [])
+    .option('-C, --check', 'predict changes without making any')
+    .option('-D, --diff', 'show differences in files and state')
+    .option('-f, --forks <n>', 'hosts in parallel', '50')
+    .option('-t, --tags <tags>', 'only run tasks with these tags', splitList, [])
+    .option('--skip-tags <tags>', 'skip tasks with these tags', splitList, [])
+    .option('--start-at-task <name>', 'start at the task with this name')
+    .option('--syntax-check', 'check the playbook, run nothing')
+    .option('--list-hosts', 'list the hosts each play would run on')
+    .option('--list-tasks', 'list the tasks each play would run')
+    .option('--force-handlers', 'run notified handlers even when a host fails')
+    .option('-c, --connection <type>', 'ssh or local (run on this machine)')
+    .option('--host-key-checking <policy>', 'strict (default), accept-new or off')
+    .option('-K, --ask-become-pass', 'ask for the sudo password once')
+    .option('--no-wait', 'fail at once if another run holds a host lock')
+    .option('--json', 'one JSON event per line on stdout')
+    .option('--no-live', 'plain output even on a terminal')
+    .option('--roles-path <dir>', 'extra role directory (repeatable)', collect, [])
+    .option('--detailed-exitcode', 'with --check: exit 3 when changes (drift) were found, 0 when none')
+    .option('-v, --verbose', 'more output (-vvv for stack traces)', count, 0)
+    .addHelpText('after', `
+Examples:
+  hostwire run playbooks/site.yml -i inventory/cluster.yml
+  hostwire run playbooks/microshift.yml -c local -i localhost, --check --diff
+  hostwire run site.yml -i inv.ini --limit 'nodes:!node3' --tags firewall -e mtu=1400`)
+    .action(async (playbook: string, flags: RunFlags) => {
+      process.exitCode = await runCommand(playbook, flags);
+    });
+}
+
+async function runCommand(playbook: string, f: RunFlags): Promise<number> {
+  try {
+    if (f.syntaxCheck || f.listTasks || f.listHosts) return await listOnly(playbook, f);
+    const extraVars = parseExtraVars(f.extraVars);
+    const becomePassword = f.askBecomePass ? await password({ message: 'BECOME password:', mask: false }) : undefined;
+    const useLive = !f.json && f.live !== false && Boolean(process.stdout.isTTY) && !process.env.CI;
+    const plain = createPlainRenderer({ write: (s) => process.stdout.write(s), color: colorsWanted(process.stdout), verbosity: f.verbose, diff: Boolean(f.diff) });
+    const live = useLive ? createLiveRenderer({ write: (s) => process.stdout.write(s), diff: Boolean(f.diff) }) : undefined;
+    const onEvent: (e: RunEvent) => void = f.json ? createJsonRenderer((l) => process.stdout.write(l)) : live ? live.listener : plain;
+    const abort = new AbortController();
+    let interrupts = 0;
+    const onSigint = () => {
+      interrupts++;
+      if (interrupts > 1) process.exit(EXIT.interrupted);
+      process.stderr.write('\n[interrupted] no new tasks will start; waiting for running ones (Ctrl-C again to quit now)\n');
+      abort.abort();
+    };
+    process.on('SIGINT', onSigint);
+    process.on('SIGTERM', onSigint);
+    const summary = await runPlaybook({
+      playbook,
+      inventory: f.inventory,
+      limit: f.limit,
+      extraVars,
+      check: f.check,
+      diff: f.diff,
+      forks: Number(f.forks),
+      tags: f.tags,
+      skipTags: f.skipTags,
+      startAtTask: f.startAtTask,
+      forceHandlers: f.forceHandlers,
+      connection: f.connection,
+      hostKeyChecking: f.hostKeyChecking,
+      becomePassword,
+      noWait: !f.wait,
+      rolesPath: f.rolesPath,
+      onEvent,
+      signal: abort.signal,
+    });
+    await live?.done();
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+    if (f.detailedExitcode && summary.exitCode === EXIT.ok) {
+      const drift = Object.values(summary.stats).some((s) => s.changed > 0);
+      return drift ? 3 : 0;
+    }
+    return summary.exitCode;
+  } catch (err) {
+    return reportError(err, f.verbose);
+  }
+}
+
+async function listOnly(playbook: string, f: RunFlags): Promise<number> {
+  const pb = await loadPlaybook(playbook, { rolesPath: f.rolesPath, knownModule: isKnownModule });
+  if (f.syntaxCheck) {
+    process.stdout.write(`\nplaybook: ${playbook}\n`);
+    return 0;
+  }
+  const inv = f.listHosts ? await loadInventory(f.inventory) : undefined;
+  process.stdout.write(`\nplaybook: ${playbook}\n`);
+  pb.plays.forEach((play, i) => {
+    process.stdout.write(`\n  play #${i + 1} (${play.hosts}): ${play.name}\tTAGS: [${play.tags.join(',')}]\n`);
+    if (inv) {
+      const hosts = selectHosts(inv, play.hosts, { limit: f.limit ? [f.limit] : undefined });
+      process.stdout.write(`    pattern: ['${play.hosts}']\n    hosts (${hosts.length}):\n${hosts.map((h) => `      ${h}\n`).join('')}`);
+    }
+    if (f.listTasks) {
+      process.stdout.write('    tasks:\n');
+      const walk = (items: TaskItem[], inherited: string[]) => {
+        for (const it of items) {
+          const tags = [...new Set([...inherited, ...it.tags])];
+          if (it.kind === 'block') walk([...it.block, ...it.rescue, ...it.always], tags);
+          else process.stdout.write(`      ${it.role ? `${it.role.name} : ` : ''}${it.name ?? it.module}\tTAGS: [${tags.join(', ')}]\n`);
+        }
+      };
+      walk([...play.preTasks, ...play.tasks, ...play.postTasks], play.tags);
+    }
+  });
+  return 0;
+}

@@ -1,0 +1,83 @@
+// Reading YAML the way Ansible's loader does (YAML 1.1: yes/no booleans, 0755 octal,
+// merge keys, duplicate keys allowed with the last value winning) while keeping
+// positions so that errors can point at file:line:column.
+import { isAlias, isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { BadInputError, type SourceLoc } from '../errors.js';
+
+export interface YamlSource {
+  file: string;
+  doc: Document.Parsed;
+  lines: LineCounter;
+}
+
+export interface YamlEntry {
+  key: unknown;
+  keyNode: Node | null;
+  value: Node | null;
+}
+
+export function readYaml(text: string, file: string): YamlSource {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter: lines, prettyErrors: false });
+  const err = doc.errors[0];
+  if (err) {
+    const pos = lines.linePos(err.pos[0]);
+    const msg = err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    throw new BadInputError(`YAML syntax error: ${msg}`, { file, line: pos.line, column: pos.col }, err);
+  }
+  return { file, doc, lines };
+}
+
+export function locOf(src: YamlSource, node: Node | null | undefined): SourceLoc {
+  const offset = node?.range?.[0];
+  if (offset === undefined) return { file: src.file };
+  const pos = src.lines.linePos(offset);
+  return { file: src.file, line: pos.line, column: pos.col };
+}
+
+/** Follow aliases so `*anchor` behaves like the node it names. */
+export function resolve(src: YamlSource, node: Node | null | undefined): Node | null {
+  let n = node ?? null;
+  for (let i = 0; n && isAlias(n) && i < 100; i++) n = (n.resolve(src.doc) as Node | undefined) ?? null;
+  return n;
+}
+
+export function isNullNode(src: YamlSource, node: Node | null | undefined): boolean {
+  const n = resolve(src, node);
+  return n === null || (isScalar(n) && n.value === null);
+}
+
+/** A mapping's entries with duplicate keys collapsed like a Python dict: first position, last value. */
+export function entries(src: YamlSource, node: Node | null): YamlEntry[] {
+  const n = resolve(src, node);
+  if (!n || !isMap(n)) return [];
+  const out = new Map<unknown, YamlEntry>();
+  for (const pair of n.items) {
+    const keyNode = resolve(src, pair.key as Node | null);
+    const key = keyNode && isScalar(keyNode) ? keyNode.value : keyNode ? keyNode.toJS(src.doc) : null;
+    if (key === '<<' && keyNode && isScalar(keyNode)) {
+      // Merge key: bring in the entries of the referenced mapping(s), without overriding.
+      const merged = resolve(src, pair.value as Node | null);
+      const sources = merged && 'items' in merged && !isMap(merged) ? (merged.items as Node[]) : [merged];
+      for (const s of sources) for (const e of entries(src, s)) if (!out.has(e.key)) out.set(e.key, e);
+      continue;
+    }
+    // Map.set keeps the first position and takes the last value, as a Python dict does.
+    const prev = out.get(key);
+    out.set(key, { key, keyNode: prev?.keyNode ?? keyNode, value: (pair.value as Node | null) ?? null });
+  }
+  return [...out.values()];
+}
+
+export function toJs(src: YamlSource, node: Node | null): unknown {
+  const n = resolve(src, node);
+  return n ? n.toJS(src.doc, { maxAliasCount: 1000 }) : null;
+}
+
+export function typeName(src: YamlSource, node: Node | null): string {
+  const v = toJs(src, node);
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'list';
+  if (typeof v === 'object') return 'dict';
+  return typeof v === 'string' ? 'string' : typeof v === 'number' ? (Number.isInteger(v) ? 'int' : 'float') : typeof v;
+}

@@ -1,0 +1,215 @@
+// The library entry point: load inventory and playbook, run every play, return the summary.
+// `import { runPlaybook } from 'hostwire'` gives installers the same typed events the CLI renders.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { BadInputError, HostwireError } from '../errors.js';
+import { loadPlaybook } from '../playbook/load-playbook.js';
+import type { PlayDef, TaskItem, Vars } from '../playbook/types.js';
+import { readYamlFile } from '../yaml-source.js';
+import { isTemplated, mergeVars, renderValue, templatedVars } from '../vars/index.js';
+import { connectionSettings, hostVars, loadInventory, selectHosts, type Inventory } from '../inventory/index.js';
+import { acquireHostLock, createTransport, LocalTransport, type HostKeyChecking } from '../../transports/index.js';
+import type { Transport } from '../../transports/transport.js';
+import { gatherFacts } from '../../facts/index.js';
+import { getModule, isKnownModule } from '../../modules/registry.js';
+import { formatArgsError } from './args-error.js';
+import { emptyStats, type EventListener, type RunEvent, type RunSummary } from './events.js';
+import { newHostState, type HostState } from './host-state.js';
+import { PlayRunner } from './run-play.js';
+import type { RunVarsContext } from './task-vars.js';
+
+export interface RunOptions {
+  playbook: string;
+  inventory: string[];
+  limit?: string;
+  extraVars?: Vars;
+  check?: boolean;
+  diff?: boolean;
+  forks?: number;
+  tags?: string[];
+  skipTags?: string[];
+  startAtTask?: string;
+  forceHandlers?: boolean;
+  /** Force every host to this connection type (-c local). */
+  connection?: 'ssh' | 'local';
+  hostKeyChecking?: HostKeyChecking;
+  becomePassword?: string;
+  /** Fail at once when another run holds a host's lock (--no-wait). */
+  noWait?: boolean;
+  rolesPath?: string[];
+  /** Write <playbook>.retry listing failed hosts (default true). */
+  retryFile?: boolean;
+  onEvent?: EventListener;
+  /** Abort: stop starting tasks, let running ones finish, return with exit code 99. */
+  signal?: AbortSignal;
+}
+
+export const EXIT = { ok: 0, failed: 2, unreachable: 4, badInput: 5, interrupted: 99, internal: 250 } as const;
+
+export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
+  const started = Date.now();
+  const emit = (e: RunEvent) => opts.onEvent?.(e);
+  const check = Boolean(opts.check);
+  const diff = Boolean(opts.diff);
+  const playbook = await loadPlaybook(opts.playbook, { rolesPath: opts.rolesPath, knownModule: isKnownModule });
+  for (const play of playbook.plays) validatePlayStatically(play);
+  const inv = await loadInventory(opts.inventory);
+  const hosts = new Map<string, HostState>();
+  const hostState = (name: string) => {
+    let h = hosts.get(name);
+    if (!h) hosts.set(name, (h = newHostState(name, hostVars(inv, name))));
+    return h;
+  };
+  const localTransports = new Map<string, Transport>();
+  const connect = async (h: HostState): Promise<Transport> => {
+    if (h.transport) return h.transport;
+    const settings = connectionSettings(templatedVars(mergeVars(h.inventoryVars, opts.extraVars)) as Vars);
+    const netns = h.inventoryVars.hostwire_netns;
+    const t = createTransport(h.name, { ...settings, connection: opts.connection ?? settings.connection, netns: typeof netns === 'string' ? netns : undefined }, { hostKeyChecking: opts.hostKeyChecking });
+    await t.connect();
+    h.transport = t;
+    h.releaseLock = await acquireHostLock(t, { wait: !opts.noWait, onWait: () => emit({ type: 'host_wait', host: h.name, message: `waiting for another hostwire run to release ${h.name}` }) });
+    return t;
+  };
+  let interrupted = false;
+  opts.signal?.addEventListener('abort', () => (interrupted = true), { once: true });
+
+  emit({ type: 'run_start', playbook: playbook.path, check, diff });
+  try {
+    for (const play of playbook.plays) {
+      if (interrupted) break;
+      const names = resolvePlayHosts(inv, play, opts.limit);
+      if (names.length === 0) {
+        emit({ type: 'no_hosts', play: play.name, pattern: play.hosts });
+        continue;
+      }
+      const playHosts = names.map(hostState);
+      emit({ type: 'play_start', name: play.name, hosts: names });
+      const vctx: RunVarsContext = {
+        play,
+        playFileVars: await loadVarsFiles(play, opts.extraVars ?? {}),
+        extraVars: opts.extraVars ?? {},
+        hosts,
+        playHosts: names,
+        groups: (hostVars(inv, names[0]).groups as Record<string, string[]>) ?? {},
+        check,
+        diff,
+        playbookDir: playbook.dir,
+      };
+      const runner = new PlayRunner(play, vctx, {
+        check,
+        diff,
+        forks: opts.forks ?? 50,
+        forceHandlers: Boolean(opts.forceHandlers),
+        tags: opts.tags ?? [],
+        skipTags: opts.skipTags ?? [],
+        startAtTask: opts.startAtTask,
+        emit,
+        connect,
+        gatherFacts: async (h) => gatherFacts(h.transport!) as unknown as Promise<Vars>,
+        delegateTransport: async (name) => {
+          if (name !== 'localhost' && name !== '127.0.0.1') throw new BadInputError(`delegate_to: '${name}' is not in the inventory`);
+          let t = localTransports.get(name);
+          if (!t) localTransports.set(name, (t = new LocalTransport(name)));
+          return t;
+        },
+        becomePassword: opts.becomePassword,
+        interrupted: () => interrupted,
+        sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+      });
+      await runner.run(playHosts);
+      emit({ type: 'play_end', name: play.name });
+    }
+  } finally {
+    await Promise.allSettled([...hosts.values()].map(async (h) => {
+      await h.releaseLock?.().catch(() => undefined);
+      await h.transport?.close().catch(() => undefined);
+    }));
+    await Promise.allSettled([...localTransports.values()].map((t) => t.close()));
+  }
+  const summary = summarize(hosts, started, interrupted);
+  if (summary.failedHosts.length && opts.retryFile !== false) writeRetryFile(playbook.path, summary.failedHosts);
+  emit({ type: 'run_end', summary });
+  return summary;
+}
+
+function resolvePlayHosts(inv: Inventory, play: PlayDef, limit?: string): string[] {
+  const rendered = String(renderValue(play.hosts, {}, play.loc));
+  const selected = selectHosts(inv, rendered, { limit: limit ? [limit] : undefined });
+  if (selected.length === 0 && ['localhost', '127.0.0.1'].includes(rendered) && !limit) return [rendered];
+  return selected;
+}
+
+async function loadVarsFiles(play: PlayDef, extra: Vars): Promise<Vars> {
+  let out: Vars = {};
+  for (const f of play.varsFiles) {
+    const file = path.resolve(play.baseDir, String(renderValue(f, templatedVars(mergeVars(play.vars, extra)), play.loc)));
+    const data = await readYamlFile(file);
+    if (data === null || data === undefined) continue;
+    if (typeof data !== 'object' || Array.isArray(data)) throw new BadInputError('a vars file must be a mapping of variables', { file });
+    out = mergeVars(out, data as Vars);
+  }
+  return out;
+}
+
+/** Bad input is found before anything runs: literal module args, handler names. */
+function validatePlayStatically(play: PlayDef): void {
+  const handlerNames = new Set(play.handlers.flatMap((h) => [h.name ?? '', ...h.listen]));
+  const visit = (items: TaskItem[]) => {
+    for (const it of items) {
+      if (it.kind === 'block') {
+        visit(it.block);
+        visit(it.rescue);
+        visit(it.always);
+        continue;
+      }
+      const mod = getModule(it.module);
+      if (mod && !containsTemplate(it.args)) {
+        const parsed = mod.args.safeParse(it.args);
+        if (!parsed.success) throw new BadInputError(formatArgsError(it.module, parsed.error, it.args), it.loc);
+      }
+      for (const n of it.notify) {
+        if (!isTemplated(n) && !handlerNames.has(n)) throw new BadInputError(`the handler '${n}' is notified but no handler of that name (or listen topic) exists in the play`, it.loc);
+      }
+    }
+  };
+  visit(play.preTasks);
+  visit(play.tasks);
+  visit(play.postTasks);
+  visit(play.handlers);
+}
+
+function containsTemplate(v: unknown): boolean {
+  if (typeof v === 'string') return isTemplated(v);
+  if (Array.isArray(v)) return v.some(containsTemplate);
+  if (v && typeof v === 'object') return Object.values(v).some(containsTemplate);
+  return false;
+}
+
+function summarize(hosts: Map<string, HostState>, started: number, interrupted: boolean): RunSummary {
+  const stats: RunSummary['stats'] = {};
+  const execs: Record<string, number> = {};
+  const bytesSent: Record<string, number> = {};
+  const failedHosts: string[] = [];
+  for (const [name, h] of hosts) {
+    stats[name] = h.stats ?? emptyStats();
+    execs[name] = h.transport?.stats.execs ?? 0;
+    bytesSent[name] = h.transport?.stats.bytesSent ?? 0;
+    if (h.failed || h.unreachable) failedHosts.push(name);
+  }
+  const anyUnreachable = Object.values(stats).some((s) => s.unreachable > 0);
+  const anyFailed = [...hosts.values()].some((h) => h.failed);
+  const exitCode = interrupted ? EXIT.interrupted : anyUnreachable ? EXIT.unreachable : anyFailed ? EXIT.failed : EXIT.ok;
+  return { stats, execs, bytesSent, durationMs: Date.now() - started, exitCode, interrupted, failedHosts };
+}
+
+function writeRetryFile(playbookPath: string, hosts: string[]): void {
+  const file = playbookPath.replace(/\.ya?ml$/, '') + '.retry';
+  try {
+    writeFileSync(file, hosts.join('\n') + '\n');
+  } catch {
+    // A read-only playbook dir must not turn a host failure into a crash.
+  }
+}
+
+export { HostwireError };

@@ -1,0 +1,144 @@
+// The one shared nunjucks Environment (configured like Ansible's template module) and the compile cache:
+// the runner renders the same task args for hundreds of hosts, so each distinct template string is
+// parsed and compiled once. A template that is exactly one `{{ expr }}` is compiled to capture the
+// expression's native value instead of its text.
+import nunjucks from 'nunjucks';
+import './compiler-patch.js';
+import { nj, transformer, type NjNode } from './nj.js';
+import { VARS_KEY } from './runtime-patch.js';
+import { TemplateFailure } from './undefined.js';
+import { registerAll } from './register.js';
+
+/** Ansible: trim_blocks=True, lstrip_blocks=False; we never HTML-escape. `dev` keeps error causes. */
+export const env = new nunjucks.Environment(null, {
+  autoescape: false,
+  throwOnUndefined: true,
+  trimBlocks: true,
+  lstripBlocks: false,
+  dev: true,
+} as nunjucks.ConfigureOptions);
+registerAll(env);
+
+const OUT_KEY = '__hw_out';
+const CAPTURE = '__hw_capture';
+env.addGlobal(CAPTURE, function (this: { ctx: Record<string, { value: unknown }> }, v: unknown) {
+  this.ctx[OUT_KEY]!.value = v;
+  return '';
+});
+
+export interface Compiled {
+  template: nunjucks.Template;
+  /** true: rendering yields the expression's value (see renderCompiled). */
+  native: boolean;
+}
+
+const cache = new Map<string, Compiled>();
+const CACHE_LIMIT = 20_000;
+let compiles = 0;
+
+/** How many templates were compiled since start (tests check that the cache works). */
+export function compileCount(): number {
+  return compiles;
+}
+
+function parse(src: string): NjNode {
+  try {
+    return nj.parser.parse(src, (env as unknown as { extensionsList: unknown[] }).extensionsList, env.opts);
+  } catch (e) {
+    throw templateError(e, src);
+  }
+}
+
+function build(ast: NjNode, src: string): nunjucks.Template {
+  try {
+    const c = new nj.compiler.Compiler('template', true);
+    c.compile(transformer.transform(ast, [], 'template'));
+    const props = new Function(c.getCode() as string)() as object;
+    compiles++;
+    return new nunjucks.Template({ type: 'code', obj: props } as never, env, 'template', true);
+  } catch (e) {
+    throw templateError(e, src);
+  }
+}
+
+/** The one expression of `{{ expr }}` (surrounding whitespace allowed), or undefined for mixed text. */
+function singleExpression(ast: NjNode): NjNode | undefined {
+  let expr: NjNode | undefined;
+  for (const out of ast.children as NjNode[]) {
+    if (out.typename !== 'Output') return undefined;
+    for (const child of out.children as NjNode[]) {
+      if (child.typename === 'TemplateData') {
+        if (String(child.value).trim() !== '') return undefined;
+      } else if (expr) return undefined;
+      else expr = child;
+    }
+  }
+  return expr;
+}
+
+function captureAst(expr: NjNode): NjNode {
+  const n = nj.nodes;
+  const call = new n.FunCall!(expr.lineno, expr.colno, new n.Symbol!(0, 0, CAPTURE), new n.NodeList!(0, 0, [expr]));
+  return new n.Root!(0, 0, [new n.Output!(0, 0, [call])]);
+}
+
+function remember(key: string, c: Compiled): Compiled {
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, c);
+  return c;
+}
+
+/** mode 'value': native when the string is one expression; 'text': always text; 'expr': a bare expression. */
+export function compile(src: string, mode: 'value' | 'text' | 'expr'): Compiled {
+  const key = mode[0] + src;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  if (mode === 'text') return remember(key, { template: build(parse(src), src), native: false });
+  if (mode === 'expr') {
+    const expr = singleExpression(parse(`{{ ${src} }}`));
+    if (!expr) throw new TemplateFailure(`template error: expected one expression in '${snippet(src)}'`);
+    return remember(key, { template: build(captureAst(expr), src), native: true });
+  }
+  const ast = parse(src);
+  const expr = singleExpression(ast);
+  if (!expr) return remember(key, compile(src, 'text'));
+  return remember(key, { template: build(captureAst(expr), src), native: true });
+}
+
+const NOTHING = Symbol('nothing');
+
+/** Render; a native template returns the captured value, a text template its output string. */
+export function renderCompiled(c: Compiled, vars: object, src: string): unknown {
+  const holder = { value: NOTHING as unknown };
+  let text: string;
+  try {
+    text = c.template.render({ [VARS_KEY]: vars, [OUT_KEY]: holder });
+  } catch (e) {
+    throw templateError(e, src);
+  }
+  return c.native && holder.value !== NOTHING ? holder.value : text;
+}
+
+export function snippet(src: string): string {
+  const one = src.replace(/\s+/g, ' ').trim();
+  return one.length > 100 ? `${one.slice(0, 97)}...` : one;
+}
+
+/** Our own failures pass through (found along the `cause` chain); nunjucks errors lose their noise. */
+export function templateError(e: unknown, src: string): Error {
+  for (let cur: unknown = e; cur instanceof Error; cur = cur.cause) {
+    if (cur instanceof TemplateFailure || (cur as { code?: unknown }).code === 'bad-input') return cur;
+  }
+  const raw = e instanceof Error ? e.message : String(e);
+  let line: string | undefined;
+  const what = raw
+    .replace(/\((?:unknown path|template)\)(?: \[Line (\d+)(?:, Column \d+)?\])?\s*/g, (_m, l?: string) => {
+      line ??= l;
+      return '';
+    })
+    .replace(/^(?:Template render error|Error|TypeError|RangeError|SyntaxError): /, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const at = line && src.includes('\n') ? ` (template line ${line})` : '';
+  return new TemplateFailure(`template error: ${what}${at} in '${snippet(src)}'`);
+}

@@ -1,0 +1,30 @@
+// Typed handles on nunjucks internals (@types/nunjucks only covers the public API). We use the parser,
+// node classes, compiler and runtime to build templates from an AST and to patch Jinja semantics in.
+import nunjucks from 'nunjucks';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export interface NjNode {
+  typename: string;
+  lineno: number;
+  colno: number;
+  fields: string[];
+  [field: string]: any;
+}
+export type NodeClass = new (lineno: number, colno: number, ...fields: any[]) => NjNode;
+
+export interface NjInternals {
+  parser: { parse(src: string, extensions?: unknown[], opts?: unknown): NjNode };
+  nodes: Record<string, NodeClass & { extend(name: string, props?: unknown): NodeClass }>;
+  compiler: { Compiler: any };
+  transformer: { transform(ast: NjNode, asyncFilters: string[], name?: string): NjNode };
+  runtime: Record<string, any>;
+  lib: Record<string, any>;
+  installJinjaCompat(): void;
+}
+
+export const nj = nunjucks as unknown as NjInternals & typeof nunjucks;
+
+/** Lazy import guard: transformer is not re-exported by nunjucks' index, load it from its file. */
+import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+export const transformer = require('nunjucks/src/transformer.js') as NjInternals['transformer'];

@@ -1,0 +1,64 @@
+// `hostwire lab ...` subcommands; the lead's CLI calls registerLabCommands(program).
+import { Command, Option } from 'commander';
+import { labDown, labUp } from './lab.js';
+import { labList, requireHost, requireLab, labReboot } from './lab-ops.js';
+import { labInventoryYaml } from './inventory.js';
+import { labSshInteractive } from './ssh.js';
+import { DEFAULT_LAB } from './names.js';
+
+const say = (line: string): void => void process.stderr.write(`${line}\n`);
+
+export function registerLabCommands(program: Command): Command {
+  const lab = program.command('lab').description('throw-away hosts on this machine (systemd-nspawn, private network namespaces)');
+  const nameOpt = (): Option => new Option('-n, --name <lab>', 'lab name: 1-12 lowercase letters/digits').default(DEFAULT_LAB);
+
+  lab.command('up').description('build/reuse the rootfs and boot a lab; hosts are named <lab>-1, <lab>-2 ...')
+    .addOption(nameOpt())
+    .option('--hosts <n>', 'number of hosts', (v) => Number(v), 3)
+    .option('--packages <list...>', 'extra Debian packages for the rootfs (comma or space separated)')
+    .option('--timeout <seconds>', 'give up booting after this long', (v) => Number(v), 120)
+    .action(async (o: { name: string; hosts: number; packages?: string[]; timeout: number }) => {
+      const packages = (o.packages ?? []).flatMap((p) => p.split(',')).filter(Boolean);
+      const r = await labUp({ name: o.name, hosts: o.hosts, packages, timeoutMs: o.timeout * 1000, onProgress: say });
+      for (const h of r.state.hosts) console.log(`${h.name}\t${h.ip}`);
+      say(`lab ${o.name} up in ${r.seconds.toFixed(1)} s on ${r.state.subnet.cidr}`);
+      if (r.degraded.length) {
+        for (const d of r.degraded) say(`warning: ${d.host} is ${d.state}; failed units: ${d.failedUnits.join(', ') || 'none listed'}`);
+        process.exitCode = 2;
+      }
+    });
+
+  lab.command('down').description('remove a lab (also a half-made or crashed one)').addOption(nameOpt())
+    .action(async (o: { name: string }) => {
+      const started = Date.now();
+      const r = await labDown(o.name);
+      say(`lab ${o.name} down in ${((Date.now() - started) / 1000).toFixed(1)} s (${r.netns.length} namespaces removed)`);
+    });
+
+  lab.command('ls').description('list labs on this machine').action(async () => {
+    for (const l of await labList()) {
+      console.log(`${l.name}\t${l.status}\t${l.subnet ?? '-'}\t${l.hosts.map((h) => `${h.name}=${h.ip}${h.running ? '' : '(down)'}`).join(' ')}`);
+    }
+  });
+
+  lab.command('ssh').description('ssh into a lab host as root (from inside the lab namespace)')
+    .argument('<host>', 'host name (lab-1), index (1) or IP').argument('[command...]', 'command to run instead of a shell')
+    .addOption(new Option('-n, --name <lab>', 'lab name (default: from the host name)'))
+    .action(async (host: string, command: string[], o: { name?: string }) => {
+      const { state, host: h } = await requireHost(host, o.name);
+      process.exitCode = await labSshInteractive(state, h, command);
+    });
+
+  lab.command('inventory').description('print the lab as an Ansible-format YAML inventory').addOption(nameOpt())
+    .action(async (o: { name: string }) => {
+      process.stdout.write(labInventoryYaml(await requireLab(o.name)));
+    });
+
+  lab.command('reboot').description('power-cycle a host keeping its disk').argument('<host>')
+    .addOption(new Option('-n, --name <lab>', 'lab name (default: from the host name)'))
+    .action(async (host: string, o: { name?: string }) => {
+      const r = await labReboot(host, { name: o.name });
+      say(`${r.host}: ${r.state} after ${r.seconds.toFixed(1)} s${r.failedUnits.length ? ` (failed: ${r.failedUnits.join(', ')})` : ''}`);
+    });
+  return lab;
+}

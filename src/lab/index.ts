@@ -1,0 +1,9 @@
+// Public API of the lab: throw-away hosts on this machine.
+export { labUp, labDown, type LabUpOptions, type LabUpResult } from './lab.js';
+export { labList, labReboot, labCapabilities, requireLab, requireHost, type LabSummary } from './lab-ops.js';
+export { labInventory, labInventoryYaml } from './inventory.js';
+export { labExec, labSshArgv, labSshOptions, labSshInteractive } from './ssh.js';
+export { ensureRootfs, DEFAULT_PACKAGES, type Rootfs, type RootfsOptions } from './rootfs.js';
+export { readState, type LabState, type HostState, type LabCapabilities } from './state.js';
+export { registerLabCommands } from './cli.js';
+export { DEFAULT_LAB, checkLabName } from './names.js';

@@ -1,0 +1,62 @@
+// Operations on a lab that is up: list, reboot a host, capabilities, find a host.
+import { BadInputError } from '../engine/errors.js';
+import { hostRunning } from './health.js';
+import { checkLabName, DEFAULT_LAB, parseHostName } from './names.js';
+import { bootHost } from './nspawn.js';
+import { listLabNames, readState, writeState, type HostState, type LabCapabilities, type LabState } from './state.js';
+import { killHost, removeCgroupTree } from './teardown.js';
+import { waitForHost, type HostReadiness } from './wait.js';
+
+export interface LabSummary {
+  name: string;
+  /** up: every host running; stale: state left by a crash (`lab down` cleans it); broken: no readable state. */
+  status: 'up' | 'partial' | 'stale' | 'broken';
+  subnet?: string;
+  hosts: { name: string; ip: string; running: boolean }[];
+}
+
+export async function labList(): Promise<LabSummary[]> {
+  const out: LabSummary[] = [];
+  for (const name of await listLabNames()) {
+    const state = await readState(name);
+    if (!state) {
+      out.push({ name, status: 'broken', hosts: [] });
+      continue;
+    }
+    const hosts = await Promise.all(state.hosts.map(async (h) => ({ name: h.name, ip: h.ip, running: await hostRunning(state, h) })));
+    const up = hosts.filter((h) => h.running).length;
+    const status = up === hosts.length && up > 0 ? 'up' : up ? 'partial' : 'stale';
+    out.push({ name, status, subnet: state.subnet.cidr, hosts });
+  }
+  return out;
+}
+
+/** The lab state, or a BadInputError saying how to create it. */
+export async function requireLab(name = DEFAULT_LAB): Promise<LabState> {
+  const state = await readState(checkLabName(name));
+  if (!state) throw new BadInputError(`no lab named "${name}"; create it with \`hostwire lab up --name ${name}\``);
+  return state;
+}
+
+/** Find HOST in lab `name` (default: the lab its name points to, `lab-2` -> lab "lab"). */
+export async function requireHost(host: string, name?: string): Promise<{ state: LabState; host: HostState }> {
+  const state = await requireLab(name ?? parseHostName(host)?.lab ?? DEFAULT_LAB);
+  const h = state.hosts.find((x) => x.name === host || x.ip === host || String(x.index) === host);
+  if (!h) throw new BadInputError(`lab "${state.name}" has no host "${host}"; hosts: ${state.hosts.map((x) => x.name).join(', ')}`);
+  return { state, host: h };
+}
+
+export async function labCapabilities(name = DEFAULT_LAB): Promise<LabCapabilities> {
+  return (await requireLab(name)).capabilities;
+}
+
+/** Power cycle keeping the disk: SIGKILL the container, boot it again on the same overlay, wait for ready. */
+export async function labReboot(host: string, options: { name?: string; timeoutMs?: number } = {}): Promise<HostReadiness> {
+  const { state, host: h } = await requireHost(host, options.name);
+  const started = Date.now();
+  await killHost(state.name, h);
+  for (const c of h.cgroups) await removeCgroupTree(c);
+  Object.assign(h, await bootHost(h));
+  await writeState(state);
+  return waitForHost(state, h, started + (options.timeoutMs ?? 60_000), started);
+}

@@ -1,0 +1,105 @@
+// The lab's lifecycle: up (rootfs, network, identities, boot, wait), down, reboot.
+import { mkdir } from 'node:fs/promises';
+import { BadInputError } from '../engine/errors.js';
+import { probeCapabilities } from './capabilities.js';
+import { labHealthy } from './health.js';
+import { createLabKey, writeHostIdentity, writeKnownHosts } from './host-files.js';
+import { cgroupDirs, checkLabName, DEFAULT_LAB, hostName, hostNetns, LAB_BRIDGE, labDir, labNetns, labVeth } from './names.js';
+import { createHostNetwork, createLabNetwork } from './network.js';
+import { bootHost, mountOverlay } from './nspawn.js';
+import { ensureRootfs } from './rootfs.js';
+import { listLabNames, readState, writeState, type HostState, type LabState } from './state.js';
+import { allocateSubnet, hostIp } from './subnet.js';
+import { teardownLab, type TeardownReport } from './teardown.js';
+import { waitForHost, type HostReadiness } from './wait.js';
+
+export interface LabUpOptions {
+  name?: string;
+  hosts?: number;
+  /** Extra Debian packages for the rootfs (a new list means a new cached rootfs). */
+  packages?: string[];
+  /** Overall limit for booting and waiting (the rootfs build is not counted). Default 120 s. */
+  timeoutMs?: number;
+  onProgress?: (line: string) => void;
+  /** Leave the half-made lab in place when `up` fails (for debugging); default: tear it down. */
+  keepOnFailure?: boolean;
+}
+
+export interface LabUpResult {
+  state: LabState;
+  readiness: HostReadiness[];
+  /** Hosts not `running` (degraded...), with their failed units. */
+  degraded: HostReadiness[];
+  rootfsBuilt: boolean;
+  /** Boot to ready, rootfs build excluded. */
+  seconds: number;
+}
+
+export async function labUp(options: LabUpOptions = {}): Promise<LabUpResult> {
+  const name = checkLabName(options.name ?? DEFAULT_LAB);
+  const count = options.hosts ?? 3;
+  if (!Number.isInteger(count) || count < 1 || count > 50) throw new BadInputError(`--hosts ${count}: expected a whole number from 1 to 50`);
+  const progress = options.onProgress ?? (() => {});
+  const existing = await readState(name);
+  if (existing && (await labHealthy(existing))) {
+    throw new BadInputError(`lab "${name}" is already up (${existing.hosts.length} hosts); run \`hostwire lab down --name ${name}\` first`);
+  }
+  // Whatever a crashed run left behind (stale state, or pieces without state) goes first.
+  const stale = await teardownLab(name);
+  if (existing || stale.killed || stale.netns.length || stale.unmounted) progress(`removed stale lab ${name}`);
+
+  const rootfs = await ensureRootfs({ packages: options.packages, onProgress: progress });
+  const started = Date.now();
+  const deadline = started + (options.timeoutMs ?? 120_000);
+  const state = await newState(name, count, rootfs.path);
+  try {
+    await writeState(state);
+    await createLabKey(state.keyFile, name);
+    await createLabNetwork(state);
+    state.capabilities = await probeCapabilities(state.netns, rootfs.path);
+    await writeState(state);
+    const known: string[] = [];
+    for (const host of state.hosts) {
+      await mkdir(`${host.dir}/upper`, { recursive: true });
+      known.push(await writeHostIdentity(state, host, `${host.dir}/upper`, rootfs.path));
+      await createHostNetwork(state, host, rootfs.path);
+      await mountOverlay(host, rootfs.path);
+      await writeState(state);
+    }
+    await writeKnownHosts(state.knownHostsFile, known);
+    progress(`booting ${count} host${count > 1 ? 's' : ''} on ${state.subnet.cidr}`);
+    for (const host of state.hosts) {
+      Object.assign(host, await bootHost(host));
+      await writeState(state);
+    }
+    const readiness = await Promise.all(state.hosts.map((h) => waitForHost(state, h, deadline, started)));
+    for (const r of readiness) progress(`${r.host}: ${r.state} after ${r.seconds.toFixed(1)} s${r.failedUnits.length ? ` (failed: ${r.failedUnits.join(', ')})` : ''}`);
+    return { state, readiness, degraded: readiness.filter((r) => r.state !== 'running'), rootfsBuilt: rootfs.built, seconds: (Date.now() - started) / 1000 };
+  } catch (e) {
+    if (!options.keepOnFailure) await teardownLab(name).catch(() => undefined);
+    throw new Error(`lab up ${name} failed: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+async function newState(name: string, count: number, rootfs: string): Promise<LabState> {
+  const used: string[] = [];
+  for (const other of await listLabNames()) {
+    if (other === name) continue;
+    const s = await readState(other);
+    if (s) used.push(s.subnet.cidr);
+  }
+  const subnet = allocateSubnet(name, used);
+  const dir = labDir(name);
+  const hosts: HostState[] = [];
+  for (let i = 1; i <= count; i++) {
+    const host = hostName(name, i);
+    hosts.push({ name: host, index: i, ip: hostIp(subnet, i), netns: hostNetns(name, i), machine: host,
+      dir: `${dir}/${host}`, merged: `${dir}/${host}/merged`, cgroups: cgroupDirs(name, host), veth: labVeth(i) });
+  }
+  return { version: 1, name, createdAt: new Date().toISOString(), subnet, netns: labNetns(name), bridge: LAB_BRIDGE, rootfs, dir,
+    keyFile: `${dir}/id_ed25519`, knownHostsFile: `${dir}/known_hosts`, capabilities: {}, hosts };
+}
+
+export async function labDown(name = DEFAULT_LAB): Promise<TeardownReport> {
+  return teardownLab(checkLabName(name));
+}

@@ -1,0 +1,108 @@
+// Output Ansible users recognise: PLAY/TASK banners, per-host status lines, PLAY RECAP.
+import type { HostResult, RunEvent, TaskInfo } from '../engine/runner/events.js';
+import { banner, formatDiff, NO_LOG_MSG, recapLine, taskTitle } from './format.js';
+import { makePaint } from './colors.js';
+
+export interface PlainRendererOptions {
+  write(text: string): void;
+  color: boolean;
+  verbosity: number;
+  diff: boolean;
+}
+
+export function createPlainRenderer(o: PlainRendererOptions) {
+  const paint = makePaint(o.color);
+  const out = (line = '') => o.write(line + '\n');
+  return (e: RunEvent) => {
+    switch (e.type) {
+      case 'play_start':
+        out();
+        out(banner(`PLAY [${e.name}]`));
+        return;
+      case 'no_hosts':
+        out(paint('magenta', `[WARNING]: Could not match supplied host pattern, ignoring: ${e.pattern}`));
+        out();
+        out(banner(`PLAY [${e.play}]`));
+        out('skipping: no hosts matched');
+        return;
+      case 'task_start':
+        out();
+        out(banner(taskTitle(e.task)));
+        return;
+      case 'host_result':
+        out(hostLine(e.task, e.result));
+        return;
+      case 'warning':
+        out(paint('magenta', `[WARNING]: ${e.message}`));
+        return;
+      case 'host_wait':
+        out(paint('magenta', e.message));
+        return;
+      case 'run_end':
+        out();
+        out(banner('PLAY RECAP'));
+        for (const [host, s] of Object.entries(e.summary.stats)) {
+          const color = s.failed || s.unreachable ? 'red' : s.changed ? 'yellow' : 'green';
+          out(paint(color, recapLine(host, s)));
+        }
+        if (o.verbosity >= 2) {
+          for (const host of Object.keys(e.summary.stats)) out(`${host}: remote execs=${e.summary.execs[host] ?? 0} bytes sent=${e.summary.bytesSent[host] ?? 0}`);
+        }
+        if (e.summary.interrupted) out(paint('red', 'Run interrupted: no new tasks were started.'));
+        out();
+        return;
+    }
+  };
+
+  function hostLine(task: TaskInfo, r: HostResult): string {
+    const target = r.delegatedTo ? `[${r.host} -> ${r.delegatedTo}]` : `[${r.host}]`;
+    const hidden = r.noLog;
+    const lines: string[] = [];
+    const items = (r.result?.items as HostResult[] | undefined) ?? undefined;
+    if (items) for (const it of items) lines.push(statusLine(it, target, hidden));
+    const itemSuffix = '';
+    switch (r.status) {
+      case 'failed': {
+        const detail = hidden ? { msg: NO_LOG_MSG } : failureDetail(r);
+        lines.push(paint('red', `fatal: ${target}: FAILED! => ${JSON.stringify(detail)}`));
+        if (r.ignored) lines.push(paint('cyan', '...ignoring'));
+        break;
+      }
+      case 'unreachable':
+        lines.push(paint('red', `fatal: ${target}: UNREACHABLE! => ${JSON.stringify({ changed: false, msg: r.msg, unreachable: true })}`));
+        break;
+      default:
+        if (!items) lines.push(statusLine(r, target, hidden) + itemSuffix);
+    }
+    if (o.diff && !hidden && r.diff?.length) for (const d of r.diff) lines.push(formatDiff(d));
+    void task;
+    return lines.join('\n');
+  }
+
+  function statusLine(r: HostResult, target: string, hidden?: boolean): string {
+    const label = r.label !== undefined ? ` => (item=${hidden ? '(censored due to no_log)' : r.label})` : '';
+    const word = r.status === 'skipped' ? 'skipping' : r.status === 'failed' ? 'failed' : r.status;
+    const color = r.status === 'ok' ? 'green' : r.status === 'changed' ? 'yellow' : r.status === 'skipped' ? 'cyan' : 'red';
+    let line = `${word}: ${target}${label}`;
+    if (o.verbosity >= 1 && !hidden && r.result && r.label === undefined) line += ` => ${JSON.stringify(publicResult(r.result))}`;
+    else if (!hidden && r.result && r.label === undefined && r.result.msg !== undefined && (r.status === 'ok') && isDebugLike(r)) line += ` => ${JSON.stringify({ msg: r.result.msg }, null, 4)}`;
+    return paint(color, line);
+  }
+}
+
+const isDebugLike = (r: HostResult) => r.result !== undefined && !('rc' in r.result) && !('changes' in r.result) && r.result.msg !== undefined && !('ansible_facts' in r.result);
+
+function failureDetail(r: HostResult): Record<string, unknown> {
+  const d: Record<string, unknown> = { changed: false, msg: r.msg };
+  if (r.rc !== undefined) d.rc = r.rc;
+  if (r.stderr) d.stderr = r.stderr;
+  if (r.stdout) d.stdout = r.stdout;
+  return d;
+}
+
+function publicResult(res: Record<string, unknown>): Record<string, unknown> {
+  const { exception, items, ...rest } = res;
+  void exception;
+  void items;
+  return rest;
+}
