@@ -6,9 +6,13 @@ import type { HostState, LabState } from './state.js';
 
 const ip = (args: string[]): Promise<unknown> => run('ip', args);
 
+/** Names from `ip netns list` ("name" or "name (id: 3)" per line). */
+export function parseNetnsList(text: string): string[] {
+  return text.split('\n').map((l) => l.trim().split(' ')[0]!).filter(Boolean);
+}
+
 export async function netnsList(): Promise<string[]> {
-  const r = await run('ip', ['netns', 'list'], { check: false });
-  return r.stdout.split('\n').map((l) => l.split(' ')[0]!).filter(Boolean);
+  return parseNetnsList((await run('ip', ['netns', 'list'], { check: false })).stdout);
 }
 
 export async function createLabNetwork(state: LabState): Promise<void> {

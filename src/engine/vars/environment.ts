@@ -61,14 +61,15 @@ function build(ast: NjNode, src: string): nunjucks.Template {
   }
 }
 
-/** The one expression of `{{ expr }}` (surrounding whitespace allowed), or undefined for mixed text. */
+/** The one expression of `{{ expr }}` (trailing whitespace allowed), or undefined for mixed text. */
 function singleExpression(ast: NjNode): NjNode | undefined {
   let expr: NjNode | undefined;
   for (const out of ast.children as NjNode[]) {
     if (out.typename !== 'Output') return undefined;
     for (const child of out.children as NjNode[]) {
       if (child.typename === 'TemplateData') {
-        if (String(child.value).trim() !== '') return undefined;
+        // Ansible: trailing whitespace (a YAML block scalar's newline) keeps the native value, leading does not.
+        if (!expr || String(child.value).trim() !== '') return undefined;
       } else if (expr) return undefined;
       else expr = child;
     }
@@ -96,7 +97,7 @@ export function compile(src: string, mode: 'value' | 'text' | 'expr'): Compiled 
   if (mode === 'text') return remember(key, { template: build(parse(src), src), native: false });
   if (mode === 'expr') {
     const expr = singleExpression(parse(`{{ ${src} }}`));
-    if (!expr) throw new TemplateFailure(`template error: expected one expression in '${snippet(src)}'`);
+    if (!expr) throw new TemplateFailure(`template error: expected one expression in '${snippet(src)}'`, true);
     return remember(key, { template: build(captureAst(expr), src), native: true });
   }
   const ast = parse(src);
@@ -140,5 +141,12 @@ export function templateError(e: unknown, src: string): Error {
     .replace(/\s+/g, ' ')
     .trim();
   const at = line && src.includes('\n') ? ` (template line ${line})` : '';
-  return new TemplateFailure(`template error: ${what}${at} in '${snippet(src)}'`);
+  return new TemplateFailure(`template error: ${what}${at} in '${snippet(src)}'`, true);
+}
+
+/** The user-facing text of a failure raised while rendering `src`. */
+export function failureMessage(f: TemplateFailure, src: string): string {
+  if (f.formatted) return f.message;
+  if (f.name === 'UndefinedError') return `${f.message} in '${snippet(src)}'`;
+  return `template error: ${f.message} in '${snippet(src)}'`;
 }

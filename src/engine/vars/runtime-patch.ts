@@ -135,7 +135,8 @@ Object.assign(rt, {
     if (v instanceof Undef) throw new UndefinedError(v);
     return v;
   },
-  suppressValue: (v: unknown) => (v === undefined ? '' : pyStr(v)),
+  // Ansible's finalize prints None as an empty string (inside lists it is still 'None').
+  suppressValue: (v: unknown) => (v === undefined || v === null ? '' : pyStr(v)),
   fromIterator: (v: unknown) => {
     if (v instanceof Undef) throw new UndefinedError(v);
     return origFromIterator(v);

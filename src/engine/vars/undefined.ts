@@ -4,7 +4,11 @@
 
 /** Internal failure while rendering; the public API turns it into a BadInputError with the source loc. */
 export class TemplateFailure extends Error {
-  constructor(message: string) {
+  /** formatted: the message already says "template error: ... in '<template>'". */
+  constructor(
+    message: string,
+    readonly formatted = false,
+  ) {
     super(message);
     this.name = 'TemplateFailure';
   }

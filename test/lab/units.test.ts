@@ -1,0 +1,100 @@
+// Pure parts of the lab, from recorded machine output (fixtures/): apt sources, mountinfo, netns names,
+// subnet allocation, names, inventory.
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { mirrorLines, parseDeb822Sources, parseOneLineSources, machineMirrorLines } from '../../src/lab/apt-sources.js';
+import { parseMountPoints } from '../../src/lab/fs-util.js';
+import { parseNetnsList } from '../../src/lab/network.js';
+import { allocateSubnet, hostIp } from '../../src/lab/subnet.js';
+import { checkLabName, isLabNetns, parseHostName } from '../../src/lab/names.js';
+import { labInventory } from '../../src/lab/inventory.js';
+import { rootfsKey } from '../../src/lab/rootfs.js';
+import type { LabState } from '../../src/lab/state.js';
+
+const fixture = (name: string): string => new URL(`../../../test/lab/fixtures/${name}`, import.meta.url).pathname;
+const read = (name: string): string => readFileSync(fixture(name), 'utf8');
+
+test('deb822 sources of this machine give the Debian bookworm mirrors, main only', (t) => {
+  const sources = parseDeb822Sources(read('etc-apt/sources.list.d/debian.sources'));
+  t.deepEqual(mirrorLines(sources, 'bookworm'), [
+    'deb http://deb.debian.org/debian bookworm main',
+    'deb http://deb.debian.org/debian bookworm-updates main',
+    'deb http://deb.debian.org/debian-security bookworm-security main',
+  ]);
+});
+
+test('third-party repositories are never used for the rootfs', (t) => {
+  const google = parseOneLineSources(read('etc-apt/sources.list.d/google-cloud-sdk.list.disabled-by-farm'));
+  t.is(google[0]?.suite, 'cloud-sdk-bookworm');
+  const node = parseDeb822Sources(read('etc-apt/sources.list.d/nodesource.sources.disabled-by-farm'));
+  t.is(node[0]?.uri, 'https://deb.nodesource.com/node_20.x');
+  t.deepEqual(mirrorLines([...google, ...node], 'bookworm'), []);
+});
+
+test('machineMirrorLines reads a sources tree and skips disabled files', async (t) => {
+  const lines = await machineMirrorLines('bookworm', fixture('etc-apt'));
+  t.is(lines.length, 3);
+  t.true(lines.every((l) => l.includes('deb.debian.org')));
+  t.deepEqual(await machineMirrorLines('bookworm', fixture('no-such-dir')), ['deb http://deb.debian.org/debian bookworm main']);
+});
+
+test('mount points under a lab dir are found in recorded mountinfo', (t) => {
+  const points = parseMountPoints(read('mountinfo.txt'));
+  t.deepEqual(points.filter((p) => p.startsWith('/var/lib/hostwire/labs/fx/')), [
+    '/var/lib/hostwire/labs/fx/fx-1/merged',
+    '/var/lib/hostwire/labs/fx/fx-2/merged',
+  ]);
+  t.deepEqual(parseMountPoints('36 35 0:3 / /a\\040b rw - tmpfs x rw\n'), ['/a b']);
+});
+
+test('lab namespaces are recognised by exact name, never another lab\'s', (t) => {
+  const names = parseNetnsList(read('ip-netns-list.txt'));
+  t.deepEqual(names.sort(), ['hw-fx', 'hw-fx-1', 'hw-fx-2']);
+  t.true(names.every((n) => isLabNetns('fx', n)));
+  t.false(isLabNetns('f', 'hw-fx'));
+  t.false(isLabNetns('lab', 'hw-lab2'));
+  t.false(isLabNetns('lab', 'hw-lab2-1'));
+  t.deepEqual(parseNetnsList('hw-a (id: 0)\nhw-b\n'), ['hw-a', 'hw-b']);
+});
+
+test('lab and host names', (t) => {
+  t.is(checkLabName('lab2'), 'lab2');
+  for (const bad of ['', 'Lab', 'a-b', '1lab', 'abcdefghijklm']) t.throws(() => checkLabName(bad), { message: /lab name/ });
+  t.deepEqual(parseHostName('lab-12'), { lab: 'lab', index: 12 });
+  t.is(parseHostName('node1'), undefined);
+});
+
+test('subnets: stable per name, distinct when taken, hosts from .11', (t) => {
+  const a = allocateSubnet('lab', []);
+  t.deepEqual(allocateSubnet('lab', []), a);
+  t.regex(a.cidr, /^10\.1\d\d\.\d+\.0\/24$/);
+  const b = allocateSubnet('lab', [a.cidr]);
+  t.not(b.cidr, a.cidr);
+  t.is(hostIp(a, 1), `${a.prefix}.11`);
+  t.is(a.gateway, `${a.prefix}.1`);
+});
+
+test('rootfs cache key follows the package list, not its order', (t) => {
+  const m = ['deb http://deb.debian.org/debian bookworm main'];
+  t.is(rootfsKey(['a', 'b'], m), rootfsKey(['b', 'a', 'a'], m));
+  t.not(rootfsKey(['a', 'b'], m), rootfsKey(['a', 'b', 'c'], m));
+  t.not(rootfsKey(['a'], m), rootfsKey(['a'], ['deb http://other/debian bookworm main']));
+});
+
+test('inventory has the ansible connection vars, the netns and the lab group', (t) => {
+  const state = {
+    name: 'x', netns: 'hw-x', keyFile: '/k', knownHostsFile: '/kh', capabilities: { ipip: false, vxlan: true },
+    hosts: [{ name: 'x-1', ip: '10.1.2.11' }, { name: 'x-2', ip: '10.1.2.12' }],
+  } as unknown as LabState;
+  const inv = labInventory(state) as { all: { hosts: Record<string, Record<string, unknown>>; children: { lab: { hosts: object } } } };
+  t.deepEqual(Object.keys(inv.all.children.lab.hosts), ['x-1', 'x-2']);
+  const h = inv.all.hosts['x-2']!;
+  t.is(h.ansible_host, '10.1.2.12');
+  t.is(h.ansible_user, 'root');
+  t.is(h.ansible_ssh_private_key_file, '/k');
+  t.regex(String(h.ansible_ssh_common_args), /-o UserKnownHostsFile=\/kh/);
+  t.is(h.hostwire_netns, 'hw-x');
+  t.deepEqual(h.hostwire_lab_capabilities, { ipip: false, vxlan: true });
+  t.deepEqual(parse(JSON.stringify(inv)), inv);
+});
