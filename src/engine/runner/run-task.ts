@@ -145,7 +145,7 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, opts: TaskRunOpt
   };
 }
 
-async function execModule(mod: Module<any, any>, args: unknown, ctx: ModuleContext, h: HostState): Promise<ModuleResult> {
+export async function execModule(mod: Module<any, any>, args: unknown, ctx: ModuleContext, h: HostState): Promise<ModuleResult> {
   if (ctx.check && mod.skipsInCheck) return { changed: false, skipped: true, msg: `${mod.name} cannot predict its changes: skipped in check mode` };
   if (mod.run) return mod.run(args, ctx);
   if (!mod.probe || !mod.plan) throw new HostwireError('internal', `module ${mod.name} has neither run() nor probe()/plan()`);

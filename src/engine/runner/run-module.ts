@@ -1,0 +1,43 @@
+// Run one module against one transport outside a playbook: the way module lab tests drive a
+// module exactly as the runner does (schema, probe, plan, apply behind the check gate).
+import { BadInputError } from '../errors.js';
+import { renderString } from '../vars/index.js';
+import { getModule } from '../../modules/registry.js';
+import type { ModuleContext, ModuleResult } from '../../modules/types.js';
+import type { BecomeOptions, Transport } from '../../transports/transport.js';
+import { formatArgsError } from './args-error.js';
+import { newHostState } from './host-state.js';
+import { execModule } from './run-task.js';
+import { readProbe } from './probes.js';
+
+export interface RunModuleOptions {
+  transport: Transport;
+  check?: boolean;
+  diff?: boolean;
+  become?: BecomeOptions;
+  vars?: Record<string, unknown>;
+  /** Where files/ and templates/ are looked up (a role dir). */
+  baseDir?: string;
+}
+
+export async function runModule(name: string, args: Record<string, unknown>, o: RunModuleOptions): Promise<ModuleResult> {
+  const mod = getModule(name);
+  if (!mod) throw new BadInputError(`couldn't resolve module/action '${name}'`);
+  const parsed = mod.args.safeParse(args);
+  if (!parsed.success) throw new BadInputError(formatArgsError(name, parsed.error, args));
+  const h = newHostState(o.transport.name, {});
+  h.transport = o.transport;
+  const vars = o.vars ?? {};
+  const ctx: ModuleContext = {
+    host: o.transport.name,
+    transport: o.transport,
+    check: Boolean(o.check),
+    diff: Boolean(o.diff),
+    become: o.become,
+    vars,
+    baseDir: o.baseDir ?? process.cwd(),
+    render: (tpl) => renderString(tpl, vars),
+    probe: (p) => readProbe(h, p, undefined, o.become),
+  };
+  return execModule(mod, parsed.data, ctx, h);
+}
