@@ -62,7 +62,9 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabUpResult> {
     for (const host of state.hosts) {
       await mkdir(`${host.dir}/upper`, { recursive: true });
       known.push(await writeHostIdentity(state, host, `${host.dir}/upper`, rootfs.path));
-      await createHostNetwork(state, host, rootfs.path);
+      if (!(await createHostNetwork(state, host, rootfs.path))) {
+        progress(`warning: tx offload left on for ${host.veth} (no ethtool in the rootfs): TCP through OVS netdev ports may fail`);
+      }
       await mountOverlay(host, rootfs.path);
       await writeState(state);
     }

@@ -28,7 +28,8 @@ export async function createLabNetwork(state: LabState): Promise<void> {
  * The host's namespace with eth0 configured before boot (address + default route). NetworkManager
  * in the host sees eth0 as "connected (externally)" and leaves it alone.
  */
-export async function createHostNetwork(state: LabState, host: HostState, rootfs: string): Promise<void> {
+/** Returns false when tx offload could not be turned off (no ethtool in the rootfs). */
+export async function createHostNetwork(state: LabState, host: HostState, rootfs: string): Promise<boolean> {
   await ip(['netns', 'add', host.netns]);
   await ip(['-n', host.netns, 'link', 'set', 'lo', 'up']);
   // Both ends are created directly inside their namespaces.
@@ -38,7 +39,7 @@ export async function createHostNetwork(state: LabState, host: HostState, rootfs
   await ip(['-n', host.netns, 'addr', 'add', `${host.ip}/24`, 'dev', 'eth0']);
   await ip(['-n', host.netns, 'link', 'set', 'eth0', 'up']);
   await ip(['-n', host.netns, 'route', 'add', 'default', 'via', state.subnet.gateway]);
-  await disableTxOffload(state.netns, host.veth, rootfs);
+  return disableTxOffload(state.netns, host.veth, rootfs);
 }
 
 /**

@@ -21,8 +21,8 @@ export async function waitForHost(state: LabState, host: HostState, deadline: nu
       const [sys = '', ...failed] = r.stdout.trim().split('\n');
       return { host: host.name, state: sys.trim(), failedUnits: failed.map((f) => f.trim()).filter(Boolean), seconds: (Date.now() - started) / 1000 };
     }
-    last = r.stderr.trim() || `exit ${r.code}`;
+    last = r.code === 124 ? 'sshd answered but boot did not finish (systemctl is-system-running --wait still waiting)' : r.stderr.trim() || `exit ${r.code}`;
     await sleep(150);
   }
-  throw new Error(`${host.name} (${host.ip}) not ready before the timeout; last ssh error: ${last}`);
+  throw new Error(`${host.name} (${host.ip}) not ready before the timeout; last: ${last}`);
 }

@@ -8,7 +8,7 @@ import { parseMountPoints } from '../../src/lab/fs-util.js';
 import { parseNetnsList } from '../../src/lab/network.js';
 import { allocateSubnet, hostIp } from '../../src/lab/subnet.js';
 import { checkLabName, isLabNetns, parseHostName } from '../../src/lab/names.js';
-import { labInventory } from '../../src/lab/inventory.js';
+import { labInventory, labInventoryYaml } from '../../src/lab/inventory.js';
 import { rootfsKey } from '../../src/lab/rootfs.js';
 import type { LabState } from '../../src/lab/state.js';
 
@@ -96,5 +96,5 @@ test('inventory has the ansible connection vars, the netns and the lab group', (
   t.regex(String(h.ansible_ssh_common_args), /-o UserKnownHostsFile=\/kh/);
   t.is(h.hostwire_netns, 'hw-x');
   t.deepEqual(h.hostwire_lab_capabilities, { ipip: false, vxlan: true });
-  t.deepEqual(parse(JSON.stringify(inv)), inv);
+  t.deepEqual(parse(labInventoryYaml(state)), inv);
 });

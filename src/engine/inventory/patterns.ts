@@ -116,6 +116,7 @@ function expandLimitFiles(patterns: string[]): string[] {
 /** Hosts selected by `pattern` and narrowed by `--limit`, in inventory order; may be empty. */
 export function selectHosts(inv: Inventory, pattern: string | string[], opts: SelectOptions = {}): string[] {
   const patterns = expandLimitFiles(splitHostPattern(pattern));
+  if (!patterns.length) throw new BadInputError(`empty host pattern ${JSON.stringify(pattern)}; expected a host, group or pattern such as 'all'`);
   let hosts = evaluatePatterns(inv, patterns);
   if (opts.limit?.length) {
     const subset = new Set(evaluatePatterns(inv, expandLimitFiles(splitHostPattern(opts.limit))));

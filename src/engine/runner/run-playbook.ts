@@ -68,7 +68,9 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
     const t = createTransport(h.name, { ...settings, connection: opts.connection ?? settings.connection, netns: typeof netns === 'string' ? netns : undefined }, { hostKeyChecking: opts.hostKeyChecking });
     await t.connect();
     h.transport = t;
-    h.releaseLock = await acquireHostLock(t, { wait: !opts.noWait, onWait: () => emit({ type: 'host_wait', host: h.name, message: `waiting for another hostwire run to release ${h.name}` }) });
+    // Several inventory names can be this same machine (-c local): each gets its own lock file.
+    const lockPath = t instanceof LocalTransport ? `/tmp/hostwire-local-${h.name.replace(/[^\w.-]/g, '_')}.lock` : undefined;
+    h.releaseLock = await acquireHostLock(t, { wait: !opts.noWait, path: lockPath, onWait: () => emit({ type: 'host_wait', host: h.name, message: `waiting for another hostwire run to release ${h.name}` }) });
     return t;
   };
   let interrupted = false;

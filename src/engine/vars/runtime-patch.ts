@@ -36,7 +36,7 @@ function lookupName(context: Ctx, frame: Frame, name: string): unknown {
   return new Undef(name);
 }
 
-function memberLookup(obj: unknown, key: unknown, base = '(expression)'): unknown {
+export function memberLookup(obj: unknown, key: unknown, base = '(expression)'): unknown {
   const path = typeof key === 'number' ? `${base}[${key}]` : `${base}.${String(key)}`;
   if (obj instanceof Undef) return obj.child(path);
   if (key instanceof Undef) throw new UndefinedError(key);
