@@ -3,6 +3,9 @@ import test from 'ava';
 import { existsSync, readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { execa } from 'execa';
+import { Command } from 'commander';
+import { parse } from 'yaml';
+import { registerLabCommands } from '../../src/lab/cli.js';
 import { ensureRootfs } from '../../src/lab/rootfs.js';
 import { labDown, labUp } from '../../src/lab/lab.js';
 import { labCapabilities, labList, labReboot } from '../../src/lab/lab-ops.js';
@@ -89,6 +92,22 @@ test.serial('3-host lab: ssh with strict host keys, systemd running, NetworkMana
   const inv = labInventory(state) as { all: { hosts: Record<string, Record<string, unknown>> } };
   t.is(inv.all.hosts['hwta-3']!.hostwire_netns, 'hw-hwta');
   t.deepEqual(inv.all.hosts['hwta-3']!.hostwire_lab_capabilities, caps);
+
+  // The CLI subcommands: `lab ssh HOST -- cmd` passes the exit code through; `lab inventory` prints YAML.
+  const program = new Command('hostwire').exitOverride();
+  registerLabCommands(program);
+  await program.parseAsync(['lab', 'ssh', 'hwta-2', '--', 'exit 7'], { from: 'user' });
+  t.is(process.exitCode, 7);
+  process.exitCode = 0;
+  const out: string[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string) => out.push(chunk) > 0) as typeof process.stdout.write;
+  try {
+    await program.parseAsync(['lab', 'inventory', '--name', 'hwta'], { from: 'user' });
+  } finally {
+    process.stdout.write = write;
+  }
+  t.deepEqual(parse(out.join('')), inv);
 
   const downStarted = Date.now();
   await labDown('hwta');

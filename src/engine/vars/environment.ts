@@ -41,9 +41,14 @@ export function compileCount(): number {
   return compiles;
 }
 
+function envInternals(): [unknown[], unknown] {
+  const e = env as unknown as { extensionsList: unknown[]; opts: unknown };
+  return [e.extensionsList, e.opts];
+}
+
 function parse(src: string): NjNode {
   try {
-    return nj.parser.parse(src, (env as unknown as { extensionsList: unknown[] }).extensionsList, env.opts);
+    return nj.parser.parse(src, ...envInternals());
   } catch (e) {
     throw templateError(e, src);
   }

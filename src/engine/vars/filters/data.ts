@@ -60,7 +60,7 @@ export const dataFilters: Record<string, Fn> = {
   },
   to_nice_json: (v: unknown, ...rest: unknown[]) => {
     const a = splitArgs(rest);
-    return pyJson(v, { indent: Number(arg(a, 0, 'indent', 4)), sortKeys: arg(a, 1, 'sort_keys', true) !== false, ensureAscii: a.kw.ensure_ascii !== false });
+    return pyJson(v, { indent: Number(arg(a, 0, 'indent', 4)), sortKeys: arg<unknown>(a, 1, 'sort_keys', true) !== false, ensureAscii: a.kw.ensure_ascii !== false });
   },
   from_json: (v: unknown) => {
     try {

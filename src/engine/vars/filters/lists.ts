@@ -180,7 +180,7 @@ export const listFilters: Record<string, Fn> = {
   flatten: (v: unknown, ...rest: unknown[]) => {
     const a = splitArgs(rest);
     const levels = arg<unknown>(a, 0, 'levels', null);
-    return flatten(iter(v), levels === null ? null : Number(levels), arg(a, 1, 'skip_nulls', true) !== false);
+    return flatten(iter(v), levels === null ? null : Number(levels), arg<unknown>(a, 1, 'skip_nulls', true) !== false);
   },
   zip,
   zip_longest: zipLongest,

@@ -4,7 +4,7 @@ import { pyTruthy } from '../py.js';
 import { iter, splitArgs, type Fn } from './args.js';
 import { attrGetter } from './attr.js';
 
-type Env = nunjucks.Environment;
+type Env = nunjucks.Environment & { getTest(name: string): unknown };
 type Call = (this: unknown, ...a: unknown[]) => unknown;
 
 function tester(env: Env, ctx: unknown, name: unknown, args: unknown[]): (x: unknown) => boolean {

@@ -25,13 +25,13 @@ function toInt(v: unknown, ...rest: unknown[]): number {
     const body = base === 16 ? s.replace(/^([+-]?)0x/, '$1') : base === 8 ? s.replace(/^([+-]?)0o/, '$1') : base === 2 ? s.replace(/^([+-]?)0b/, '$1') : s;
     const digits = '0123456789abcdefghijklmnopqrstuvwxyz'.slice(0, base);
     if (body !== '' && new RegExp(`^[+-]?[${digits}]+$`).test(body)) return parseInt(body, base);
-    const f = toFloat(v, null);
+    const f = toFloat<null>(v, null);
     return f === null ? dflt : Math.trunc(f);
   }
   return dflt;
 }
 
-function toFloat(v: unknown, dflt: unknown = 0): number | typeof dflt {
+function toFloat<D>(v: unknown, dflt: D): number | D {
   if (typeof v === 'number') return v;
   if (typeof v === 'boolean') return v ? 1 : 0;
   if (typeof v === 'string') {
@@ -83,7 +83,7 @@ export const textFilters: Record<string, Fn> = {
   mandatory,
   bool: toBool,
   int: toInt,
-  float: (v: unknown, ...rest: unknown[]) => toFloat(v, arg(splitArgs(rest), 0, 'default', 0)),
+  float: (v: unknown, ...rest: unknown[]) => toFloat<unknown>(v, arg<unknown>(splitArgs(rest), 0, 'default', 0)),
   string: (v: unknown) => pyStr(v),
   lower: (v: unknown) => pyStr(v).toLowerCase(),
   upper: (v: unknown) => pyStr(v).toUpperCase(),

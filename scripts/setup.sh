@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what hostwire's lab and tests need on a fresh Debian 12 machine (run as root).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+need=()
+for pair in systemd-nspawn:systemd-container mmdebstrap:mmdebstrap sshd:openssh-server ssh:openssh-client ip:iproute2 flock:util-linux; do
+  bin=${pair%%:*}; pkg=${pair##*:}
+  command -v "$bin" >/dev/null 2>&1 || [ -x "/usr/sbin/$bin" ] || need+=("$pkg")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  echo "installing: ${need[*]}"
+  apt-get update -qq
+  # policy-rc.d keeps Debian's maintainer scripts from starting sshd on this machine.
+  printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  rm -f /usr/sbin/policy-rc.d
+fi
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+npm run build >/dev/null

@@ -1,0 +1,44 @@
+// Installs filters, tests and globals on the environment. Filters refuse an undefined input (naming the
+// variable) except default/d/mandatory; tests answer for undefined only where Jinja does. Every name is
+// also reachable as ansible.builtin.X, ansible.utils.X and ansible.netcommon.X.
+import type nunjucks from 'nunjucks';
+import type { Fn } from './filters/args.js';
+import { dataFilters } from './filters/data.js';
+import { ipFilters } from './filters/ip.js';
+import { listFilters } from './filters/lists.js';
+import { selectFilters } from './filters/select.js';
+import { textFilters } from './filters/text.js';
+import { globals } from './globals.js';
+import { TEST_ALIASES, UNDEF_SAFE_TESTS, tests } from './tests.js';
+import { Undef, UndefinedError } from './undefined.js';
+
+const UNDEF_SAFE_FILTERS = new Set(['default', 'd', 'mandatory']);
+const NAMESPACES = ['ansible.builtin.', 'ansible.utils.', 'ansible.netcommon.'];
+
+function guard(fn: Fn, undefOk: boolean): Fn {
+  if (undefOk) return fn;
+  return function (this: unknown, v: unknown, ...args: unknown[]) {
+    if (v instanceof Undef) throw new UndefinedError(v);
+    return fn.call(this, v, ...args);
+  };
+}
+
+export function registerAll(env: nunjucks.Environment & { addTest(name: string, fn: Fn): void }): void {
+  const filters: Record<string, Fn> = { ...textFilters, ...dataFilters, ...listFilters, ...ipFilters, ...selectFilters(env) };
+  // nunjucks' own filters (batch, center, indent, title, wordcount, ...) stay, behind the same guard.
+  const builtin = (env as unknown as { filters: Record<string, Fn> }).filters;
+  for (const [name, fn] of Object.entries(builtin)) filters[name] ??= fn;
+  for (const [name, fn] of Object.entries(filters)) {
+    const g = guard(fn, UNDEF_SAFE_FILTERS.has(name));
+    env.addFilter(name, g);
+    for (const ns of NAMESPACES) env.addFilter(ns + name, g);
+  }
+  const all: Record<string, Fn> = { ...tests };
+  for (const [alias, target] of Object.entries(TEST_ALIASES)) all[alias] = tests[target]!;
+  for (const [name, fn] of Object.entries(all)) {
+    const g = guard(fn, UNDEF_SAFE_TESTS.has(name) || UNDEF_SAFE_TESTS.has(TEST_ALIASES[name] ?? ''));
+    env.addTest(name, g);
+    for (const ns of NAMESPACES) env.addTest(ns + name, g);
+  }
+  for (const [name, v] of Object.entries(globals)) env.addGlobal(name, v);
+}
