@@ -1,10 +1,11 @@
 // Pure parts of the lab, from recorded machine output (fixtures/): apt sources, mountinfo, netns names,
 // subnet allocation, names, inventory.
 import test from 'ava';
-import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { mirrorLines, parseDeb822Sources, parseOneLineSources, machineMirrorLines } from '../../src/lab/apt-sources.js';
-import { parseMountPoints } from '../../src/lab/fs-util.js';
+import { parseMountPoints, withLock } from '../../src/lab/fs-util.js';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { parseNetnsList } from '../../src/lab/network.js';
 import { allocateSubnet, hostIp } from '../../src/lab/subnet.js';
 import { checkLabName, isLabNetns, parseHostName } from '../../src/lab/names.js';
@@ -97,4 +98,15 @@ test('inventory has the ansible connection vars, the netns and the lab group', (
   t.is(h.hostwire_netns, 'hw-x');
   t.deepEqual(h.hostwire_lab_capabilities, { ipip: false, vxlan: true });
   t.deepEqual(parse(labInventoryYaml(state)), inv);
+});
+
+test('a lock left by a dead process (interrupted build) is taken over; a live one is waited for', async (t) => {
+  const dir = mkdtempSync('/tmp/hw-lock-');
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const deadPid = spawnSync('true').pid!;
+  writeFileSync(`${dir}/l`, String(deadPid));
+  t.is(await withLock(`${dir}/l`, async () => 'ran'), 'ran');
+  t.false(existsSync(`${dir}/l`));
+  writeFileSync(`${dir}/l`, String(process.pid));
+  await t.throwsAsync(withLock(`${dir}/l`, async () => 'never', 600), { message: /timed out waiting for lock/ });
 });

@@ -46,7 +46,7 @@ function envInternals(): [unknown[], unknown] {
   return [e.extensionsList, e.opts];
 }
 
-function parse(src: string): NjNode {
+export function parseTemplate(src: string): NjNode {
   try {
     return nj.parser.parse(src, ...envInternals());
   } catch (e) {
@@ -99,13 +99,13 @@ export function compile(src: string, mode: 'value' | 'text' | 'expr'): Compiled 
   const key = mode[0] + src;
   const hit = cache.get(key);
   if (hit) return hit;
-  if (mode === 'text') return remember(key, { template: build(parse(src), src), native: false });
+  if (mode === 'text') return remember(key, { template: build(parseTemplate(src), src), native: false });
   if (mode === 'expr') {
-    const expr = singleExpression(parse(`{{ ${src} }}`));
+    const expr = singleExpression(parseTemplate(`{{ ${src} }}`));
     if (!expr) throw new TemplateFailure(`template error: expected one expression in '${snippet(src)}'`, true);
     return remember(key, { template: build(captureAst(expr), src), native: true });
   }
-  const ast = parse(src);
+  const ast = parseTemplate(src);
   const expr = singleExpression(ast);
   if (!expr) return remember(key, compile(src, 'text'));
   return remember(key, { template: build(captureAst(expr), src), native: true });

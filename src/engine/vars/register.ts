@@ -23,7 +23,8 @@ function guard(fn: Fn, undefOk: boolean): Fn {
   };
 }
 
-export function registerAll(env: nunjucks.Environment & { addTest(name: string, fn: Fn): void }): void {
+export function registerAll(environment: nunjucks.Environment): void {
+  const env = environment as nunjucks.Environment & { addTest(name: string, fn: Fn): void; getTest(name: string): unknown };
   const filters: Record<string, Fn> = { ...textFilters, ...dataFilters, ...listFilters, ...ipFilters, ...selectFilters(env) };
   // nunjucks' own filters (batch, center, indent, title, wordcount, ...) stay, behind the same guard.
   const builtin = (env as unknown as { filters: Record<string, Fn> }).filters;

@@ -1,0 +1,39 @@
+// copy: a file's content from `content` or from the role's files/, written atomically; changed
+// only when the bytes or the attributes differ. backup: yes keeps `<dest>.<timestamp>~`.
+import { z } from 'zod';
+import type { Module } from '../types.js';
+import { applyInOrder } from '../file/apply-ordered.js';
+import { planContent } from '../file/content-plan.js';
+import { modeArg } from '../file/mode.js';
+import type { FileStat } from '../file/parse.js';
+import { statProbe } from '../file/stat-probe.js';
+import { readSource } from './source.js';
+
+const copyArgs = z
+  .object({
+    dest: z.string().min(1),
+    content: z.string().optional(),
+    src: z.string().min(1).optional(),
+    mode: modeArg.optional(),
+    owner: z.string().min(1).optional(),
+    group: z.string().min(1).optional(),
+    backup: z.boolean().default(false),
+    /** no: only create the file when it is missing, never replace its content. */
+    force: z.boolean().default(true),
+  })
+  .strict()
+  .refine((a) => (a.content === undefined) !== (a.src === undefined), { message: "expected exactly one of 'content' or 'src'" });
+
+export type CopyArgs = z.infer<typeof copyArgs>;
+
+export const copyModule: Module<CopyArgs, FileStat> = {
+  name: 'copy',
+  args: copyArgs,
+  probe: (a) => statProbe(a.dest),
+  plan(st, a, ctx) {
+    const content = a.content !== undefined ? a.content : readSource(ctx.baseDir, 'files', a.src!);
+    if (st.exists && !a.force) return [];
+    return planContent(st, { path: a.dest, content, mode: a.mode, owner: a.owner, group: a.group, backup: a.backup });
+  },
+  apply: (changes, _a, ctx) => applyInOrder(changes, ctx),
+};

@@ -1,0 +1,43 @@
+// Plan mode/owner/group fixes of an existing path: the commands plus a before/after for --diff.
+import { quoteWord } from '../shell-words.js';
+import type { Change } from '../types.js';
+import { sameMode, showMode } from './mode.js';
+import type { FileStat } from './parse.js';
+
+export interface Attrs {
+  mode?: string;
+  owner?: string;
+  group?: string;
+}
+
+const sameId = (want: string, name?: string, id?: number) => want === name || want === String(id);
+
+/** [] when the path already has the wanted attributes (a name or a numeric id both match). */
+export function planAttrs(path: string, st: FileStat, want: Attrs): Change[] {
+  const before: string[] = [];
+  const after: string[] = [];
+  const run: string[] = [];
+  const p = quoteWord(path);
+  const isLink = st.type === 'link';
+  // A symlink's own mode means nothing on Linux (chmod would follow it): only owner/group apply.
+  if (want.mode !== undefined && !isLink && st.mode !== undefined && !sameMode(st.mode, want.mode)) {
+    before.push(`mode: ${showMode(st.mode)}`);
+    after.push(`mode: ${showMode(want.mode)}`);
+    run.push(`chmod ${want.mode} -- ${p}`);
+  }
+  const owner = want.owner !== undefined && !sameId(want.owner, st.owner, st.uid) ? want.owner : undefined;
+  const group = want.group !== undefined && !sameId(want.group, st.group, st.gid) ? want.group : undefined;
+  if (owner !== undefined) {
+    before.push(`owner: ${st.owner}`);
+    after.push(`owner: ${owner}`);
+  }
+  if (group !== undefined) {
+    before.push(`group: ${st.group}`);
+    after.push(`group: ${group}`);
+  }
+  if (owner !== undefined || group !== undefined) {
+    run.push(`chown ${isLink ? '-h ' : ''}${quoteWord(`${owner ?? ''}${group !== undefined ? `:${group}` : ''}`)} -- ${p}`);
+  }
+  if (run.length === 0) return [];
+  return [{ summary: `set ${after.join(', ')} on ${path}`, before: before.join('\n') + '\n', after: after.join('\n') + '\n', run }];
+}

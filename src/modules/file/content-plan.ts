@@ -1,0 +1,53 @@
+// The shared heart of copy, template, lineinfile, ini_file, sysctl and systemd_unit: given the
+// probed file and the wanted bytes, plan the smallest change - nothing, attributes only, or an
+// atomic rewrite (after an optional backup) - with the old and new text for --diff.
+import { dirname } from 'node:path';
+import { HostwireError } from '../../engine/errors.js';
+import { quoteWord } from '../shell-words.js';
+import type { Change } from '../types.js';
+import { planAttrs, type Attrs } from './attrs.js';
+import type { FileStat } from './parse.js';
+
+export interface ContentWant extends Attrs {
+  path: string;
+  content: string | Buffer;
+  /** Copy the old file to `<path>.<timestamp>~` first (like Ansible's backup: yes). */
+  backup?: boolean;
+  /** mkdir -p the parent when the file is new (drop-in dirs, sysctl.d). */
+  createParent?: boolean;
+}
+
+/** Text for --diff; binary content is summarised rather than dumped. */
+export function diffText(b: Buffer | undefined): string {
+  if (!b) return '';
+  return b.includes(0) ? `(binary content, ${b.length} bytes)\n` : b.toString('utf8');
+}
+
+/** The path must be a regular file (or absent) for its content to be managed. */
+export function assertRegularFile(path: string, st: FileStat): void {
+  if (st.exists && st.type !== 'file') {
+    throw new HostwireError('bad-input', `${path} exists but is a ${st.type === 'link' ? 'symlink' : st.type}, not a regular file`);
+  }
+  if (st.exists && !st.content) throw new HostwireError('bad-input', `${path} exists but could not be read`);
+}
+
+export function backupCommand(path: string): string {
+  return `cp -p -- ${quoteWord(path)} ${quoteWord(path)}."$(date +%Y-%m-%d@%H:%M:%S)~"`;
+}
+
+export function planContent(st: FileStat, want: ContentWant): Change[] {
+  assertRegularFile(want.path, st);
+  const next = Buffer.isBuffer(want.content) ? want.content : Buffer.from(want.content, 'utf8');
+  if (st.exists && st.content!.equals(next)) return planAttrs(want.path, st, want);
+  const changes: Change[] = [];
+  if (!st.exists && want.createParent) changes.push({ summary: `create directory ${dirname(want.path)}`, run: [`mkdir -p -- ${quoteWord(dirname(want.path))}`] });
+  if (st.exists && want.backup) changes.push({ summary: `back up ${want.path}`, run: [backupCommand(want.path)] });
+  changes.push({
+    summary: `${st.exists ? 'update' : 'create'} ${want.path}`,
+    before: diffText(st.content),
+    after: diffText(next),
+    run: [],
+    write: { path: want.path, content: next, mode: want.mode, owner: want.owner, group: want.group },
+  });
+  return changes;
+}

@@ -1,0 +1,75 @@
+// file: a path's kind (file, directory, link, absent, touch) and its mode/owner/group.
+// `touch` creates a missing file and fixes attributes but keeps timestamps, so it converges
+// (Ansible's touch with modification_time/access_time: preserve).
+import { z } from 'zod';
+import { HostwireError } from '../../engine/errors.js';
+import { quoteWord } from '../shell-words.js';
+import type { Change, Module } from '../types.js';
+import { applyInOrder } from './apply-ordered.js';
+import { planAttrs } from './attrs.js';
+import { modeArg, showMode } from './mode.js';
+import type { FileStat } from './parse.js';
+import { statProbe } from './stat-probe.js';
+
+const fileArgs = z
+  .object({
+    path: z.string().min(1),
+    state: z.enum(['file', 'directory', 'absent', 'link', 'touch']).default('file'),
+    src: z.string().min(1).optional(),
+    mode: modeArg.optional(),
+    owner: z.string().min(1).optional(),
+    group: z.string().min(1).optional(),
+    /** Replace a file or directory standing where a link should be. */
+    force: z.boolean().default(false),
+    recurse: z.literal(false, { errorMap: () => ({ message: 'recurse: yes is not supported' }) }).optional(),
+  })
+  .strict()
+  .refine((a) => a.state !== 'link' || a.src !== undefined, { message: "state 'link' requires 'src' (the link target)", path: ['src'] });
+
+export type FileArgs = z.infer<typeof fileArgs>;
+
+const describe = (st: FileStat) =>
+  st.exists ? `state: ${st.type}\n${st.type === 'link' ? `src: ${st.target}\n` : `mode: ${showMode(st.mode!)}\n`}` : 'state: absent\n';
+
+export function planFile(st: FileStat, a: FileArgs): Change[] {
+  const p = quoteWord(a.path);
+  const attrs = { mode: a.mode, owner: a.owner, group: a.group };
+  const fail = (msg: string) => {
+    throw new HostwireError('bad-input', msg);
+  };
+  switch (a.state) {
+    case 'absent':
+      return st.exists ? [{ summary: `remove ${a.path}`, before: describe(st), after: 'state: absent\n', run: [`rm -rf -- ${p}`] }] : [];
+    case 'file':
+      if (!st.exists) fail(`file (${a.path}) is absent, cannot continue (use state: touch to create it)`);
+      if (st.type !== 'file') fail(`${a.path} is a ${st.type}, not a file`);
+      return planAttrs(a.path, st, attrs);
+    case 'directory':
+    case 'touch': {
+      const want = a.state === 'directory' ? 'directory' : 'file';
+      if (st.exists && st.type !== want) fail(`${a.path} exists but is a ${st.type}, not a ${want}`);
+      if (st.exists) return planAttrs(a.path, st, attrs);
+      const create = a.state === 'directory' ? `mkdir -p -- ${p}` : `touch -- ${p}`;
+      const fixed = { exists: true, type: want, mode: '0', owner: '', group: '' } as const;
+      const rest = planAttrs(a.path, fixed, attrs).flatMap((c) => c.run);
+      return [{ summary: `create ${want} ${a.path}`, before: 'state: absent\n', after: `state: ${want}\n${a.mode ? `mode: ${a.mode}\n` : ''}`, run: [create, ...rest] }];
+    }
+    case 'link': {
+      const src = a.src!;
+      if (st.exists && st.type === 'link' && st.target === src) return planAttrs(a.path, st, { owner: a.owner, group: a.group });
+      if (st.exists && st.type !== 'link' && !a.force) fail(`refusing to replace the ${st.type} ${a.path} with a link (set force: yes)`);
+      const run = st.exists && st.type !== 'link' ? [`rm -rf -- ${p}`] : [];
+      run.push(`ln -sfn -- ${quoteWord(src)} ${p}`);
+      if (a.owner !== undefined || a.group !== undefined) run.push(`chown -h ${quoteWord(`${a.owner ?? ''}${a.group ? `:${a.group}` : ''}`)} -- ${p}`);
+      return [{ summary: `link ${a.path} -> ${src}`, before: describe(st), after: `state: link\nsrc: ${src}\n`, run }];
+    }
+  }
+}
+
+export const fileModule: Module<FileArgs, FileStat> = {
+  name: 'file',
+  args: fileArgs,
+  probe: (a) => statProbe(a.path, false),
+  plan: (st, a) => planFile(st, a),
+  apply: (changes, _a, ctx) => applyInOrder(changes, ctx),
+};

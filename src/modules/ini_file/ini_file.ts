@@ -1,0 +1,48 @@
+// ini_file: one option of an INI-style file (NetworkManager conf.d and keyfiles, /etc/default,
+// /etc/sysconfig), computed purely from the old content and written atomically when it differs.
+import { z } from 'zod';
+import { HostwireError } from '../../engine/errors.js';
+import type { Module } from '../types.js';
+import { applyInOrder } from '../file/apply-ordered.js';
+import { assertRegularFile, planContent } from '../file/content-plan.js';
+import { modeArg } from '../file/mode.js';
+import type { FileStat } from '../file/parse.js';
+import { statProbe } from '../file/stat-probe.js';
+import { editIni } from './edit.js';
+
+const scalar = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+
+const iniArgs = z
+  .object({
+    path: z.string().min(1),
+    /** null or omitted: the options before the first [section] (files like /etc/default/*). */
+    section: z.string().min(1).nullish().transform((s) => s ?? null),
+    option: z.string().min(1).optional(),
+    value: scalar.optional(),
+    state: z.enum(['present', 'absent']).default('present'),
+    no_extra_spaces: z.boolean().default(false),
+    create: z.boolean().default(true),
+    backup: z.boolean().default(false),
+    mode: modeArg.optional(),
+    owner: z.string().min(1).optional(),
+    group: z.string().min(1).optional(),
+  })
+  .strict();
+
+export type IniArgs = z.infer<typeof iniArgs>;
+
+export const iniFileModule: Module<IniArgs, FileStat> = {
+  name: 'ini_file',
+  args: iniArgs,
+  probe: (a) => statProbe(a.path),
+  plan(st, a) {
+    assertRegularFile(a.path, st);
+    if (!st.exists && a.state === 'absent') return [];
+    if (!st.exists && !a.create) throw new HostwireError('bad-input', `Destination ${a.path} does not exist (set create: yes to create it)`);
+    const old = st.content?.toString('utf8') ?? '';
+    const next = editIni(old, { section: a.section, option: a.option, value: a.value, state: a.state, noExtraSpaces: a.no_extra_spaces });
+    const content = st.exists && next === old ? st.content! : next;
+    return planContent(st, { path: a.path, content, mode: a.mode, owner: a.owner, group: a.group, backup: a.backup, createParent: true });
+  },
+  apply: (changes, _a, ctx) => applyInOrder(changes, ctx),
+};

@@ -1,0 +1,58 @@
+// lineinfile: make sure one line is (or is not) in a file, leaving every other line alone.
+import { z } from 'zod';
+import { HostwireError } from '../../engine/errors.js';
+import type { Module } from '../types.js';
+import { applyInOrder } from '../file/apply-ordered.js';
+import { assertRegularFile, planContent } from '../file/content-plan.js';
+import { modeArg } from '../file/mode.js';
+import type { FileStat } from '../file/parse.js';
+import { statProbe } from '../file/stat-probe.js';
+import { editLines, pyRegex } from './edit.js';
+
+const regex = z.string().refine((r) => {
+  try {
+    pyRegex(r);
+    return true;
+  } catch {
+    return false;
+  }
+}, 'expected a valid regular expression');
+
+const lineinfileArgs = z
+  .object({
+    path: z.string().min(1),
+    line: z.string().optional(),
+    regexp: regex.optional(),
+    state: z.enum(['present', 'absent']).default('present'),
+    insertafter: regex.optional(),
+    insertbefore: regex.optional(),
+    firstmatch: z.boolean().default(false),
+    backrefs: z.boolean().default(false),
+    create: z.boolean().default(false),
+    backup: z.boolean().default(false),
+    mode: modeArg.optional(),
+    owner: z.string().min(1).optional(),
+    group: z.string().min(1).optional(),
+  })
+  .strict()
+  .refine((a) => a.state === 'absent' || a.line !== undefined, { message: "state 'present' requires 'line'", path: ['line'] })
+  .refine((a) => a.state === 'present' || a.line !== undefined || a.regexp !== undefined, { message: "state 'absent' requires 'line' or 'regexp'", path: ['regexp'] })
+  .refine((a) => a.insertafter === undefined || a.insertbefore === undefined, { message: "'insertafter' and 'insertbefore' are mutually exclusive" });
+
+export type LineinfileArgs = z.infer<typeof lineinfileArgs>;
+
+export const lineinfileModule: Module<LineinfileArgs, FileStat> = {
+  name: 'lineinfile',
+  args: lineinfileArgs,
+  probe: (a) => statProbe(a.path),
+  plan(st, a) {
+    assertRegularFile(a.path, st);
+    if (!st.exists && a.state === 'absent') return [];
+    if (!st.exists && !a.create) throw new HostwireError('bad-input', `Destination ${a.path} does not exist (set create: yes to create it)`);
+    const old = st.content?.toString('utf8') ?? '';
+    const next = editLines(old, a);
+    const content = st.exists && next === old ? st.content! : next;
+    return planContent(st, { path: a.path, content, mode: a.mode, owner: a.owner, group: a.group, backup: a.backup, createParent: true });
+  },
+  apply: (changes, _a, ctx) => applyInOrder(changes, ctx),
+};

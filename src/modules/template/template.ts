@@ -1,0 +1,36 @@
+// template: render <role>/templates/<src> with the task's variables, then write it like copy.
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { Module } from '../types.js';
+import { applyInOrder } from '../file/apply-ordered.js';
+import { planContent } from '../file/content-plan.js';
+import { modeArg } from '../file/mode.js';
+import type { FileStat } from '../file/parse.js';
+import { statProbe } from '../file/stat-probe.js';
+import { findSource } from '../copy/source.js';
+
+const templateArgs = z
+  .object({
+    src: z.string().min(1),
+    dest: z.string().min(1),
+    mode: modeArg.optional(),
+    owner: z.string().min(1).optional(),
+    group: z.string().min(1).optional(),
+    backup: z.boolean().default(false),
+    force: z.boolean().default(true),
+  })
+  .strict();
+
+export type TemplateArgs = z.infer<typeof templateArgs>;
+
+export const templateModule: Module<TemplateArgs, FileStat> = {
+  name: 'template',
+  args: templateArgs,
+  probe: (a) => statProbe(a.dest),
+  plan(st, a, ctx) {
+    const text = ctx.render(readFileSync(findSource(ctx.baseDir, 'templates', a.src), 'utf8'));
+    if (st.exists && !a.force) return [];
+    return planContent(st, { path: a.dest, content: text, mode: a.mode, owner: a.owner, group: a.group, backup: a.backup });
+  },
+  apply: (changes, _a, ctx) => applyInOrder(changes, ctx),
+};

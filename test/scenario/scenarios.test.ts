@@ -1,0 +1,50 @@
+// Every molecule/ scenario on real lab hosts, plus the two failures the scenario runner must catch.
+import test from 'ava';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { loadScenario } from '../../src/scenario/load-scenario.js';
+import { runScenario, scenarioLabName, type StepOutcome } from '../../src/scenario/run-scenario.js';
+import { labDown } from '../../src/lab/index.js';
+
+const root = path.resolve(new URL('../../..', import.meta.url).pathname);
+const show = (o: StepOutcome[]) => o.map((x) => `${x.step}: ${x.ok ? 'ok' : 'FAILED'} ${x.seconds.toFixed(1)}s${x.detail ? `\n${x.detail}` : ''}`).join('\n');
+
+test.serial('a non-idempotent task fails the idempotence step, naming the task', async (t) => {
+  const sc = await loadScenario(path.join(root, 'test/scenario/fixtures/nonidempotent'));
+  t.teardown(() => labDown(scenarioLabName(sc.name)).then(() => undefined));
+  const o = await runScenario(sc);
+  t.log(show(o));
+  const idem = o.find((x) => x.step === 'idempotence');
+  t.false(idem?.ok ?? true);
+  t.regex(idem?.detail ?? '', /one: TASK \[always changes\]/);
+  t.notRegex(idem?.detail ?? '', /stable task/);
+  t.true(o.find((x) => x.step === 'destroy')?.ok);
+});
+
+test.serial('a task that changes the host under --check fails the check step', async (t) => {
+  const sc = await loadScenario(path.join(root, 'test/scenario/fixtures/checkchange'));
+  t.teardown(() => labDown(scenarioLabName(sc.name)).then(() => undefined));
+  const o = await runScenario(sc);
+  t.log(show(o));
+  t.true(o.find((x) => x.step === 'idempotence')?.ok);
+  const check = o.find((x) => x.step === 'check');
+  t.false(check?.ok ?? true);
+  t.regex(check?.detail ?? '', /one: --check changed the host \(etc\)/);
+});
+
+const scenarios = readdirSync(path.join(root, 'molecule')).filter((d) => existsSync(path.join(root, 'molecule', d, 'scenario.yml'))).sort();
+for (const name of scenarios) {
+  test.serial(`scenario ${name} passes every step`, async (t) => {
+    const sc = await loadScenario(path.join(root, 'molecule', name));
+    t.teardown(() => labDown(scenarioLabName(sc.name)).then(() => undefined));
+    const o = await runScenario(sc);
+    t.log(show(o));
+    for (const step of sc.sequence) t.true(o.find((x) => x.step === step)?.ok, `step ${step} did not pass:\n${show(o)}`);
+  });
+}
+
+test.after.always('nothing is left of the labs', (t) => {
+  const ns = execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' });
+  for (const n of ['tnonidempote', 'tcheckchange', ...scenarios.map(scenarioLabName)]) t.false(ns.includes(`hw-${n}`), ns);
+});
