@@ -2,6 +2,27 @@
 import type { Module } from './types.js';
 import { commandModule, shellModule } from './command/command.js';
 import { assertModule, debugModule, failModule, metaModule, setFactModule } from './debug/debug.js';
+import { fileModule } from './file/file.js';
+import { copyModule } from './copy/copy.js';
+import { templateModule } from './template/template.js';
+import { lineinfileModule } from './lineinfile/lineinfile.js';
+import { iniFileModule } from './ini_file/ini_file.js';
+import { sysctlModule } from './sysctl/sysctl.js';
+import { systemdUnitModule } from './systemd_unit/systemd_unit.js';
+import { serviceModule } from './service/service.js';
+import { packageModule } from './package/package.js';
+import { waitForModule } from './wait_for/wait_for.js';
+import { ipLinkModule } from './ip_link/ip_link.js';
+import { ipAddrModule } from './ip_addr/ip_addr.js';
+import { ipRouteModule } from './ip_route/ip_route.js';
+import { ovsBridgeModule } from './ovs_bridge/ovs_bridge.js';
+import { ovsPortModule } from './ovs_port/ovs_port.js';
+import { ovsDbModule } from './ovs_db/ovs_db.js';
+import { ovsFlowsModule } from './ovs_flows/ovs_flows.js';
+import { firewalldModule } from './firewalld/firewalld.js';
+import { iptablesModule } from './iptables/iptables.js';
+import { nmConnectionModule } from './nm_connection/nm_connection.js';
+import { etcdKeyModule } from './etcd_key/etcd_key.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -10,6 +31,8 @@ export function registerModule(m: Module<any, any>): void {
 }
 
 for (const m of [commandModule, shellModule, debugModule, assertModule, failModule, setFactModule, metaModule]) registerModule(m);
+for (const m of [fileModule, copyModule, templateModule, lineinfileModule, iniFileModule, sysctlModule, systemdUnitModule, serviceModule, packageModule, waitForModule]) registerModule(m);
+for (const m of [ipLinkModule, ipAddrModule, ipRouteModule, ovsBridgeModule, ovsPortModule, ovsDbModule, ovsFlowsModule, firewalldModule, iptablesModule, nmConnectionModule, etcdKeyModule]) registerModule(m);
 
 export function getModule(name: string): Module<any, any> | undefined {
   return modules.get(name);

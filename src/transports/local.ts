@@ -5,7 +5,7 @@ import { chmod, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { execa } from 'execa';
 import { CommandError } from '../engine/errors.js';
 import { exitCodeOf, TIMEOUT_EXIT_CODE } from './exit-code.js';
-import { maskSecrets, withEnvAndCwd, wrapBecome } from './quote.js';
+import { maskSecrets, withEnvAndCwd, withTimeout, wrapBecome } from './quote.js';
 import type { RunningCommand, StreamingTransport } from './streaming.js';
 import type { ExecOptions, ExecResult, TransportStats, WriteFileOptions } from './transport.js';
 import { buildWriteScript, tempPathFor, validateMode } from './write-script.js';
@@ -19,7 +19,8 @@ export class LocalTransport implements StreamingTransport {
   }
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
-    const wrapped = wrapBecome(withEnvAndCwd(command, options.env, options.cwd), options.become);
+    const inner = withTimeout(withEnvAndCwd(command, options.env, options.cwd), options.timeoutMs);
+    const wrapped = wrapBecome(inner, options.become);
     const input = Buffer.concat([
       Buffer.from(wrapped.stdinPrefix ?? ''),
       typeof options.stdin === 'string' ? Buffer.from(options.stdin) : options.stdin ?? Buffer.alloc(0),
@@ -27,7 +28,8 @@ export class LocalTransport implements StreamingTransport {
     this.stats.execs++;
     this.stats.bytesSent += Buffer.byteLength(wrapped.command) + input.length;
     const r = await execa('/bin/sh', ['-c', wrapped.command], {
-      input, reject: false, stripFinalNewline: false, timeout: options.timeoutMs, killSignal: 'SIGKILL',
+      input, reject: false, stripFinalNewline: false, // timeout(1) in the command does the killing; execa's timer is a backstop.
+      timeout: options.timeoutMs && options.timeoutMs + 5000, killSignal: 'SIGKILL',
     });
     const secrets = [options.become?.password];
     return {

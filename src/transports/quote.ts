@@ -55,3 +55,9 @@ export function maskSecrets(text: string, secrets: readonly (string | undefined)
   for (const s of secrets) if (s) out = out.split(s).join('********');
   return out;
 }
+
+/** Run under timeout(1) on the host: TERM after `ms`, KILL 2 s later; rc 124 like timeout(1). */
+export function withTimeout(command: string, ms?: number): string {
+  if (!ms) return command;
+  return `timeout -k 2 ${(ms / 1000).toFixed(3)} /bin/sh -c ${shellQuote(command)}`;
+}

@@ -31,14 +31,7 @@ export function runOnChannel(ch: ClientChannel, stdin: Buffer | undefined, timeo
     ch.stderr.on('data', (d: Buffer) => err.push(d));
     ch.on('exit', (c: number | null, signal?: string) => { code = exitCodeOf(c, signal); });
     ch.on('error', () => {});
-    const timer = timeoutMs
-      ? setTimeout(() => {
-          timedOut = true;
-          try { ch.signal('KILL'); } catch { /* older servers ignore signals */ }
-          ch.close();
-        }, timeoutMs)
-      : undefined;
-    ch.on('close', () => {
+    const finish = () => {
       if (timer) clearTimeout(timer);
       resolve({
         stdout: Buffer.concat(out).toString('utf8'),
@@ -46,7 +39,12 @@ export function runOnChannel(ch: ClientChannel, stdin: Buffer | undefined, timeo
         code: timedOut ? TIMEOUT_EXIT_CODE : code ?? 255,
         exited: timedOut || code !== undefined,
       });
-    });
+    };
+    // Backstop only: do not wait for the server's close, it comes when the command ends.
+    const timer = timeoutMs
+      ? setTimeout(() => { timedOut = true; ch.close(); finish(); }, timeoutMs)
+      : undefined;
+    ch.on('close', finish);
     if (stdin && stdin.length) ch.end(stdin);
     else ch.end();
   });

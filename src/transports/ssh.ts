@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import type { NodeSSH } from 'node-ssh';
 import { CommandError, TransportError } from '../engine/errors.js';
 import { openNetnsRelay, type NetnsRelay } from './netns-relay.js';
-import { maskSecrets, withEnvAndCwd, wrapBecome } from './quote.js';
+import { maskSecrets, withEnvAndCwd, withTimeout, wrapBecome } from './quote.js';
 import { Semaphore } from './semaphore.js';
 import { openExecChannel, runOnChannel } from './ssh-channel.js';
 import { describeEndpoint, openSsh, type SshAuthOptions, type SshEndpoint } from './ssh-connect.js';
@@ -85,27 +85,38 @@ export class SshTransport implements StreamingTransport {
     }
   }
 
-  /** Open an exec channel; if the connection turned out dead before the command started, reconnect once. */
+  /**
+   * Open an exec channel. The command has not started when this fails, so retrying is safe:
+   * reconnect once if the connection turned out dead, and retry briefly when sshd still counts
+   * just-closed sessions against MaxSessions ("open failed").
+   */
   private async channel(command: string) {
+    let reconnected = false;
     for (let attempt = 0; ; attempt++) {
       await this.connect();
       try {
         return await openExecChannel(this.ssh!.connection!, command);
       } catch (e) {
-        if (attempt === 0 && !this.connected) continue;
+        if (!reconnected && !this.connected) { reconnected = true; continue; }
+        if (attempt < 20 && this.connected && /open failed/i.test((e as Error).message)) {
+          await new Promise((r) => setTimeout(r, 10 * (attempt + 1)));
+          continue;
+        }
         throw new TransportError(`${this.endpoint}: cannot open a session channel: ${(e as Error).message}`, this.options.host, e);
       }
     }
   }
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
-    const wrapped = wrapBecome(withEnvAndCwd(command, options.env, options.cwd), options.become);
+    const inner = withTimeout(withEnvAndCwd(command, options.env, options.cwd), options.timeoutMs);
+    const wrapped = wrapBecome(inner, options.become);
     const stdin = joinStdin(wrapped.stdinPrefix, options.stdin);
     this.stats.execs++;
     this.stats.bytesSent += Buffer.byteLength(wrapped.command) + (stdin?.length ?? 0);
     return this.channels.run(async () => {
       const ch = await this.channel(wrapped.command);
-      const r = await runOnChannel(ch, stdin, options.timeoutMs);
+      // The host's timeout(1) does the killing (sshd ignores signal requests); ours is a backstop.
+      const r = await runOnChannel(ch, stdin, options.timeoutMs && options.timeoutMs + 5000);
       const secrets = [options.become?.password];
       if (!r.exited) {
         throw new TransportError(`${this.endpoint}: connection lost while running: ${command}`, this.options.host);

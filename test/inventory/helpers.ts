@@ -17,4 +17,5 @@ export interface Cases {
 
 export const cases = JSON.parse(readFixture('cases.json')) as Cases;
 
-export const sourcesOf = (name: string): string[] => cases.inventories[name]!.map((s) => fixture(s));
+// Host lists (`a,b,`) are passed through as they are, paths are made absolute.
+export const sourcesOf = (name: string): string[] => cases.inventories[name]!.map((s) => (s.includes(',') ? s : fixture(s)));

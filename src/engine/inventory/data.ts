@@ -116,13 +116,60 @@ export function groupHosts(inv: Inventory, name: string): string[] {
   return out;
 }
 
+// Lookups below run once per host per play: cache them per inventory, and drop the cache
+// whenever the shape changes (groups, hosts or edges added or removed).
+interface Index {
+  sig: string;
+  direct: Map<string, string[]>;
+  ancestors: Map<string, Set<string>>;
+  hostsOf: Map<string, string[]>;
+}
+const indexes = new WeakMap<Inventory, Index>();
+
+function signature(inv: Inventory): string {
+  let edges = 0;
+  let members = 0;
+  for (const g of inv.groups.values()) {
+    edges += g.children.length;
+    members += g.hosts.length;
+  }
+  return `${inv.groups.size}/${inv.hosts.size}/${edges}/${members}`;
+}
+
+function index(inv: Inventory): Index {
+  const sig = signature(inv);
+  let idx = indexes.get(inv);
+  if (!idx || idx.sig !== sig) {
+    idx = { sig, direct: new Map(), ancestors: new Map(), hostsOf: new Map() };
+    for (const g of inv.groups.values()) {
+      for (const h of g.hosts) {
+        const list = idx.direct.get(h);
+        if (list) list.push(g.name);
+        else idx.direct.set(h, [g.name]);
+      }
+    }
+    indexes.set(inv, idx);
+  }
+  return idx;
+}
+
+/** Hosts of a group and its descendants (cached); treat the result as read-only. */
+export function cachedGroupHosts(inv: Inventory, name: string): string[] {
+  const idx = index(inv);
+  let hosts = idx.hostsOf.get(name);
+  if (!hosts) idx.hostsOf.set(name, (hosts = groupHosts(inv, name)));
+  return hosts;
+}
+
 /** Every group a host belongs to, directly or through a parent group (including `all`). */
 export function hostGroups(inv: Inventory, host: string): Set<string> {
+  const idx = index(inv);
   const out = new Set<string>();
-  for (const g of inv.groups.values()) {
-    if (!g.hosts.includes(host)) continue;
-    out.add(g.name);
-    for (const a of ancestors(inv, g.name)) out.add(a);
+  for (const g of idx.direct.get(host) ?? []) {
+    out.add(g);
+    let anc = idx.ancestors.get(g);
+    if (!anc) idx.ancestors.set(g, (anc = ancestors(inv, g)));
+    for (const a of anc) out.add(a);
   }
   return out;
 }
@@ -142,7 +189,10 @@ export function reconcile(inv: Inventory): void {
     if (mine.has('ungrouped')) {
       if ([...mine].some((g) => g !== 'all' && g !== 'ungrouped')) ungrouped.hosts = ungrouped.hosts.filter((x) => x !== h);
     } else if (mine.size === 0 || (mine.size === 1 && mine.has('all'))) {
-      ungrouped.hosts.push(h);
+      // Ansible calls add_child('ungrouped', name), which prefers a *group* of that name:
+      // a host named like a group leaves that group under `ungrouped` instead of itself.
+      if (inv.groups.has(h) && h !== 'all' && h !== 'ungrouped') addChildGroup(inv, 'ungrouped', h);
+      else ungrouped.hosts.push(h);
     }
   }
   const memo = new Map<string, number>();

@@ -6,7 +6,7 @@
 // and then the magic vars inventory_hostname(_short), group_names and groups.
 import { dirname } from 'node:path';
 import { BadInputError } from '../errors.js';
-import { groupHosts, hostGroups } from './data.js';
+import { cachedGroupHosts, hostGroups } from './data.js';
 import { isIpAddress } from './host-range.js';
 import { LOCALHOST_NAMES, type Inventory, type InventoryGroup, type Vars, type VarsLayer } from './types.js';
 
@@ -30,7 +30,7 @@ export function groupNames(inv: Inventory, host: string): string[] {
 /** Ansible's `groups` magic var: every group (all and ungrouped included) -> its hosts. */
 export function groupsMap(inv: Inventory): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const name of inv.groups.keys()) out[name] = groupHosts(inv, name);
+  for (const name of inv.groups.keys()) out[name] = [...cachedGroupHosts(inv, name)];
   return out;
 }
 

@@ -4,7 +4,7 @@
 // comma-separated host list such as `web1,web2:2222,`.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, extname, join, resolve } from 'node:path';
-import { BadInputError } from '../errors.js';
+import { BadInputError, formatLoc } from '../errors.js';
 import { addHost, emptyInventory, reconcile } from './data.js';
 import { parseAddress } from './host-range.js';
 import { parseIni } from './parse-ini.js';
@@ -59,7 +59,9 @@ async function loadDirectory(inv: Inventory, dir: string): Promise<void> {
   for (const name of names) {
     if (IGNORED_NAMES.test(name) || IGNORED_EXTS.some((e) => name.endsWith(e))) continue;
     const full = join(dir, name);
-    const st = await stat(full);
+    const st = await stat(full).catch((e: Error) => {
+      throw new BadInputError(`cannot read inventory file: ${e.message}`, { file: full }, e);
+    });
     if (st.isDirectory()) await loadDirectory(inv, full);
     else if (st.isFile()) await loadFile(inv, full);
   }
@@ -92,6 +94,12 @@ export async function loadFile(inv: Inventory, file: string): Promise<void> {
     parseIni(inv, text, file);
   } catch (e) {
     if (!(e instanceof BadInputError) || !yamlError) throw e;
-    throw new BadInputError(`not a valid inventory: as YAML, ${yamlError.message}; as INI, ${e.message}`, yamlError.loc, e);
+    const bare = (err: BadInputError): string => err.message.slice(formatLoc(err.loc).length + 2);
+    const at = (err: BadInputError): string => `line ${err.loc?.line ?? '?'}`;
+    throw new BadInputError(
+      `not a valid inventory: as YAML, ${bare(yamlError)} (${at(yamlError)}); as INI, ${bare(e)} (${at(e)})`,
+      yamlError.loc,
+      e,
+    );
   }
 }

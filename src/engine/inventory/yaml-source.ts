@@ -21,7 +21,10 @@ export function readYaml(text: string, file: string): YamlSource {
   const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter: lines, prettyErrors: false });
   const err = doc.errors[0];
   if (err) {
-    const pos = lines.linePos(err.pos[0]);
+    // Point at the offending token rather than at the indentation before it.
+    let offset = err.pos[0];
+    while (text[offset] === ' ' || text[offset] === '\t') offset++;
+    const pos = lines.linePos(offset);
     const msg = err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     throw new BadInputError(`YAML syntax error: ${msg}`, { file, line: pos.line, column: pos.col }, err);
   }
@@ -55,7 +58,8 @@ export function entries(src: YamlSource, node: Node | null): YamlEntry[] {
   for (const pair of n.items) {
     const keyNode = resolve(src, pair.key as Node | null);
     const key = keyNode && isScalar(keyNode) ? keyNode.value : keyNode ? keyNode.toJS(src.doc) : null;
-    if (key === '<<' && keyNode && isScalar(keyNode)) {
+    // With YAML 1.1 merge enabled the library gives the `<<` key a symbol value.
+    if ((key === '<<' || typeof key === 'symbol') && keyNode && isScalar(keyNode)) {
       // Merge key: bring in the entries of the referenced mapping(s), without overriding.
       const merged = resolve(src, pair.value as Node | null);
       const sources = merged && 'items' in merged && !isMap(merged) ? (merged.items as Node[]) : [merged];

@@ -4,10 +4,11 @@
 // messages; test names may be namespaced (`is ansible.builtin.match(...)`); `for x in dict` iterates keys.
 // Slices (`x[1:]`) come from nunjucks' own jinja-compat parser patch, installed first.
 import { nj, type NjNode, type NodeClass } from './nj.js';
+import './lexer-patch.js';
+import './parser-patch.js';
 import './runtime-patch.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-nj.installJinjaCompat();
 
 const C = nj.compiler.Compiler.prototype as Record<string, any>;
 const nodes = nj.nodes;
@@ -16,6 +17,8 @@ const origCompileCompare = C.compileCompare as (node: NjNode, frame: unknown) =>
 
 /** Wraps the iterable of a one-name for loop (a FunCall subclass so nunjucks' type checks accept it). */
 const HwIter = nodes.FunCall!.extend('HwIter') as NodeClass;
+/** `for x in xs if cond`: name = the iterable, args = [cond, loop target]. */
+const HwLoopFilter = nodes.FunCall!.extend('HwLoopFilter') as NodeClass;
 
 /** Dotted source path of an expression, for "undefined variable 'a.b.c'" messages. */
 export function nodePath(n: NjNode | undefined): string {
@@ -128,17 +131,36 @@ Object.assign(C, {
     const right = node.right as NjNode;
     this._emit(`env.getTest(${JSON.stringify(testName(right))}).call(context, `);
     this._compileExpression(node.left, frame);
-    if (right.typename === 'FunCall' && right.args) {
-      this._emit(',');
-      this.compile(right.args, frame);
+    if (right.typename === 'FunCall' && (right.args as NjNode).children.length) {
+      this._compileAggregate(right.args, frame, ',', '');
     }
     this._emit(') === true');
   },
+  compileGroup(this: any, node: NjNode, frame: unknown) {
+    // A tuple `(1, 2)` is a list; nunjucks would emit JavaScript's comma operator.
+    this._compileAggregate(node, frame, (node.children as NjNode[]).length > 1 ? '[' : '(', (node.children as NjNode[]).length > 1 ? ']' : ')');
+  },
   compileFor(this: any, node: NjNode, frame: unknown) {
+    const arr = node.arr as NjNode;
+    // `for x in xs if cond` parses as an else-less inline if: it is Jinja's loop filter.
+    if (arr.typename === 'InlineIf' && !arr.else_) {
+      node.arr = new HwLoopFilter(arr.lineno, arr.colno, arr.body, new nodes.NodeList!(0, 0, [arr.cond, node.name]));
+    }
     if ((node.name as NjNode).typename !== 'Array') {
       node.arr = new HwIter(node.arr.lineno, node.arr.colno, node.arr, new nodes.NodeList!(0, 0, []));
     }
     origCompileFor.call(this, node, frame);
+  },
+  compileHwLoopFilter(this: any, node: NjNode, frame: unknown) {
+    const [cond, name] = (node.args as NjNode).children as NjNode[];
+    const names = name!.typename === 'Array' ? (name!.children as NjNode[]) : [name!];
+    this._emit('runtime.hwLoopFilter(');
+    this._compileExpression(node.name, frame);
+    this._emit(', function(hwItem) { frame = frame.push(); try { ');
+    names.forEach((n, i) => this._emit(`frame.set(${JSON.stringify(n.value)}, ${names.length > 1 ? `hwItem[${i}]` : 'hwItem'}); `));
+    this._emit('return runtime.hwTruthy(');
+    this._compileExpression(cond, frame);
+    this._emit('); } finally { frame = frame.pop(); } })');
   },
   compileHwIter(this: any, node: NjNode, frame: unknown) {
     call.call(this, 'hwIter', frame, node.name as NjNode);

@@ -4,6 +4,7 @@
 // expression's native value instead of its text.
 import nunjucks from 'nunjucks';
 import './compiler-patch.js';
+import { withBlockEscapes } from './lexer-patch.js';
 import { nj, transformer, type NjNode } from './nj.js';
 import { VARS_KEY } from './runtime-patch.js';
 import { TemplateFailure } from './undefined.js';
@@ -101,7 +102,7 @@ export function compile(src: string, mode: 'value' | 'text' | 'expr'): Compiled 
   if (hit) return hit;
   if (mode === 'text') return remember(key, { template: build(parseTemplate(src), src), native: false });
   if (mode === 'expr') {
-    const expr = singleExpression(parseTemplate(`{{ ${src} }}`));
+    const expr = singleExpression(withBlockEscapes(() => parseTemplate(`{{ ${src} }}`)));
     if (!expr) throw new TemplateFailure(`template error: expected one expression in '${snippet(src)}'`, true);
     return remember(key, { template: build(captureAst(expr), src), native: true });
   }

@@ -1,5 +1,6 @@
 // Typed handles on nunjucks internals (@types/nunjucks only covers the public API). We use the parser,
 // node classes, compiler and runtime to build templates from an AST and to patch Jinja semantics in.
+import { createRequire } from 'node:module';
 import nunjucks from 'nunjucks';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -24,7 +25,6 @@ export interface NjInternals {
 
 export const nj = nunjucks as unknown as NjInternals & typeof nunjucks;
 
-/** Lazy import guard: transformer is not re-exported by nunjucks' index, load it from its file. */
-import { createRequire } from 'node:module';
+/** nunjucks' index does not re-export the transformer; load it from its file. */
 const require = createRequire(import.meta.url);
 export const transformer = require('nunjucks/src/transformer.js') as NjInternals['transformer'];

@@ -12,6 +12,9 @@ import { TemplateFailure, Undef, UndefinedError } from './undefined.js';
 /** Key in the nunjucks context that holds the caller's vars object. */
 export const VARS_KEY = '__hw_vars';
 
+// nunjucks' jinja-compat brings slice syntax (x[1:]); it also replaces runtime lookups, so it must be
+// installed before our own runtime functions below.
+nj.installJinjaCompat();
 const rt = nj.runtime;
 const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
@@ -140,6 +143,11 @@ Object.assign(rt, {
   fromIterator: (v: unknown) => {
     if (v instanceof Undef) throw new UndefinedError(v);
     return origFromIterator(v);
+  },
+  hwLoopFilter: (v: unknown, keep: (x: unknown) => boolean) => {
+    if (v instanceof Undef) throw new UndefinedError(v);
+    const items = isPlainObject(v) ? Object.keys(v) : Array.isArray(v) ? v : [...(v as Iterable<unknown>)];
+    return items.filter(keep);
   },
   /** Single-name for loops: a dict iterates its keys, as in Jinja. */
   hwIter: (v: unknown) => {

@@ -24,7 +24,7 @@ function toYaml(v: unknown, nice: boolean, indent: number): string {
       },
     });
   }
-  return doc.toString({ indent, indentSeq: false, lineWidth: 0 });
+  return doc.toString({ indent, indentSeq: false, lineWidth: 0, flowCollectionPadding: false });
 }
 
 /** Python's posixpath.dirname / basename. */

@@ -99,17 +99,19 @@ function ipsubnet(value: unknown, query: unknown = '', index?: unknown): unknown
       if (p < v.prefix) throw new TemplateFailure(`Requested subnet size of ${p} is invalid`);
       return String(2n ** BigInt(p - v.prefix));
     }
-    let i = Number(index);
+    let i = Math.trunc(Number(index));
     if (vtype === 'address') {
       const supernets = Array.from({ length: v.prefix - p }, (_x, k) => p + k);
       if (i < 0) i += supernets.length;
       const sp = supernets[i];
       return sp === undefined ? false : `${str(v.ip & mask({ ...v, prefix: sp }), v)}/${sp}`;
     }
-    const count = 2 ** (p - v.prefix);
-    if (i < 0) i += count;
-    if (p < v.prefix || i < 0 || i >= count) return false;
-    return `${str(network(v) + (BigInt(i) << BigInt(bits - p)), v)}/${p}`;
+    if (p < v.prefix) return false;
+    const count = 1n << BigInt(p - v.prefix);
+    let idx = BigInt(i);
+    if (idx < 0n) idx += count;
+    if (idx < 0n || idx >= count) return false;
+    return `${str(network(v) + (idx << BigInt(bits - p)), v)}/${p}`;
   }
   const outer = parseNet(q);
   if (!outer) throw new TemplateFailure(`You must pass a valid subnet or IP address; ${q} is invalid`);

@@ -6,9 +6,8 @@ import { arg, splitArgs, type Fn } from './args.js';
 import { expandReplacement, groupCount, pyRegex, pySub } from './regex.js';
 
 /** Ansible's to_bool: only yes/on/1/true (any case) and 1 are true. */
-export function toBool(v: unknown): boolean {
-  if (v === null || v === undefined) return false;
-  if (typeof v === 'boolean') return v;
+export function toBool(v: unknown): boolean | null {
+  if (v === null || v === undefined || typeof v === 'boolean') return v ?? null; // Ansible: None stays None
   const s = typeof v === 'string' ? v.toLowerCase() : v;
   return s === 'yes' || s === 'on' || s === '1' || s === 'true' || s === 1;
 }

@@ -1,0 +1,65 @@
+// etcd_key: one key in etcd through etcdctl (API v3) on the host. JSON values (objects, lists) are
+// written in a stable form and compared as data; mode create never overwrites an existing key.
+import { z } from 'zod';
+import { HostwireError } from '../../engine/errors.js';
+import { shellJoin, shellQuote } from '../../transports/quote.js';
+import type { Change, Module } from '../types.js';
+import { need, readSections, requireTool, section } from '../ip_link/sections.js';
+import { parseGet, sameValue, stableJson } from './parse.js';
+
+const etcdArgs = z
+  .object({
+    key: z.string().min(1),
+    value: z.union([z.string(), z.number(), z.boolean(), z.array(z.unknown()), z.record(z.unknown())]).optional(),
+    endpoints: z.union([z.string(), z.array(z.string()).min(1)]).default('http://127.0.0.1:2379').transform((e) => (Array.isArray(e) ? e.join(',') : e)),
+    cacert: z.string().optional(),
+    cert: z.string().optional(),
+    key_file: z.string().optional(),
+    mode: z.enum(['exact', 'create']).default('exact'),
+    state: z.enum(['present', 'absent']).default('present'),
+  })
+  .strict()
+  .refine((a) => a.state === 'absent' || a.value !== undefined, { message: 'state present needs a value', path: ['value'] })
+  .refine((a) => (a.cert === undefined) === (a.key_file === undefined), { message: 'cert and key_file go together', path: ['cert'] });
+
+export type EtcdArgs = z.infer<typeof etcdArgs>;
+
+/** The value as text: objects and lists as stable JSON, scalars as they are. */
+export function valueText(v: EtcdArgs['value']): { text: string; json: boolean } {
+  if (v !== null && typeof v === 'object') return { text: stableJson(v), json: true };
+  return { text: String(v), json: false };
+}
+
+export function etcdctl(a: EtcdArgs): string[] {
+  return [
+    'etcdctl', `--endpoints=${a.endpoints}`, '--dial-timeout=2s', '--command-timeout=5s',
+    ...(a.cacert ? [`--cacert=${a.cacert}`] : []), ...(a.cert ? [`--cert=${a.cert}`, `--key=${a.key_file}`] : []),
+  ];
+}
+
+export function readEtcd(stdout: string, a: Pick<EtcdArgs, 'endpoints' | 'key'>): { value?: string } {
+  const s = need(readSections(stdout), 'get', stdout);
+  if (s.rc !== 0) {
+    const why = /DeadlineExceeded|connection refused|context deadline/.test(s.out) ? `etcd at ${a.endpoints} is not reachable` : s.out.trim().split('\n').pop();
+    throw new HostwireError('command-failed', `etcdctl get ${a.key} failed: ${why}`);
+  }
+  const json = s.out.split('\n').find((l) => l.startsWith('{"header"'));
+  return { value: parseGet(json ?? s.out) };
+}
+
+export function planEtcd(s: { value?: string }, a: EtcdArgs): Change[] {
+  const cmd = (words: string[]) => `ETCDCTL_API=3 ${shellJoin([...etcdctl(a), ...words])}`;
+  const show = (v?: string) => (v === undefined ? '(absent)\n' : `${v}\n`);
+  if (a.state === 'absent') return s.value === undefined ? [] : [{ summary: `delete etcd key ${a.key}`, before: show(s.value), after: show(), run: [cmd(['del', a.key])] }];
+  const { text, json } = valueText(a.value);
+  if (s.value !== undefined && (a.mode === 'create' || sameValue(s.value, text, json))) return [];
+  // The value goes on stdin: a value starting with '-' would otherwise read as an option.
+  return [{ summary: `${s.value === undefined ? 'create' : 'update'} etcd key ${a.key}`, before: show(s.value), after: show(text), run: [`printf '%s' ${shellQuote(text)} | ${cmd(['put', a.key])} >/dev/null`] }];
+}
+
+export const etcdKeyModule: Module<EtcdArgs, { value?: string }> = {
+  name: 'etcd_key',
+  args: etcdArgs,
+  probe: (a) => ({ command: `${requireTool('etcdctl')}; ${section('get', `ETCDCTL_API=3 ${shellJoin([...etcdctl(a), '-w', 'json', 'get', a.key])}`)}`, parse: (o) => readEtcd(o.stdout, a) }),
+  plan: (s, a) => planEtcd(s, a),
+};

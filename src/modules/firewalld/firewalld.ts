@@ -1,0 +1,85 @@
+// firewalld: one item (source, port, service, interface or masquerade) of one zone, enabled or
+// disabled, at runtime and/or permanently - each read and changed on its own. Reads go over D-Bus;
+// writes use firewall-cmd (firewall-offline-cmd for the permanent config when the daemon is stopped).
+import { z } from 'zod';
+import { HostwireError } from '../../engine/errors.js';
+import { shellJoin } from '../../transports/quote.js';
+import type { Change, Module } from '../types.js';
+import type { ZoneItems } from './parse.js';
+import { firewallProbeCommand, readFirewall, type FirewallState } from './probe.js';
+
+const items = ['source', 'port', 'service', 'interface', 'masquerade'] as const;
+
+const firewalldArgs = z
+  .object({
+    zone: z.string().min(1).default('public'),
+    source: z.string().min(1).optional(),
+    port: z.string().regex(/^\d+(-\d+)?\/(tcp|udp|sctp|dccp)$/, 'expected a port like 8080/tcp or 8000-8010/udp').optional(),
+    service: z.string().min(1).optional(),
+    interface: z.string().min(1).optional(),
+    masquerade: z.boolean().optional(),
+    state: z.enum(['enabled', 'disabled']),
+    permanent: z.boolean().default(false),
+    immediate: z.boolean().default(false),
+    offline: z.boolean().default(false),
+  })
+  .strict()
+  .refine((a) => items.filter((k) => a[k] !== undefined).length === 1, { message: `expected exactly one of: ${items.join(', ')}` });
+
+export type FirewalldArgs = z.infer<typeof firewalldArgs>;
+
+type Item = { kind: (typeof items)[number]; value: string };
+
+export function itemOf(a: FirewalldArgs): Item {
+  const kind = items.find((k) => a[k] !== undefined)!;
+  return { kind, value: kind === 'masquerade' ? 'masquerade' : String(a[kind]) };
+}
+
+function has(z: ZoneItems, it: Item): boolean {
+  if (it.kind === 'masquerade') return z.masquerade;
+  return ({ source: z.sources, port: z.ports, service: z.services, interface: z.interfaces })[it.kind].includes(it.value);
+}
+
+/** Argument words: `--add-source X`, `--remove-masquerade`... */
+function opWords(it: Item, enable: boolean): string[] {
+  const op = `--${enable ? 'add' : 'remove'}-${it.kind}`;
+  return it.kind === 'masquerade' ? [op] : [op, it.value];
+}
+
+export function planFirewall(s: FirewallState, a: FirewalldArgs): Change[] {
+  const it = itemOf(a);
+  const enable = a.state === 'enabled';
+  const label = it.kind === 'masquerade' ? 'masquerade' : `${it.kind} ${it.value}`;
+  const wantRuntime = !a.permanent || a.immediate;
+  const changes: Change[] = [];
+  const conflict = (where: 'runtime' | 'permanent') => {
+    const other = s.sourceZone[where];
+    if (it.kind === 'source' && enable && other && other !== a.zone) {
+      throw new HostwireError('command-failed', `firewalld ZONE_CONFLICT: source ${it.value} is bound to zone ${other} (${where}); cannot also add it to zone ${a.zone} - remove it from ${other} first`);
+    }
+  };
+  if (a.permanent) {
+    if (!s.running && !a.offline) throw new HostwireError('command-failed', `firewalld is not running: set offline: true to change the permanent config with firewall-offline-cmd, or start firewalld`);
+    if (has(s.permanent, it) !== enable) {
+      conflict('permanent');
+      const tool = s.running ? ['firewall-cmd', '--permanent'] : ['firewall-offline-cmd'];
+      changes.push({ summary: `${enable ? 'add' : 'remove'} ${label} ${enable ? 'to' : 'from'} zone ${a.zone} (permanent${s.running ? '' : ', offline'})`, before: `permanent ${label}: ${has(s.permanent, it) ? 'enabled' : 'disabled'}\n`, after: `permanent ${label}: ${a.state}\n`, run: [shellJoin([...tool, '--zone', a.zone, ...opWords(it, enable)])] });
+    }
+  }
+  if (wantRuntime) {
+    if (!s.running || !s.runtime) {
+      if (!a.permanent) throw new HostwireError('command-failed', `firewalld is not running: a runtime change of ${label} is not applicable (use permanent: true with offline: true)`);
+    } else if (has(s.runtime, it) !== enable) {
+      conflict('runtime');
+      changes.push({ summary: `${enable ? 'add' : 'remove'} ${label} ${enable ? 'to' : 'from'} zone ${a.zone} (runtime)`, before: `runtime ${label}: ${has(s.runtime, it) ? 'enabled' : 'disabled'}\n`, after: `runtime ${label}: ${a.state}\n`, run: [shellJoin(['firewall-cmd', '--zone', a.zone, ...opWords(it, enable)])] });
+    }
+  }
+  return changes;
+}
+
+export const firewalldModule: Module<FirewalldArgs, FirewallState> = {
+  name: 'firewalld',
+  args: firewalldArgs,
+  probe: (a) => ({ command: firewallProbeCommand(a.zone, a.source), parse: (o) => readFirewall(o.stdout, a.zone) }),
+  plan: (s, a) => planFirewall(s, a),
+};

@@ -1,0 +1,77 @@
+// package: install/remove/upgrade with apt or dnf/yum. The manager comes from the
+// hostwire_pkg_mgr variable when set, else from what the host has. Installed state is read from
+// dpkg-query / rpm -q; apt-get update runs only when a wanted package is unknown to apt-cache.
+import { z } from 'zod';
+import { HostwireError } from '../../engine/errors.js';
+import type { Change, Module } from '../types.js';
+import { parsePackages, type PackageState, type PkgMgr } from './parse.js';
+
+const pkgName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9+._:~-]*$/, 'expected a package name');
+
+const packageArgs = z
+  .object({
+    name: z.union([pkgName.transform((n) => [n]), z.array(pkgName).min(1)]),
+    state: z.enum(['present', 'installed', 'absent', 'removed', 'latest']).default('present'),
+  })
+  .strict();
+
+export type PackageArgs = z.infer<typeof packageArgs>;
+
+const base = (n: string) => n.split(':')[0];
+
+export function probeCommand(a: PackageArgs, hint?: unknown): string {
+  const names = a.name.join(' ');
+  const detect =
+    hint === 'apt' || hint === 'dnf' || hint === 'yum'
+      ? `m=${hint}`
+      : 'if command -v apt-get >/dev/null 2>&1; then m=apt; elif command -v dnf >/dev/null 2>&1; then m=dnf; elif command -v yum >/dev/null 2>&1; then m=yum; else m=none; fi';
+  const latest = a.state === 'latest';
+  return [
+    `(${detect}; echo "mgr:$m"`,
+    `if [ "$m" = apt ]; then dpkg-query -W -f='pkg:\${Package} \${Status} \${Version}\\n' ${names} 2>/dev/null;` +
+      (latest ? ` apt-cache policy ${names} 2>/dev/null | sed 's/^/policy /';` : ''),
+    `elif [ "$m" != none ]; then rpm -q --qf 'pkg:%{NAME} install ok installed %{VERSION}-%{RELEASE}\\n' ${names} 2>/dev/null | grep '^pkg:';` +
+      (latest ? ` $m -q -C list --upgrades ${names} 2>/dev/null | sed 's/^/upgrade /';` : ''),
+    'fi)',
+  ].join('\n');
+}
+
+function commandsFor(mgr: PkgMgr, action: 'install' | 'remove', names: string[]): string[] {
+  const list = names.join(' ');
+  if (mgr !== 'apt') return [`${mgr} -y -q ${action === 'install' ? 'install' : 'remove'} ${list}`];
+  const env = 'DEBIAN_FRONTEND=noninteractive';
+  if (action === 'remove') return [`${env} apt-get remove -y -q ${list}`];
+  return [
+    // Refresh the lists only when apt does not know a wanted package yet.
+    `for p in ${list}; do apt-cache show "$p" >/dev/null 2>&1 || { apt-get update -q; break; }; done`,
+    `${env} apt-get install -y -q -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold ${list}`,
+  ];
+}
+
+export function planPackages(st: PackageState, a: PackageArgs, host = 'the host'): Change[] {
+  if (st.mgr === 'none') throw new HostwireError('bad-input', `no package manager found on ${host}: expected apt-get (Debian/Ubuntu) or dnf/yum (Fedora/RHEL)`);
+  const ver = (n: string) => st.installed.get(base(n));
+  const show = (names: string[], v: (n: string) => string) => names.map((n) => `${n}: ${v(n)}\n`).join('');
+  if (a.state === 'absent' || a.state === 'removed') {
+    const present = a.name.filter((n) => ver(n) !== undefined);
+    if (present.length === 0) return [];
+    return [{ summary: `remove ${present.join(', ')}`, before: show(present, (n) => ver(n)!), after: show(present, () => 'absent'), run: commandsFor(st.mgr, 'remove', present) }];
+  }
+  const outdated = (n: string) => {
+    if (a.state !== 'latest') return false;
+    if (st.mgr !== 'apt') return st.upgrades.has(base(n));
+    const cand = st.candidates.get(base(n));
+    return cand !== undefined && cand !== '(none)' && cand !== ver(n);
+  };
+  const todo = a.name.filter((n) => ver(n) === undefined || outdated(n));
+  if (todo.length === 0) return [];
+  const after = (n: string) => (a.state === 'latest' ? (st.candidates.get(base(n)) ?? 'latest') : 'installed');
+  return [{ summary: `install ${todo.join(', ')}`, before: show(todo, (n) => ver(n) ?? 'absent'), after: show(todo, after), run: commandsFor(st.mgr, 'install', todo) }];
+}
+
+export const packageModule: Module<PackageArgs, PackageState> = {
+  name: 'package',
+  args: packageArgs,
+  probe: (a, ctx) => ({ command: probeCommand(a, ctx.vars.hostwire_pkg_mgr), parse: parsePackages }),
+  plan: (st, a, ctx) => planPackages(st, a, ctx.host),
+};

@@ -1,0 +1,58 @@
+// sysctl: a kernel parameter at runtime (/proc/sys) and persistently in a sysctl.d file.
+// sysctl_file defaults to /etc/sysctl.d/99-hostwire.conf (hostwire's own file, not sysctl.conf).
+// Runtime and file are compared apart and only the side that differs is set; the runtime value is
+// written straight to /proc/sys, so procps is not needed. reload: no leaves the runtime alone.
+import { z } from 'zod';
+import { HostwireError } from '../../engine/errors.js';
+import { quoteWord } from '../shell-words.js';
+import type { Change, Module } from '../types.js';
+import { applyInOrder } from '../file/apply-ordered.js';
+import { assertRegularFile, planContent } from '../file/content-plan.js';
+import { statCommand } from '../file/stat-probe.js';
+import { editSysctlFile, normValue, parseSysctl, procPath, type SysctlState } from './parse.js';
+
+export const DEFAULT_SYSCTL_FILE = '/etc/sysctl.d/99-hostwire.conf';
+
+const sysctlArgs = z
+  .object({
+    name: z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_./-]*$/, 'expected a sysctl key like net.ipv4.ip_forward'),
+    value: z.union([z.string(), z.number(), z.boolean().transform((b) => (b ? '1' : '0'))]).transform(String).optional(),
+    state: z.enum(['present', 'absent']).default('present'),
+    sysctl_file: z.string().min(1).default(DEFAULT_SYSCTL_FILE),
+    reload: z.boolean().default(true),
+  })
+  .strict()
+  .refine((a) => a.state === 'absent' || a.value !== undefined, { message: "state 'present' requires 'value'", path: ['value'] });
+
+export type SysctlArgs = z.infer<typeof sysctlArgs>;
+
+export function planSysctl(st: SysctlState, a: SysctlArgs, host = 'the host'): Change[] {
+  if (a.state === 'present' && st.runtime === undefined) {
+    throw new HostwireError('bad-input', `sysctl key ${a.name} does not exist on ${host} (${procPath(a.name)} is missing)`);
+  }
+  assertRegularFile(a.sysctl_file, st.file);
+  const changes: Change[] = [];
+  if (a.state === 'present' && a.reload && normValue(a.value!) !== st.runtime) {
+    changes.push({
+      summary: `set ${a.name}=${a.value} at runtime`,
+      before: `${a.name} = ${st.runtime}\n`,
+      after: `${a.name} = ${normValue(a.value!)}\n`,
+      run: [`printf '%s\\n' ${quoteWord(a.value!)} > ${quoteWord(procPath(a.name))}`],
+    });
+  }
+  const old = st.file.content?.toString('utf8') ?? '';
+  const next = editSysctlFile(old, a.name, a.state === 'present' ? a.value : undefined);
+  if (next !== old) changes.push(...planContent(st.file, { path: a.sysctl_file, content: next, createParent: true }));
+  return changes;
+}
+
+export const sysctlModule: Module<SysctlArgs, SysctlState> = {
+  name: 'sysctl',
+  args: sysctlArgs,
+  probe: (a) => ({
+    command: `(k=${quoteWord(procPath(a.name))}; if [ -f "$k" ]; then printf 'runtime:%s\\n' "$(tr '\\n' ' ' < "$k")"; else echo runtime_missing; fi); ${statCommand(a.sysctl_file, true)}`,
+    parse: parseSysctl,
+  }),
+  plan: (st, a, ctx) => planSysctl(st, a, ctx.host),
+  apply: (changes, _a, ctx) => applyInOrder(changes, ctx),
+};

@@ -1,0 +1,74 @@
+// systemd_unit: a unit file or one drop-in (<path>/<unit>.d/<dropin>.conf) with given content.
+// A change marks the host for one deferred daemon-reload (see daemon-reload.ts) unless
+// daemon_reload: yes asks for it right away.
+import { z } from 'zod';
+import { HostwireError } from '../../engine/errors.js';
+import { quoteWord } from '../shell-words.js';
+import type { Change, Module } from '../types.js';
+import { applyInOrder } from '../file/apply-ordered.js';
+import { assertRegularFile, planContent } from '../file/content-plan.js';
+import { modeArg } from '../file/mode.js';
+import { parseStat, type FileStat } from '../file/parse.js';
+import { statCommand } from '../file/stat-probe.js';
+import { DAEMON_RELOAD, clearDaemonReload, markDaemonReload } from './daemon-reload.js';
+
+const unitArgs = z
+  .object({
+    name: z.string().regex(/^[A-Za-z0-9:_.\\@-]+\.(service|socket|target|timer|mount|automount|path|slice|scope|swap|device)$/, 'expected a unit name with its type, like ovs-vswitchd.service'),
+    dropin: z.string().regex(/^[A-Za-z0-9:_.@-]+$/, 'expected a drop-in name like 10-mtu').optional(),
+    content: z.string().optional(),
+    state: z.enum(['present', 'absent']).default('present'),
+    path: z.string().min(1).default('/etc/systemd/system'),
+    mode: modeArg.default('0644'),
+    daemon_reload: z.boolean().default(false),
+  })
+  .strict()
+  .refine((a) => a.state === 'absent' || a.content !== undefined, { message: "state 'present' requires 'content'", path: ['content'] });
+
+export type UnitArgs = z.infer<typeof unitArgs>;
+
+export interface UnitState {
+  systemctl: boolean;
+  file: FileStat;
+}
+
+export function unitFilePath(a: Pick<UnitArgs, 'name' | 'dropin' | 'path'>): string {
+  const base = a.path.replace(/\/+$/, '');
+  if (a.dropin === undefined) return `${base}/${a.name}`;
+  return `${base}/${a.name}.d/${a.dropin.endsWith('.conf') ? a.dropin : `${a.dropin}.conf`}`;
+}
+
+export function parseUnitState(out: { stdout: string; rc: number }): UnitState {
+  return { systemctl: !out.stdout.split('\n').includes('systemctl:missing'), file: parseStat(out) };
+}
+
+export function planUnit(st: UnitState, a: UnitArgs, host = 'the host'): Change[] {
+  if (!st.systemctl) throw new HostwireError('bad-input', `systemctl not found on ${host}: install systemd`);
+  const path = unitFilePath(a);
+  assertRegularFile(path, st.file);
+  if (a.state === 'absent') {
+    if (!st.file.exists) return [];
+    const rm = [`rm -f -- ${quoteWord(path)}`];
+    if (a.dropin !== undefined) rm.push(`rmdir --ignore-fail-on-non-empty -- ${quoteWord(path.slice(0, path.lastIndexOf('/')))}`);
+    return [{ summary: `remove ${path}`, before: st.file.content?.toString('utf8') ?? '', after: '', run: rm }];
+  }
+  return planContent(st.file, { path, content: a.content!, mode: a.mode, createParent: true });
+}
+
+export const systemdUnitModule: Module<UnitArgs, UnitState> = {
+  name: 'systemd_unit',
+  args: unitArgs,
+  probe: (a) => ({
+    command: `command -v systemctl >/dev/null 2>&1 || echo systemctl:missing; ${statCommand(unitFilePath(a), true)}`,
+    parse: parseUnitState,
+  }),
+  plan: (st, a, ctx) => planUnit(st, a, ctx.host),
+  async apply(changes, a, ctx) {
+    await applyInOrder(changes, ctx);
+    // Only what systemd reads (unit files, drop-ins) needs a reload; mode-only changes do not.
+    if (!changes.some((c) => c.write || c.summary.startsWith('remove'))) return;
+    if (!a.daemon_reload) return markDaemonReload(ctx.transport, unitFilePath(a));
+    await applyInOrder([{ summary: 'daemon-reload', run: [DAEMON_RELOAD] }], ctx);
+    clearDaemonReload(ctx.transport);
+  },
+};

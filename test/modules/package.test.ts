@@ -1,0 +1,44 @@
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { parsePackages } from '../../src/modules/package/parse.js';
+import { planPackages, probeCommand } from '../../src/modules/package/package.js';
+import { getModule } from '../../src/modules/registry.js';
+
+const load = (name: string) => parsePackages(JSON.parse(readFileSync(new URL(`../../../src/modules/package/cases/${name}.json`, import.meta.url), 'utf8')));
+const args = (a: Record<string, unknown>) => getModule('package')!.args.parse(a);
+
+test('parses recorded dpkg-query / apt-cache policy output', (t) => {
+  const s = load('installed');
+  t.is(s.mgr, 'apt');
+  t.deepEqual([...s.installed], [['ethtool', '1:6.1-1'], ['iputils-ping', '3:20221126-1+deb12u1']]);
+  t.false(load('unknown').installed.has('nosuchpkg'));
+  t.is(load('latest').candidates.get('ethtool'), '1:6.1-1');
+  t.false(load('latest').candidates.has('nosuchpkg'));
+  // removed with its config left: not installed
+  t.false(load('removed').installed.has('ethtool'));
+  t.is(load('no-manager').mgr, 'none');
+});
+
+test('installed packages plan nothing; missing ones install with a cache update only if apt lacks them', (t) => {
+  t.deepEqual(planPackages(load('installed'), args({ name: ['ethtool', 'iputils-ping'] })), []);
+  t.deepEqual(planPackages(load('latest'), args({ name: 'ethtool', state: 'latest' })), []);
+  const [c] = planPackages(load('removed'), args({ name: ['ethtool', 'iputils-ping'] }));
+  t.is(c.summary, 'install ethtool');
+  t.regex(c.run[0], /apt-cache show "\$p" >\/dev\/null 2>&1 \|\| \{ apt-get update -q; break; \}/);
+  t.regex(c.run[1], /^DEBIAN_FRONTEND=noninteractive apt-get install -y -q .* ethtool$/);
+  t.is(c.before, 'ethtool: absent\n');
+});
+
+test('absent removes only what is installed', (t) => {
+  const [c] = planPackages(load('installed'), args({ name: ['ethtool', 'nosuchpkg'], state: 'absent' }));
+  t.deepEqual(c.run, ['DEBIAN_FRONTEND=noninteractive apt-get remove -y -q ethtool']);
+  t.is(c.after, 'ethtool: absent\n');
+  t.deepEqual(planPackages(load('removed'), args({ name: 'ethtool', state: 'absent' })), []);
+});
+
+test('no package manager names what is expected; the hint skips detection', (t) => {
+  t.throws(() => planPackages(load('no-manager'), args({ name: 'x' }), 'h1'), { message: /no package manager found on h1: expected apt-get/ });
+  t.true(probeCommand(args({ name: 'x' }), 'dnf').startsWith('(m=dnf;'));
+  t.regex(probeCommand(args({ name: 'x' })), /command -v apt-get/);
+  t.false(getModule('package')!.args.safeParse({ name: '-rf' }).success);
+});

@@ -1,0 +1,55 @@
+import test from 'ava';
+import { acquireHostLock, HostLockedError } from '../../src/transports/lock.js';
+import { LocalTransport } from '../../src/transports/local.js';
+import { startSshd, type SshdFixture } from './sshd-fixture.js';
+import { sshTo } from './helpers.js';
+
+let sshd: SshdFixture;
+test.before(async () => { sshd = await startSshd(); });
+test.after.always(async () => { await sshd?.stop(); });
+
+test.serial('a second run waits for the lock, or fails at once with wait:false', async (t) => {
+  const path = `${sshd.dir}/lock-a`;
+  const a = sshTo(sshd, { name: 'node-a' });
+  const b = sshTo(sshd, { name: 'node-a' });
+  t.teardown(async () => { await a.close(); await b.close(); });
+  const releaseA = await acquireHostLock(a, { wait: true, path });
+  const e = await t.throwsAsync(acquireHostLock(b, { wait: false, path }), { instanceOf: HostLockedError });
+  t.regex(e!.message, /host node-a is locked by another hostwire run/);
+  let waited = 0;
+  let got = false;
+  const pending = acquireHostLock(b, { wait: true, path, onWait: () => waited++ }).then((r) => { got = true; return r; });
+  await new Promise((r) => setTimeout(r, 800));
+  t.is(waited, 1);
+  t.false(got);
+  await releaseA();
+  const releaseB = await pending;
+  t.true(got);
+  await releaseB();
+  t.is(a.stats.connects, 1);
+});
+
+test.serial('the lock is released by the kernel when the holding connection dies', async (t) => {
+  const path = `${sshd.dir}/lock-b`;
+  const a = sshTo(sshd);
+  const b = sshTo(sshd);
+  t.teardown(async () => { await a.close(); await b.close(); });
+  await acquireHostLock(a, { wait: true, path });
+  const sessionPid = Number((await a.exec('echo $PPID')).stdout.trim());
+  const pending = acquireHostLock(b, { wait: true, path });
+  process.kill(sessionPid, 'SIGKILL');
+  const release = await pending;
+  await release();
+  t.pass();
+});
+
+test.serial('the lock works over the local transport too', async (t) => {
+  const path = `${sshd.dir}/lock-c`;
+  const l1 = new LocalTransport('local1');
+  const l2 = new LocalTransport('local1');
+  const r1 = await acquireHostLock(l1, { wait: true, path });
+  await t.throwsAsync(acquireHostLock(l2, { wait: false, path }), { message: /local1 is locked/ });
+  await r1();
+  const r2 = await acquireHostLock(l2, { wait: false, path });
+  await r2();
+});
