@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
 import { BadInputError } from '../engine/errors.js';
 import { parseKeyValueArgs } from '../engine/playbook/kv-args.js';
+import { pyBools } from '../engine/yaml-source.js';
 
 export function parseExtraVars(values: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -15,10 +16,10 @@ export function parseExtraVars(values: string[]): Record<string, unknown> {
       } catch {
         throw new BadInputError(`--extra-vars: cannot read file '${v.slice(1)}'`);
       }
-      data = YAML.parse(text, { version: '1.1' });
+      data = YAML.parse(text, { version: '1.1', customTags: pyBools as never });
     } else if (/^\s*[{[]/.test(v)) {
       try {
-        data = YAML.parse(v, { version: '1.1' });
+        data = YAML.parse(v, { version: '1.1', customTags: pyBools as never });
       } catch {
         throw new BadInputError(`--extra-vars: expected a JSON/YAML mapping, got '${v}'`);
       }

@@ -29,9 +29,16 @@ export async function readYamlFile(file: string): Promise<unknown> {
   return parseYaml(text, file);
 }
 
+// PyYAML (and so Ansible) reads yes/no/on/off as booleans but keeps y/n as strings (`hosts: n`).
+const PY_TRUE = /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
+const PY_FALSE = /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
+type Tag = { tag: string; test?: RegExp };
+export const pyBools = (tags: Tag[]): Tag[] =>
+  tags.map((t) => (t.tag === 'tag:yaml.org,2002:bool' && t.test ? { ...t, test: String(t.test).includes('Y|y') ? PY_TRUE : PY_FALSE } : t));
+
 export function parseYaml(text: string, file: string): unknown {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, version: '1.1', prettyErrors: false, uniqueKeys: false });
+  const doc = parseDocument(text, { lineCounter, version: '1.1', prettyErrors: false, uniqueKeys: false, customTags: pyBools as never });
   const err = doc.errors[0];
   if (err) {
     const pos = lineCounter.linePos(err.pos[0]);

@@ -1,30 +1,33 @@
-// Many read-only probes in ONE remote exec: each is wrapped in markers, its stderr dropped, and
-// the output is split back by id. A probe whose output lacks a trailing newline still splits right.
+// Joins probes into ONE shell script so a host costs one exec per play: each probe runs in a
+// subshell between markers, `@@probe <id>` before and `@@rc <status>` after, stderr discarded.
+// The rc marker is always preceded by a newline we add, so output without a trailing newline
+// splits back exactly.
+import type { ProbeOutput } from '../modules/types.js';
+
 export interface BatchProbe {
   id: string;
   command: string;
 }
 
-export interface BatchOutput {
-  stdout: string;
-  rc: number;
-}
+const ID = /^[A-Za-z0-9_.:-]+$/;
 
-const MARK = '@@hostwire-probe';
-
-export function buildBatch(probes: BatchProbe[]): string {
-  return probes
-    .map((p) => `printf '\\n${MARK} %s\\n' '${p.id.replace(/'/g, '')}'\n( ${p.command}\n) 2>/dev/null </dev/null\nprintf '\\n${MARK}-rc %s\\n' "$?"`)
-    .join('\n');
-}
-
-export function splitBatch(stdout: string): Map<string, BatchOutput> {
-  const out = new Map<string, BatchOutput>();
-  const re = new RegExp(`\\n${MARK} (\\S+)\\n([\\s\\S]*?)\\n${MARK}-rc (\\d+)\\n`, 'g');
-  const text = stdout.startsWith('\n') ? stdout : '\n' + stdout;
-  for (const m of text.matchAll(re)) {
-    let body = m[2];
-    out.set(m[1], { stdout: body === '' ? '' : body.endsWith('\n') ? body : body + '\n', rc: Number(m[3]) });
+export function buildBatch(probes: readonly BatchProbe[]): string {
+  const seen = new Set<string>();
+  const parts: string[] = [];
+  for (const p of probes) {
+    if (!ID.test(p.id)) throw new Error(`probe id ${JSON.stringify(p.id)} must match ${ID}`);
+    if (seen.has(p.id)) throw new Error(`duplicate probe id ${p.id}`);
+    seen.add(p.id);
+    parts.push(`echo '@@probe ${p.id}'\n(\n${p.command}\n) 2>/dev/null </dev/null\nprintf '\\n@@rc %s\\n' "$?"`);
   }
+  return parts.join('\n');
+}
+
+const BLOCK = /^@@probe (\S+)\n([\s\S]*?)\n@@rc (\d+)$/gm;
+
+/** Output per probe id; a probe cut off before its rc marker (the batch died) is absent. */
+export function splitBatch(stdout: string): Map<string, ProbeOutput> {
+  const out = new Map<string, ProbeOutput>();
+  for (const m of stdout.matchAll(BLOCK)) out.set(m[1]!, { stdout: m[2]!, rc: Number(m[3]) });
   return out;
 }

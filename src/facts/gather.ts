@@ -1,44 +1,99 @@
-// All facts of a host in one remote exec.
+// Gathers all facts in ONE remote exec: the fact probes are batched, split back by id and
+// parsed; a fact that fails to parse is recorded in hostwire_fact_errors instead of failing the host.
+import { CommandError } from '../engine/errors.js';
 import type { Transport } from '../transports/transport.js';
-import { buildBatch, splitBatch, type BatchOutput } from './batch.js';
-import { FACT_COMMANDS } from './commands.js';
-import { parseAddresses, parseDefaultRoute, parseFirewalld, parseLines, parseMeminfo, parseNetworkManager, parseOsRelease, parseOvs } from './parse.js';
+import { buildBatch, splitBatch } from './batch.js';
+import { defaultRouteV4Fact, defaultRouteV6Fact, type DefaultRoute } from './default-routes.js';
+import type { DefaultIpFacts, Facts } from './facts.js';
+import { firewalldFact } from './firewalld.js';
+import { hostnameFact } from './hostname.js';
+import { interfacesFact, type InterfaceFacts } from './interfaces.js';
+import { kernelFact } from './kernel.js';
+import { memoryFact } from './memory.js';
+import { networkManagerFact } from './network-manager.js';
+import { nprocFact } from './nproc.js';
+import { distributionName, osFamily, osReleaseFact } from './os-release.js';
+import { ovsFact } from './ovs.js';
+import { pkgMgrFact } from './pkg-mgr.js';
+import { systemdFact } from './systemd.js';
+import type { FactProbe, ProbeOutput } from './types.js';
 
-export type Facts = Record<string, unknown>;
+export const FACT_PROBES: readonly FactProbe<unknown>[] = [
+  osReleaseFact, kernelFact, hostnameFact, nprocFact, memoryFact, interfacesFact, defaultRouteV4Fact,
+  defaultRouteV6Fact, systemdFact, networkManagerFact, ovsFact, firewalldFact, pkgMgrFact,
+];
 
-export function factsScript(): string {
-  return buildBatch(Object.entries(FACT_COMMANDS).map(([id, command]) => ({ id, command })));
-}
-
-export function parseFacts(parts: Map<string, BatchOutput>): Facts {
-  const out = (id: string) => parts.get(id)?.stdout ?? '';
-  const kernel = parseLines(out('kernel'));
-  const host = parseLines(out('hostname'));
-  const addresses = parseAddresses(out('addresses'));
+function defaultIp(routes: DefaultRoute[], ifaces: Map<string, InterfaceFacts>, family: 4 | 6): DefaultIpFacts | Record<string, never> {
+  const r = routes[0];
+  if (!r) return {};
+  const i = ifaces.get(r.interface);
+  const a4 = family === 4 ? i?.ipv4[0] : undefined;
+  const a6 = family === 6 ? i?.ipv6.find((a) => a.scope === 'global') ?? i?.ipv6[0] : undefined;
   return {
-    ...parseOsRelease(out('os_release')),
-    ansible_kernel: kernel[0] ?? '',
-    ansible_architecture: kernel[1] ?? '',
-    ansible_hostname: (host[0] ?? '').split('.')[0],
-    ansible_fqdn: host[1] ?? host[0] ?? '',
-    ansible_nodename: host[0] ?? '',
-    ansible_processor_nproc: Number(out('nproc').trim()) || 1,
-    ansible_processor_vcpus: Number(out('nproc').trim()) || 1,
-    ...parseMeminfo(out('meminfo')),
-    ...addresses,
-    ansible_default_ipv4: parseDefaultRoute(out('route4'), addresses, 4) ?? {},
-    ansible_default_ipv6: parseDefaultRoute(out('route6'), addresses, 6) ?? {},
-    hostwire_systemd: out('systemd').trim() === 'yes',
-    ansible_service_mgr: out('systemd').trim() === 'yes' ? 'systemd' : 'unknown',
-    ...parseNetworkManager(out('nm')),
-    ...parseOvs(out('ovs')),
-    ...parseFirewalld(out('firewalld')),
-    ansible_pkg_mgr: (out('pkg_mgr').trim() || 'unknown').replace('apt-get', 'apt'),
-    hostwire_pkg_mgr: out('pkg_mgr').trim() || 'unknown',
+    interface: r.interface,
+    ...(r.gateway ? { gateway: r.gateway } : {}),
+    ...(a4 ? { address: a4.address, prefix: a4.prefix, netmask: a4.netmask, network: a4.network } : {}),
+    ...(a6 ? { address: a6.address, prefix: a6.prefix } : {}),
+    ...(i ? { mtu: i.mtu } : {}),
+    ...(i?.macaddress ? { macaddress: i.macaddress } : {}),
   };
 }
 
-export async function gatherFacts(t: Transport): Promise<Facts> {
-  const r = await t.exec(factsScript());
-  return parseFacts(splitBatch(r.stdout));
+/** Pure: turn the split batch output into Facts. */
+export function assembleFacts(outputs: Map<string, ProbeOutput>): Facts {
+  const errors: string[] = [];
+  const read = <T>(p: FactProbe<T>, fallback: T): T => {
+    const o = outputs.get(p.id);
+    if (!o) { errors.push(`${p.id}: no output (the batch was cut short)`); return fallback; }
+    try { return p.parse(o); } catch (e) { errors.push(`${p.id}: ${(e as Error).message}`); return fallback; }
+  };
+  const os = read(osReleaseFact, { id: '', idLike: [], name: '', version: '', codename: '', prettyName: '' });
+  const names = read(hostnameFact, { nodename: '', hostname: '' });
+  const ifaces = read(interfacesFact, []);
+  const byName = new Map(ifaces.map((i) => [i.device, i]));
+  const sd = read(systemdFact, { systemd: false });
+  const pkg = read(pkgMgrFact, 'unknown');
+  const facts: Facts = {
+    ansible_hostname: names.hostname,
+    ansible_nodename: names.nodename,
+    ansible_distribution: distributionName(os),
+    ansible_distribution_version: os.version,
+    ansible_distribution_major_version: os.version.split('.')[0] ?? '',
+    ansible_distribution_release: os.codename,
+    ansible_os_family: osFamily(os),
+    ansible_kernel: read(kernelFact, ''),
+    ansible_processor_nproc: read(nprocFact, 0),
+    ansible_memtotal_mb: read(memoryFact, 0),
+    ansible_default_ipv4: defaultIp(read(defaultRouteV4Fact, []), byName, 4),
+    ansible_default_ipv6: defaultIp(read(defaultRouteV6Fact, []), byName, 6),
+    ansible_interfaces: ifaces.map((i) => i.device),
+    ansible_all_ipv4_addresses: ifaces.flatMap((i) => i.ipv4.map((a) => a.address)),
+    ansible_all_ipv6_addresses: ifaces.flatMap((i) => i.ipv6.map((a) => a.address)),
+    ansible_service_mgr: sd.systemd ? 'systemd' : sd.pid1 ?? 'unknown',
+    ansible_pkg_mgr: pkg,
+    hostwire_interfaces: Object.fromEntries(byName),
+    hostwire_systemd: sd.systemd,
+    hostwire_networkmanager: read(networkManagerFact, { present: false, running: false, plugins: [] }),
+    hostwire_ovs: read(ovsFact, { present: false, running: false }),
+    hostwire_firewalld: read(firewalldFact, { present: false, running: false, state: '' }),
+    hostwire_pkg_mgr: pkg,
+    hostwire_fact_errors: errors,
+  };
+  // Ansible's per-interface keys: dashes and dots become underscores (br-ex -> ansible_br_ex).
+  for (const i of ifaces) facts[`ansible_${i.device.replace(/[^A-Za-z0-9_]/g, '_')}`] = i;
+  return facts;
+}
+
+/** The shell script gathering every fact (one exec). */
+export function factsScript(): string {
+  return buildBatch(FACT_PROBES);
+}
+
+export async function gatherFacts(transport: Transport): Promise<Facts> {
+  const script = factsScript();
+  const r = await transport.exec(script);
+  if (r.code !== 0) {
+    throw new CommandError({ command: 'gather facts', exitCode: r.code, stdout: r.stdout, stderr: r.stderr, host: transport.name });
+  }
+  return assembleFacts(splitBatch(r.stdout));
 }

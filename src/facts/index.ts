@@ -1,3 +1,11 @@
-export { buildBatch, splitBatch, type BatchProbe, type BatchOutput } from './batch.js';
-export { gatherFacts, parseFacts, factsScript, type Facts } from './gather.js';
-export { FACT_COMMANDS } from './commands.js';
+// Public API of facts: gather them in one exec, or reuse the batch for other probes.
+export { gatherFacts, assembleFacts, factsScript, FACT_PROBES } from './gather.js';
+export { buildBatch, splitBatch, type BatchProbe } from './batch.js';
+export type { Facts, DefaultIpFacts } from './facts.js';
+export type { FactProbe } from './types.js';
+export type { InterfaceFacts, Ipv4Address, Ipv6Address } from './interfaces.js';
+export type { NetworkManagerFacts } from './network-manager.js';
+export type { OvsFacts } from './ovs.js';
+export type { FirewalldFacts } from './firewalld.js';
+export type { DefaultRoute } from './default-routes.js';
+export type { OsRelease } from './os-release.js';

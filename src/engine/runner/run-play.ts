@@ -11,6 +11,7 @@ import { childScope, rootScope, taskVars, type RunVarsContext, type Scope } from
 import { runTaskOnHost } from './run-task.js';
 import { shouldRunByTags, type TagFilter } from './tags.js';
 import type { Transport } from '../../transports/transport.js';
+import { flushDaemonReload } from '../../modules/systemd_unit/daemon-reload.js';
 
 export interface PlayRunOptions extends TagFilter {
   check: boolean;
@@ -73,10 +74,25 @@ export class PlayRunner {
         await this.runItems(section, root);
         await this.runHandlers();
       }
+      await this.flushDaemonReloads(batch);
       const failed = batch.filter((h) => h.failed || h.unreachable).length;
       if (failed === batch.length) return; // Ansible stops the play when a whole batch failed
       if (this.play.maxFailPercentage !== undefined && (failed / batch.length) * 100 > this.play.maxFailPercentage) return;
     }
+  }
+
+  /** Unit files written without a later service task still get their one daemon-reload. */
+  private async flushDaemonReloads(batch: HostState[]): Promise<void> {
+    const become = this.play.become ? { enabled: true, user: this.play.becomeUser ?? 'root', password: this.opts.becomePassword } : undefined;
+    await forEachLimited(batch.filter((h) => h.transport && !h.unreachable), this.opts.forks, async (h) => {
+      try {
+        await flushDaemonReload(h.transport!, become);
+      } catch (err) {
+        h.failed = true;
+        h.stats.failed++;
+        this.opts.emit({ type: 'warning', message: `${h.name}: systemctl daemon-reload failed: ${(err as Error).message}` });
+      }
+    });
   }
 
   private async prepareHosts(batch: HostState[]): Promise<void> {

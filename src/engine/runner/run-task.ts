@@ -32,7 +32,7 @@ export async function runTaskOnHost(task: TaskDef, h: HostState, varsFor: (extra
     if (task.loop === undefined) {
       const vars = varsFor();
       if (!evalCondition(whenConds as (string | boolean)[], vars, task.loc)) return { ...base, status: 'skipped', durationMs: Date.now() - started, msg: 'Conditional result was False' };
-      const r = await runOnce(task, h, vars, opts);
+      const r = await runOnce(task, h, vars, (x) => varsFor(x), opts);
       finish(task, h, r.result);
       return { ...base, ...r, durationMs: Date.now() - started };
     }
@@ -48,7 +48,8 @@ export async function runTaskOnHost(task: TaskDef, h: HostState, varsFor: (extra
         perItem.push({ ...base, status: 'skipped', label, item, durationMs: 0 });
         continue;
       }
-      const r = await runOnce(task, h, vars, opts);
+      const itemVars = { [task.loopVar]: item, ansible_loop_var: task.loopVar };
+      const r = await runOnce(task, h, vars, (x) => varsFor({ ...itemVars, ...x }), opts);
       results.push({ ...r.result, item, [task.loopVar]: item, ansible_loop_var: task.loopVar });
       perItem.push({ ...base, ...r, label, item, durationMs: 0 });
     }
@@ -90,7 +91,8 @@ interface OnceResult {
   result: Record<string, unknown>;
 }
 
-async function runOnce(task: TaskDef, h: HostState, vars: Vars, opts: TaskRunOptions): Promise<OnceResult> {
+/** `withResult` builds the task's vars plus the result (for until/changed_when/failed_when) without copying a lazy view. */
+async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (extra: Vars) => Vars, opts: TaskRunOptions): Promise<OnceResult> {
   const mod = getModule(task.module);
   if (!mod) throw new BadInputError(`couldn't resolve module/action '${task.module}'`, task.loc);
   const rendered = renderValue(task.args, vars, task.loc) as Vars;
@@ -114,7 +116,7 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, opts: TaskRunOpt
     attempts++;
     result = await execModule(mod, parsed.data, ctx, h);
     if (task.until === undefined) break;
-    const untilVars = task.register ? { ...vars, [task.register]: result } : { ...vars, ...result };
+    const untilVars = withResult(task.register ? { [task.register]: result } : result);
     if (evalCondition(task.until as string, untilVars, task.loc) || attempts > task.retries) {
       if (attempts > task.retries && !evalCondition(task.until as string, untilVars, task.loc)) {
         result = { ...result, failed: true, msg: `retries exhausted (${task.retries}) waiting for: ${String(task.until)}` };
@@ -124,7 +126,7 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, opts: TaskRunOpt
     }
     await opts.sleep(task.delay * 1000);
   }
-  const condVars = { ...vars, ...result, ...(task.register ? { [task.register]: result } : {}) };
+  const condVars = withResult({ ...result, ...(task.register ? { [task.register]: result } : {}) });
   let changed = Boolean(result.changed);
   if (task.changedWhen !== undefined) changed = evalCondition(task.changedWhen as string, condVars, task.loc);
   let failed = Boolean(result.failed);

@@ -1,0 +1,47 @@
+// /etc/os-release -> distribution facts with Ansible's names (Debian, Fedora, RedHat, ...).
+import { ProbeParseError } from '../engine/errors.js';
+import type { FactProbe, ProbeOutput } from './types.js';
+
+export interface OsRelease {
+  id: string;
+  idLike: string[];
+  name: string;
+  version: string;
+  codename: string;
+  prettyName: string;
+}
+
+export function parseOsRelease(out: ProbeOutput): OsRelease {
+  if (out.rc !== 0) throw new ProbeParseError(`cannot read /etc/os-release (rc=${out.rc})`, out.stdout);
+  const kv: Record<string, string> = {};
+  for (const line of out.stdout.split('\n')) {
+    const m = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
+    if (m) kv[m[1]!] = m[2]!.replace(/^(["'])(.*)\1$/, '$2').replace(/\\(["$`\\])/g, '$1');
+  }
+  if (!kv.ID && !kv.NAME) throw new ProbeParseError('/etc/os-release has neither ID nor NAME', out.stdout);
+  return {
+    id: kv.ID ?? '',
+    idLike: (kv.ID_LIKE ?? '').split(/\s+/).filter(Boolean),
+    name: kv.NAME ?? kv.ID ?? '',
+    version: kv.VERSION_ID ?? '',
+    codename: kv.VERSION_CODENAME ?? '',
+    prettyName: kv.PRETTY_NAME ?? '',
+  };
+}
+
+export const osReleaseFact: FactProbe<OsRelease> = { id: 'os_release', command: 'cat /etc/os-release', parse: parseOsRelease };
+
+const DISTRIBUTION: Record<string, string> = {
+  debian: 'Debian', ubuntu: 'Ubuntu', fedora: 'Fedora', rhel: 'RedHat', centos: 'CentOS', rocky: 'Rocky',
+  almalinux: 'AlmaLinux', ol: 'OracleLinux', amzn: 'Amazon', opensuse: 'openSUSE', sles: 'SLES', arch: 'Archlinux', alpine: 'Alpine',
+};
+const FAMILY: Record<string, string> = { debian: 'Debian', ubuntu: 'Debian', rhel: 'RedHat', fedora: 'RedHat', centos: 'RedHat', suse: 'Suse', arch: 'Archlinux', alpine: 'Alpine' };
+
+export function distributionName(os: OsRelease): string {
+  return DISTRIBUTION[os.id] ?? os.name;
+}
+
+export function osFamily(os: OsRelease): string {
+  for (const id of [os.id, ...os.idLike]) if (FAMILY[id]) return FAMILY[id]!;
+  return distributionName(os);
+}
