@@ -7,7 +7,8 @@ const BY_BINARY: [string, string][] = [
 
 export const pkgMgrFact: FactProbe<string> = {
   id: 'pkg_mgr',
-  command: `command -v ${BY_BINARY.map(([b]) => b).join(' ')}`,
+  // dash's `command -v` looks at its first argument only, hence the loop.
+  command: `for b in ${BY_BINARY.map(([b]) => b).join(' ')}; do command -v "$b"; done`,
   parse(o) {
     const found = new Set(o.stdout.split('\n').map((l) => l.trim().split('/').pop()).filter(Boolean));
     return BY_BINARY.find(([b]) => found.has(b))?.[1] ?? 'unknown';

@@ -64,7 +64,7 @@ export async function acquireHostLock(transport: Transport, opts: HostLockOption
   return async () => {
     if (released) return;
     released = true;
-    run.stdin.end();
+    try { run.stdin.end(); } catch { /* connection already gone: so is the lock */ }
     await Promise.race([run.done, new Promise((r) => setTimeout(r, 5000).unref())]);
     run.kill();
   };

@@ -3,7 +3,9 @@
 //  - debian-host: this machine (Debian 12, PID 1 not systemd; ovs-vsctl, nmcli, firewall-cmd missing -> rc 127)
 //  - netns-no-ipv6: the same probes inside a fresh network namespace with IPv6 disabled (lo only, no routes)
 //  - tools-installed: the OVS and NetworkManager probes against Debian's openvswitch-switch/network-manager
-//    packages unpacked with `dpkg -x` into HW_DEBS_ROOT (NetworkManager not running there).
+//    packages unpacked with `dpkg -x` into HW_DEBS_ROOT (NetworkManager not running there):
+//    `apt-get download openvswitch-switch openvswitch-common libxdp1 network-manager libnm0` then
+//    `for d in *.deb; do dpkg -x $d root; done`.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { buildBatch } from '../../src/facts/batch.js';

@@ -18,9 +18,9 @@ test('recorded probe: rule present (-C ok) -> no change; changed tagged rule rep
   const s = readIptables(c.stdout, 'HW-NEW');
   t.true(s.present);
   t.deepEqual(planIptables(s, args(c.args!)), []);
-  const [ch] = planIptables({ ...s, present: false }, args({ ...c.args, rule: '-s 10.0.0.0/8 -p tcp --dport 81 -j ACCEPT' }));
-  t.is(ch.run[0], `iptables -w -t filter -R HW-NEW ${s.rules.find((r) => r.comment === 'hw web')!.index} -s 10.0.0.0/8 -p tcp --dport 81 -j ACCEPT -m comment --comment 'hw web'`);
-  t.deepEqual(planIptables(s, args({ ...c.args, state: 'absent' }))[0].run, [`iptables -w -t filter -D HW-NEW -s 10.0.0.0/8 -p tcp --dport 80 -j ACCEPT -m comment --comment 'hw web'`]);
+  const [ch] = planIptables({ ...s, present: false }, args({ ...c.args, rule: "-s 10.0.0.0/8 -p tcp --dport 82 -j ACCEPT" }));
+  t.is(ch.run[0], `iptables -w -t filter -R HW-NEW ${s.rules.find((r) => r.comment === 'hw web')!.index} -s 10.0.0.0/8 -p tcp --dport 82 -j ACCEPT -m comment --comment 'hw web'`);
+  t.deepEqual(planIptables(s, args({ ...c.args, state: 'absent' }))[0].run, [`iptables -w -t filter -D HW-NEW -s 10.0.0.0/8 -p tcp -m tcp --dport 81 -m comment --comment 'hw web' -j ACCEPT`]);
 });
 
 test('missing user chain is created; position inserts', (t) => {

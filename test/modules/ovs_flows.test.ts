@@ -43,7 +43,7 @@ test('recorded probe: exactly the list -> no change; a changed and a dropped flo
   t.deepEqual(ch.run, [
     'ovs-ofctl --strict del-flows br-rec cookie=0x999/-1,table=0,priority=200,dl_type=0x0800,nw_proto=6,tp_dst=80',
     'ovs-ofctl --strict del-flows br-rec cookie=0x999/-1,table=0,priority=61,dl_type=0x0800,nw_dst=10.3.0.1',
-    `ovs-ofctl add-flow br-rec 'cookie=0x999,table=1,priority=10,arp,actions=drop'`,
+    'ovs-ofctl add-flow br-rec cookie=0x999,table=1,priority=10,arp,actions=drop',
   ]);
 });
 

@@ -121,3 +121,23 @@ test('a silent server times out', async (t) => {
   server.getConnections(() => {});
   await tr.close();
 });
+
+test.serial('authenticates through ssh-agent (SSH_AUTH_SOCK) without a key file', async (t) => {
+  const { spawn, execFileSync } = await import('node:child_process');
+  const sock = `${sshd.dir}/agent.sock`;
+  const agent = spawn('ssh-agent', ['-D', '-a', sock], { stdio: 'ignore' });
+  const oldSock = process.env.SSH_AUTH_SOCK;
+  t.teardown(() => {
+    if (oldSock === undefined) delete process.env.SSH_AUTH_SOCK;
+    else process.env.SSH_AUTH_SOCK = oldSock;
+    process.kill(agent.pid!, 'SIGTERM');
+  });
+  for (let i = 0; i < 50; i++) {
+    try { execFileSync('ssh-add', [sshd.keyFile], { env: { ...process.env, SSH_AUTH_SOCK: sock }, stdio: 'ignore' }); break; } catch { await new Promise((r) => setTimeout(r, 50)); }
+  }
+  process.env.SSH_AUTH_SOCK = sock;
+  // A key file that exists but is not authorized proves the agent did the work.
+  const tr = sshTo(sshd, { privateKeyFile: `${sshd.dir}/host_key` });
+  t.teardown(() => tr.close());
+  t.is((await tr.exec('echo via-agent')).stdout, 'via-agent\n');
+});

@@ -22,6 +22,8 @@ export interface PlayRunOptions extends TagFilter {
   emit: EventListener;
   /** Opens (or reuses) the transport of a host, gathers nothing. Throws TransportError when unreachable. */
   connect(h: HostState): Promise<Transport>;
+  /** Takes the run lock of every connected host of the batch (deadlock-free; may wait). */
+  lockHosts(batch: HostState[]): Promise<void>;
   gatherFacts(h: HostState): Promise<Vars>;
   /** Transport for delegate_to targets that are not play hosts (e.g. localhost). */
   delegateTransport(name: string): Promise<Transport>;
@@ -103,6 +105,17 @@ export class PlayRunner {
       const started = Date.now();
       try {
         await this.opts.connect(h);
+      } catch (err) {
+        h.unreachable = true;
+        h.stats.unreachable++;
+        const msg = err instanceof HostwireError ? err.message : String(err);
+        this.opts.emit({ type: 'host_result', task: info, result: { host: h.name, status: 'unreachable', msg, durationMs: Date.now() - started } });
+      }
+    });
+    await this.opts.lockHosts(active);
+    await forEachLimited(active.filter(isActive), this.opts.forks, async (h) => {
+      const started = Date.now();
+      try {
         if (this.play.gatherFacts) {
           h.facts = await this.opts.gatherFacts(h);
           h.stats.ok++;

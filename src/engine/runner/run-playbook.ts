@@ -8,7 +8,7 @@ import type { PlayDef, TaskItem, Vars } from '../playbook/types.js';
 import { readYamlFile } from '../yaml-source.js';
 import { isTemplated, mergeVars, renderValue, templatedVars } from '../vars/index.js';
 import { connectionSettings, hostVars, loadInventory, selectHosts, type Inventory } from '../inventory/index.js';
-import { acquireHostLock, createTransport, LocalTransport, type HostKeyChecking } from '../../transports/index.js';
+import { acquireHostLock, createTransport, HostLockedError, LocalTransport, type HostKeyChecking } from '../../transports/index.js';
 import type { Transport } from '../../transports/transport.js';
 import { gatherFacts } from '../../facts/index.js';
 import { getModule, isKnownModule } from '../../modules/registry.js';
@@ -68,10 +68,38 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
     const t = createTransport(h.name, { ...settings, connection: opts.connection ?? settings.connection, netns: typeof netns === 'string' ? netns : undefined }, { hostKeyChecking: opts.hostKeyChecking });
     await t.connect();
     h.transport = t;
-    // Several inventory names can be this same machine (-c local): each gets its own lock file.
-    const lockPath = t instanceof LocalTransport ? `/tmp/hostwire-local-${h.name.replace(/[^\w.-]/g, '_')}.lock` : undefined;
-    h.releaseLock = await acquireHostLock(t, { wait: !opts.noWait, path: lockPath, onWait: () => emit({ type: 'host_wait', host: h.name, message: `waiting for another hostwire run to release ${h.name}` }) });
     return t;
+  };
+  // Locks are taken for a whole batch without waiting; when one is busy, every lock this run took in
+  // that round is released and retried after a random pause, so two runs over overlapping hosts
+  // can never deadlock each other.
+  const lockHosts = async (batch: HostState[]): Promise<void> => {
+    let waitedOnce = false;
+    for (;;) {
+      const todo = batch.filter((h) => h.transport && !h.releaseLock && !h.unreachable);
+      if (!todo.length) return;
+      const busy: HostState[] = [];
+      await Promise.all(todo.map(async (h) => {
+        const t = h.transport!;
+        // Several inventory names can be this same machine (-c local): each gets its own lock file.
+        const path = t instanceof LocalTransport ? `/tmp/hostwire-local-${h.name.replace(/[^\w.-]/g, '_')}.lock` : undefined;
+        try {
+          h.releaseLock = await acquireHostLock(t, { wait: false, path });
+        } catch (err) {
+          if (!(err instanceof HostLockedError)) throw err;
+          busy.push(h);
+        }
+      }));
+      if (!busy.length) return;
+      if (opts.noWait) throw busyError(busy);
+      if (!waitedOnce) for (const h of busy) emit({ type: 'host_wait', host: h.name, message: `waiting for another hostwire run to release ${h.name}` });
+      waitedOnce = true;
+      await Promise.all(batch.map(async (h) => {
+        await h.releaseLock?.();
+        h.releaseLock = undefined;
+      }));
+      await new Promise((r) => setTimeout(r, 200 + Math.random() * 800));
+    }
   };
   let interrupted = false;
   opts.signal?.addEventListener('abort', () => (interrupted = true), { once: true });
@@ -108,6 +136,7 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
         startAtTask: opts.startAtTask,
         emit,
         connect,
+        lockHosts,
         gatherFacts: async (h) => gatherFacts(h.transport!) as unknown as Promise<Vars>,
         delegateTransport: async (name) => {
           if (name !== 'localhost' && name !== '127.0.0.1') throw new BadInputError(`delegate_to: '${name}' is not in the inventory`);
@@ -203,6 +232,10 @@ function summarize(hosts: Map<string, HostState>, started: number, interrupted: 
   const anyFailed = [...hosts.values()].some((h) => h.failed);
   const exitCode = interrupted ? EXIT.interrupted : anyUnreachable ? EXIT.unreachable : anyFailed ? EXIT.failed : EXIT.ok;
   return { stats, execs, bytesSent, durationMs: Date.now() - started, exitCode, interrupted, failedHosts };
+}
+
+function busyError(busy: HostState[]): HostLockedError {
+  return new HostLockedError(busy.map((h) => h.name).join(', '));
 }
 
 function writeRetryFile(playbookPath: string, hosts: string[]): void {

@@ -53,7 +53,8 @@ export function planIptables(s: IptablesState, a: IptablesArgs): Change[] {
   const text = `-A ${a.chain} ${shellJoin(spec)}\n`;
   const tagged = a.comment ? s.rules.filter((r) => r.comment === a.comment) : [];
   if (a.state === 'absent') {
-    const run = [...(s.present ? [shellJoin([...base(a), '-D', a.chain, ...spec])] : []), ...tagged.filter((r) => !s.present || r.spec.join(' ') !== spec.join(' ')).map((r) => shellJoin([...base(a), '-D', a.chain, ...r.spec]))];
+    // A tagged rule is deleted as -S lists it (that covers the rule itself, whatever its spelling).
+    const run = tagged.length ? tagged.map((r) => shellJoin([...base(a), '-D', a.chain, ...r.spec])) : s.present ? [shellJoin([...base(a), '-D', a.chain, ...spec])] : [];
     return run.length ? [{ summary: `delete rule from ${a.table}/${a.chain}`, before: text, after: '', run }] : [];
   }
   if (s.present) return [];

@@ -66,7 +66,7 @@ export function planFlows(s: FlowsState, a: OvsFlowsArgs): Change[] {
   const add = [...want.values()].filter((w) => !have.has(w.flow.canon));
   const addKeys = new Set(add.map((w) => w.flow.key));
   // A flow whose actions changed is overwritten by add-flow (same key): no delete needed.
-  const del = cur.filter((f) => !want.has(f.canon) && !addKeys.has(f.key));
+  const del = cur.filter((f) => !want.has(f.canon) && !addKeys.has(f.key)).sort((x, y) => (x.key < y.key ? -1 : 1));
   if (!add.length && !del.length && cur.length === want.size) return [];
   const run = [
     ...del.map((f) => shellJoin(['ovs-ofctl', '--strict', 'del-flows', a.bridge, [`cookie=${a.cookie}/-1`, `table=${f.table}`, `priority=${f.priority}`, ...f.match].join(',')])),

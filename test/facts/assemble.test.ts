@@ -1,0 +1,43 @@
+import test from 'ava';
+import { assembleFacts } from '../../src/facts/gather.js';
+import { fixtureBatch } from './helpers.js';
+
+test('facts of this Debian machine, Ansible names', (t) => {
+  const f = assembleFacts(fixtureBatch('debian-host'));
+  t.like(f, {
+    ansible_hostname: 'vm', ansible_distribution: 'Debian', ansible_distribution_version: '12',
+    ansible_distribution_major_version: '12', ansible_distribution_release: 'bookworm', ansible_os_family: 'Debian',
+    ansible_kernel: '6.18.44-fc-v669', ansible_processor_nproc: 2, ansible_memtotal_mb: 24105, ansible_pkg_mgr: 'apt',
+    hostwire_systemd: false, hostwire_pkg_mgr: 'apt',
+  });
+  t.deepEqual(f.ansible_default_ipv4, {
+    interface: 'eth0', gateway: '192.0.2.1', address: '192.0.2.2', prefix: 24, netmask: '255.255.255.0', network: '192.0.2.0',
+    mtu: 1400, macaddress: '02:fc:00:00:00:01',
+  });
+  t.deepEqual(f.ansible_default_ipv6, { interface: 'eth0', gateway: 'fd00::1', address: 'fd00::2', prefix: 64, mtu: 1400, macaddress: '02:fc:00:00:00:01' });
+  t.deepEqual(f.ansible_interfaces, ['lo', 'ifb0', 'ifb1', 'eth0']);
+  t.deepEqual(f.ansible_all_ipv4_addresses, ['127.0.0.1', '192.0.2.2']);
+  t.is(f.hostwire_interfaces.eth0!.mtu, 1400);
+  t.is(f.ansible_eth0, f.hostwire_interfaces.eth0);
+  t.deepEqual(f.hostwire_fact_errors, []);
+});
+
+test('no default route and no IPv6: empty objects like Ansible', (t) => {
+  const f = assembleFacts(fixtureBatch('netns-no-ipv6'));
+  t.deepEqual(f.ansible_default_ipv4, {});
+  t.deepEqual(f.ansible_default_ipv6, {});
+  t.deepEqual(f.ansible_all_ipv6_addresses, []);
+});
+
+test('a broken or missing probe is reported, the rest still parsed', (t) => {
+  const outs = fixtureBatch('debian-host');
+  outs.set('ip_addr', { stdout: 'garbage', rc: 0 });
+  outs.delete('nproc');
+  const f = assembleFacts(outs);
+  t.deepEqual(f.ansible_interfaces, []);
+  t.is(f.ansible_processor_nproc, 0);
+  t.is(f.ansible_kernel, '6.18.44-fc-v669');
+  t.is(f.hostwire_fact_errors.length, 2);
+  t.regex(f.hostwire_fact_errors.join('\n'), /ip_addr: ip -j addr did not print JSON/);
+  t.regex(f.hostwire_fact_errors.join('\n'), /nproc: no output/);
+});
