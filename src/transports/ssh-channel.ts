@@ -29,9 +29,16 @@ export function runOnChannel(ch: ClientChannel, stdin: Buffer | undefined, timeo
     let timedOut = false;
     ch.on('data', (d: Buffer) => out.push(d));
     ch.stderr.on('data', (d: Buffer) => err.push(d));
-    ch.on('exit', (c: number | null, signal?: string) => { code = exitCodeOf(c, signal); });
+    let closed = false;
+    let done = false;
+    ch.on('exit', (c: number | null, signal?: string) => {
+      code = exitCodeOf(c, signal);
+      if (closed) finish();
+    });
     ch.on('error', () => {});
     const finish = () => {
+      if (done) return;
+      done = true;
       if (timer) clearTimeout(timer);
       resolve({
         stdout: Buffer.concat(out).toString('utf8'),
@@ -44,7 +51,12 @@ export function runOnChannel(ch: ClientChannel, stdin: Buffer | undefined, timeo
     const timer = timeoutMs
       ? setTimeout(() => { timedOut = true; ch.close(); finish(); }, timeoutMs)
       : undefined;
-    ch.on('close', finish);
+    // Under load the exit-status can be processed just after the close: give it a moment.
+    ch.on('close', () => {
+      closed = true;
+      if (code !== undefined) finish();
+      else setTimeout(finish, 250);
+    });
     if (stdin && stdin.length) ch.end(stdin);
     else ch.end();
   });

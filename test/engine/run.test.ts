@@ -272,7 +272,7 @@ test('set_fact and register persist across plays; meta flush_handlers runs handl
 test('facts are gathered in one exec and usable in tasks', async (t) => {
   const ws = workspace();
   t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  localInventory(ws, ['factshost']);
   const r = await run(ws, `
 - hosts: nodes
   tasks:
@@ -283,5 +283,6 @@ test('facts are gathered in one exec and usable in tasks', async (t) => {
           - ansible_processor_nproc | int >= 1
 `);
   t.is(r.summary.exitCode, 0, JSON.stringify(r.results.map((x) => x.result.msg)));
-  t.is(r.summary.execs.h1 <= 3, true, `execs: ${r.summary.execs.h1}`);
+  // One exec holds the run lock, one gathers every fact; assert needs none.
+  t.is(r.summary.execs.factshost, 2);
 });

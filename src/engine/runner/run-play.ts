@@ -130,18 +130,20 @@ export class PlayRunner {
     });
   }
 
-  private async runItems(items: TaskItem[], scope: Scope): Promise<void> {
+  /** `only` narrows the hosts (a rescue runs only for the hosts that failed in its block). */
+  private async runItems(items: TaskItem[], scope: Scope, only?: HostState[]): Promise<void> {
+    const pool = only ?? this.batch;
     for (const item of items) {
-      if (this.opts.interrupted() || !this.batch.some(isActive)) return;
-      if (item.kind === 'task') await this.runTask(item, scope, this.batch.filter(isActive));
-      else await this.runBlock(item, scope);
+      if (this.opts.interrupted() || !pool.some(isActive)) return;
+      if (item.kind === 'task') await this.runTask(item, scope, pool.filter(isActive));
+      else await this.runBlock(item, scope, only);
     }
   }
 
-  private async runBlock(block: BlockDef, parent: Scope): Promise<void> {
+  private async runBlock(block: BlockDef, parent: Scope, only?: HostState[]): Promise<void> {
     const scope = childScope(parent, block);
-    const entered = this.batch.filter(isActive);
-    await this.runItems(block.block, scope);
+    const entered = (only ?? this.batch).filter(isActive);
+    await this.runItems(block.block, scope, entered);
     const failedHere = entered.filter((h) => h.failed && !h.unreachable);
     if (block.rescue.length && failedHere.length) {
       for (const h of failedHere) {
@@ -149,13 +151,13 @@ export class PlayRunner {
         h.stats.failed--;
         h.stats.rescued++;
       }
-      await this.runItems(block.rescue, scope);
+      await this.runItems(block.rescue, scope, failedHere);
     }
     if (block.always.length) {
       // always runs for hosts that failed inside the block too; they stay failed afterwards.
       const stillFailed = entered.filter((h) => h.failed && !h.unreachable);
       for (const h of stillFailed) h.failed = false;
-      await this.runItems(block.always, scope);
+      await this.runItems(block.always, scope, entered);
       for (const h of stillFailed) h.failed = true;
     }
   }
