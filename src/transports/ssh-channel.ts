@@ -3,10 +3,21 @@
 import type { Client, ClientChannel } from 'ssh2';
 import { exitCodeOf, TIMEOUT_EXIT_CODE } from './exit-code.js';
 
+/** The exit status, recorded the moment ssh2 emits it (see openExecChannel). */
+export const exitStatusOf = (ch: ClientChannel): number | undefined => (ch as ClientChannel & { hwExit?: number }).hwExit;
+
 export function openExecChannel(client: Client, command: string): Promise<ClientChannel> {
   return new Promise((resolve, reject) => {
     try {
-      client.exec(command, (err, ch) => (err ? reject(err) : resolve(ch)));
+      client.exec(command, (err, ch) => {
+        if (err) return reject(err);
+        // A fast command's exit-status can arrive in the same TCP read as the exec reply: ssh2 then
+        // emits 'exit' synchronously, before any listener added after an await. Record it now.
+        ch.on('exit', (c: number | null, signal?: string) => {
+          (ch as ClientChannel & { hwExit?: number }).hwExit = exitCodeOf(c, signal);
+        });
+        resolve(ch);
+      });
     } catch (e) {
       reject(e);
     }
@@ -25,7 +36,7 @@ export function runOnChannel(ch: ClientChannel, stdin: Buffer | undefined, timeo
   return new Promise((resolve) => {
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    let code: number | undefined;
+    let code: number | undefined = exitStatusOf(ch);
     let timedOut = false;
     ch.on('data', (d: Buffer) => out.push(d));
     ch.stderr.on('data', (d: Buffer) => err.push(d));
@@ -54,6 +65,7 @@ export function runOnChannel(ch: ClientChannel, stdin: Buffer | undefined, timeo
     // Under load the exit-status can be processed just after the close: give it a moment.
     ch.on('close', () => {
       closed = true;
+      code ??= exitStatusOf(ch);
       if (code !== undefined) finish();
       else setTimeout(finish, 250);
     });

@@ -8,6 +8,7 @@ import { openNetnsRelay, type NetnsRelay } from './netns-relay.js';
 import { maskSecrets, withEnvAndCwd, withTimeout, wrapBecome } from './quote.js';
 import { Semaphore } from './semaphore.js';
 import { openExecChannel, runOnChannel } from './ssh-channel.js';
+import { exitStatusOf } from './ssh-channel.js';
 import { describeEndpoint, openSsh, type SshAuthOptions, type SshEndpoint } from './ssh-connect.js';
 import type { RunningCommand, StreamingTransport } from './streaming.js';
 import type { ExecOptions, ExecResult, TransportStats, WriteFileOptions } from './transport.js';
@@ -144,7 +145,7 @@ export class SshTransport implements StreamingTransport {
       ch.on('error', () => {});
       const done = new Promise<ExecResult>((resolve) => ch.on('close', () => {
         release();
-        resolve({ stdout: '', stderr: '', code: code ?? 255 });
+        resolve({ stdout: '', stderr: '', code: code ?? exitStatusOf(ch) ?? 255 });
       }));
       return { stdout: ch, stdin: ch, done, kill: () => ch.close() };
     } catch (e) {
