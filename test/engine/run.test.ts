@@ -286,3 +286,19 @@ test('facts are gathered in one exec and usable in tasks', async (t) => {
   // One exec holds the run lock, one gathers every fact; assert needs none.
   t.is(r.summary.execs.factshost, 2);
 });
+
+test('group_vars and host_vars beside the playbook are read, above the inventory', async (t) => {
+  const ws = workspace();
+  t.teardown(ws.cleanup);
+  localInventory(ws, ['pvhost'], '[nodes:vars]\nfrom_inv=inventory\nover=inventory');
+  ws.write('group_vars/nodes.yml', 'over: playbook-group\n');
+  ws.write('host_vars/pvhost.yml', 'only_host: yes\n');
+  const r = await run(ws, `
+- hosts: nodes
+  gather_facts: false
+  tasks:
+    - name: check
+      assert: { that: ["from_inv == 'inventory'", "over == 'playbook-group'", "only_host"] }
+`);
+  t.is(r.summary.exitCode, 0, JSON.stringify(r.results.map((x) => x.result.msg)));
+});

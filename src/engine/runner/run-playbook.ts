@@ -7,7 +7,7 @@ import { loadPlaybook } from '../playbook/load-playbook.js';
 import type { PlayDef, TaskItem, Vars } from '../playbook/types.js';
 import { readYamlFile } from '../yaml-source.js';
 import { isTemplated, mergeVars, renderValue, templatedVars } from '../vars/index.js';
-import { connectionSettings, hostVars, loadInventory, selectHosts, type Inventory } from '../inventory/index.js';
+import { connectionSettings, hostVars, loadInventory, loadVarsDir, selectHosts, type Inventory } from '../inventory/index.js';
 import { acquireHostLock, createTransport, HostLockedError, LocalTransport, type HostKeyChecking } from '../../transports/index.js';
 import type { Transport } from '../../transports/transport.js';
 import { gatherFacts } from '../../facts/index.js';
@@ -54,10 +54,12 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
   const playbook = await loadPlaybook(opts.playbook, { rolesPath: opts.rolesPath, knownModule: isKnownModule });
   for (const play of playbook.plays) validatePlayStatically(play);
   const inv = await loadInventory(opts.inventory);
+  // group_vars/ and host_vars/ beside the playbook, as Ansible reads them (above the inventory's own).
+  const playLayers = [await loadVarsDir(playbook.dir, inv)];
   const hosts = new Map<string, HostState>();
   const hostState = (name: string) => {
     let h = hosts.get(name);
-    if (!h) hosts.set(name, (h = newHostState(name, hostVars(inv, name))));
+    if (!h) hosts.set(name, (h = newHostState(name, hostVars(inv, name, { playLayers }))));
     return h;
   };
   const localTransports = new Map<string, Transport>();
