@@ -4,10 +4,8 @@ import test, { type ExecutionContext } from 'ava';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { labDown, labUp } from '../../src/lab/index.js';
-import { createTransport } from '../../src/transports/index.js';
+import { convergeCycle, labHost, moduleRunner, type LabHost, type ModuleRunner } from '../helpers/lab-host.js';
 import type { Transport } from '../../src/transports/transport.js';
-import { runModule } from '../../src/engine/runner/run-module.js';
 import { newHostState } from '../../src/engine/runner/host-state.js';
 import { readProbe, runProbeBatch } from '../../src/engine/runner/probes.js';
 import { getModule } from '../../src/modules/registry.js';
@@ -15,6 +13,7 @@ import type { ModuleContext } from '../../src/modules/types.js';
 import { flushDaemonReload, pendingDaemonReload } from '../../src/modules/systemd_unit/daemon-reload.js';
 
 const LAB = 'mfiles';
+let host: LabHost;
 let tr: Transport;
 const base = mkdtempSync(join(tmpdir(), 'hw-mfiles-role-'));
 mkdirSync(join(base, 'files'));
@@ -24,43 +23,18 @@ writeFileSync(join(base, 'templates', 'dns.conf.j2'), '[main]\ndns={{ dns_mode }
 const vars = { dns_mode: 'none' };
 
 test.before(async () => {
-  await labDown(LAB).catch(() => undefined);
-  const up = await labUp({ name: LAB, hosts: 1 });
-  const h = up.state.hosts[0];
-  tr = createTransport(h.name, { host: h.ip, user: 'root', privateKeyFile: up.state.keyFile, knownHostsFile: up.state.knownHostsFile, netns: up.state.netns });
-  await tr.connect();
+  host = await labHost(LAB);
+  tr = host.transport;
 });
 
 test.after.always(async () => {
-  await tr?.close().catch(() => undefined);
-  await labDown(LAB).catch(() => undefined);
+  await host?.close();
   rmSync(base, { recursive: true, force: true });
 });
 
-const run = (name: string, args: Record<string, unknown>, o: { check?: boolean; diff?: boolean } = {}) => runModule(name, args, { transport: tr, baseDir: base, vars, ...o });
-const sh = async (cmd: string) => {
-  const r = await tr.exec(cmd);
-  if (r.code !== 0) throw new Error(`rc=${r.code}: ${cmd}\n${r.stderr}`);
-  return r.stdout;
-};
-
-/** converge, again (ok), drift, --check --diff (changed, host untouched), fix, again (ok). */
-async function cycle(t: ExecutionContext, name: string, args: Record<string, unknown>, drift: string, read: string) {
-  t.true((await run(name, args)).changed, `${name}: first converge changes`);
-  t.false((await run(name, args)).changed, `${name}: second converge is a no-op`);
-  const good = await sh(read);
-  await sh(drift);
-  const drifted = await sh(read);
-  t.not(drifted, good, `${name}: drift happened`);
-  const checked = await run(name, args, { check: true, diff: true });
-  t.true(checked.changed, `${name}: check mode reports the drift`);
-  t.true((checked.diff ?? []).some((d) => d.before !== d.after), `${name}: with a diff`);
-  t.is(await sh(read), drifted, `${name}: check mode left the host alone`);
-  t.true((await run(name, args)).changed, `${name}: a normal run fixes it`);
-  t.is(await sh(read), good, `${name}: back to the converged state`);
-  t.false((await run(name, args)).changed, `${name}: and stays converged`);
-  return checked;
-}
+const run: ModuleRunner = (name, args, o) => moduleRunner(host, { baseDir: base, vars })(name, args, o);
+const sh = (cmd: string) => host.sh(cmd);
+const cycle = (t: ExecutionContext, name: string, args: Record<string, unknown>, drift: string, read: string) => convergeCycle(t, host, run, name, args, drift, read);
 
 test.serial('file', async (t) => {
   await cycle(t, 'file', { path: '/srv/hw/dir', state: 'directory', mode: '0750' }, 'chmod 0777 /srv/hw/dir', 'stat -c %a /srv/hw/dir');

@@ -2,53 +2,27 @@
 // hand, --check --diff reports it without touching the host, a normal run fixes it.
 // OVS bridges use datapath_type=netdev (no kernel datapath in the lab); ipip/gre are skipped by name.
 import test, { type ExecutionContext } from 'ava';
-import { labDown, labUp } from '../../src/lab/index.js';
-import { createTransport } from '../../src/transports/index.js';
+import { convergeCycle, labHost, moduleRunner, type LabHost, type ModuleRunner } from '../helpers/lab-host.js';
 import type { Transport } from '../../src/transports/transport.js';
-import { runModule } from '../../src/engine/runner/run-module.js';
 
 const LAB = 'mnet';
+let host: LabHost;
 let tr: Transport;
 
 test.before(async () => {
-  await labDown(LAB).catch(() => undefined);
-  const up = await labUp({ name: LAB, hosts: 1 });
-  const h = up.state.hosts[0];
-  tr = createTransport(h.name, { host: h.ip, user: 'root', privateKeyFile: up.state.keyFile, knownHostsFile: up.state.knownHostsFile, netns: up.state.netns });
-  await tr.connect();
+  host = await labHost(LAB);
+  tr = host.transport;
   // OVS, NetworkManager and firewalld start at boot in the lab rootfs; etcd is started here.
   await sh('systemctl start openvswitch-switch NetworkManager firewalld etcd');
 });
 
 test.after.always(async () => {
-  await tr?.close().catch(() => undefined);
-  await labDown(LAB).catch(() => undefined);
+  await host?.close();
 });
 
-const run = (name: string, args: Record<string, unknown>, o: { check?: boolean; diff?: boolean } = {}) => runModule(name, args, { transport: tr, ...o });
-async function sh(cmd: string): Promise<string> {
-  const r = await tr.exec(cmd);
-  if (r.code !== 0) throw new Error(`rc=${r.code}: ${cmd}\n${r.stderr}`);
-  return r.stdout;
-}
-
-/** converge, again (ok), drift, --check --diff (changed, host untouched), fix, again (ok). */
-async function cycle(t: ExecutionContext, name: string, args: Record<string, unknown>, drift: string, read: string) {
-  t.true((await run(name, args)).changed, `${name}: first converge changes`);
-  t.false((await run(name, args)).changed, `${name}: second converge is a no-op`);
-  const good = await sh(read);
-  await sh(drift);
-  const drifted = await sh(read);
-  t.not(drifted, good, `${name}: drift happened`);
-  const checked = await run(name, args, { check: true, diff: true });
-  t.true(checked.changed, `${name}: check mode reports the drift`);
-  t.true((checked.diff ?? []).some((d) => d.before !== d.after), `${name}: with a diff`);
-  t.is(await sh(read), drifted, `${name}: check mode left the host alone`);
-  t.true((await run(name, args)).changed, `${name}: a normal run fixes it`);
-  t.is(await sh(read), good, `${name}: back to the converged state`);
-  t.false((await run(name, args)).changed, `${name}: and stays converged`);
-  return checked;
-}
+const run: ModuleRunner = (name, args, o) => moduleRunner(host)(name, args, o);
+const sh = (cmd: string) => host.sh(cmd);
+const cycle = (t: ExecutionContext, name: string, args: Record<string, unknown>, drift: string, read: string) => convergeCycle(t, host, run, name, args, drift, read);
 
 test.serial('ip_link, ip_addr, ip_route', async (t) => {
   await cycle(t, 'ip_link', { name: 'hwl0', kind: 'bridge', mtu: 1400 }, 'ip link set hwl0 mtu 1500', 'ip -o link show hwl0 | grep -o "mtu [0-9]*"');
