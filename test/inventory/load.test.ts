@@ -67,3 +67,10 @@ test('building an inventory by hand (e.g. add_host at runtime) and cycle checks'
   t.throws(() => addChildGroup(inv, 'workers', 'k8s'), { instanceOf: BadInputError, message: /creates a cycle/ });
   t.throws(() => addHost(inv, 'w2', { group: 'nope' }), { instanceOf: BadInputError, message: /group nope is not defined/ });
 });
+
+test('YAML booleans are PyYAML\'s: yes/on/true are bools, y/n stay strings', async (t) => {
+  const dir = tempDir(t);
+  writeFileSync(join(dir, 'inv.yml'), 'all:\n  hosts:\n    h1:\n      a: yes\n      b: Off\n      c: y\n      d: n\n      e: 0755\n');
+  const inv = await loadInventory([join(dir, 'inv.yml')]);
+  t.deepEqual(inv.hosts.get('h1')!.vars, { a: true, b: false, c: 'y', d: 'n', e: 493 });
+});

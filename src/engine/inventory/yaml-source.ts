@@ -3,6 +3,7 @@
 // positions so that errors can point at file:line:column.
 import { isAlias, isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { BadInputError, type SourceLoc } from '../errors.js';
+import { pyBools } from '../yaml-source.js';
 
 export interface YamlSource {
   file: string;
@@ -18,7 +19,8 @@ export interface YamlEntry {
 
 export function readYaml(text: string, file: string): YamlSource {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter: lines, prettyErrors: false });
+  // pyBools: PyYAML's booleans (yes/no/on/off/true/false), not YAML 1.1's y/n.
+  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter: lines, prettyErrors: false, customTags: pyBools as never });
   const err = doc.errors[0];
   if (err) {
     // Point at the offending token rather than at the indentation before it.
