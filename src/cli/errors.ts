@@ -1,9 +1,10 @@
 // How any failure leaves the CLI: one clear line (stack only with -vvv) and Ansible's exit codes.
 import { BadInputError, HostwireError } from '../engine/errors.js';
 import { EXIT } from '../engine/runner/run-playbook.js';
+import { maskText } from '../vault/secrets.js';
 
 export function reportError(err: unknown, verbosity: number): number {
-  const write = (s: string) => process.stderr.write(s + '\n');
+  const write = (s: string) => process.stderr.write(maskText(s) + '\n');
   if (err instanceof BadInputError) {
     write(`ERROR! ${err.message}`);
     if (verbosity >= 3 && err.stack) write(err.stack);

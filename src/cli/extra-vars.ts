@@ -4,6 +4,8 @@ import YAML from 'yaml';
 import { BadInputError } from '../engine/errors.js';
 import { parseKeyValueArgs } from '../engine/playbook/kv-args.js';
 import { pyBools } from '../engine/yaml-source.js';
+import { decryptFileText } from '../vault/keyring.js';
+import { withVaultTag } from '../vault/yaml-tag.js';
 
 export function parseExtraVars(values: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -16,7 +18,8 @@ export function parseExtraVars(values: string[]): Record<string, unknown> {
       } catch {
         throw new BadInputError(`--extra-vars: cannot read file '${v.slice(1)}'`);
       }
-      data = YAML.parse(text, { version: '1.1', customTags: pyBools as never });
+      text = decryptFileText(text, v.slice(1));
+      data = YAML.parse(text, { version: '1.1', customTags: ((t: never[]) => withVaultTag(pyBools(t))) as never });
     } else if (/^\s*[{[]/.test(v)) {
       try {
         data = YAML.parse(v, { version: '1.1', customTags: pyBools as never });

@@ -8,6 +8,8 @@ import { gatherFacts } from '../facts/index.js';
 import { forEachLimited } from '../engine/runner/pool.js';
 import { collect, count } from './options.js';
 import { reportError } from './errors.js';
+import { maskText } from '../vault/secrets.js';
+import { registerSecretVars } from '../vault/secret-vars.js';
 
 export function registerInventoryCommands(program: Command): void {
   program
@@ -23,9 +25,10 @@ export function registerInventoryCommands(program: Command): void {
     .action(async (f: { inventory: string[]; list?: boolean; graph?: boolean; vars?: boolean; host?: string; verbose: number }) => {
       try {
         const inv = await loadInventory(f.inventory);
-        if (f.host) process.stdout.write(JSON.stringify(hostVars(inv, f.host), null, 4) + '\n');
-        else if (f.graph) process.stdout.write(inventoryToGraph(inv, { vars: f.vars }) + '\n');
-        else if (f.list) process.stdout.write(JSON.stringify(inventoryToJson(inv), null, 4) + '\n');
+        for (const h of inv.hosts.keys()) registerSecretVars(hostVars(inv, h));
+        if (f.host) process.stdout.write(maskText(JSON.stringify(hostVars(inv, f.host), null, 4)) + '\n');
+        else if (f.graph) process.stdout.write(maskText(inventoryToGraph(inv, { vars: f.vars })) + '\n');
+        else if (f.list) process.stdout.write(maskText(JSON.stringify(inventoryToJson(inv), null, 4)) + '\n');
         else throw new BadInputError('one of --list, --graph or --host is required');
       } catch (err) {
         process.exitCode = reportError(err, f.verbose);

@@ -5,6 +5,8 @@ import { registerRunCommand } from './run.js';
 import { registerInventoryCommands } from './inventory.js';
 import { registerLabCommands } from '../lab/cli.js';
 import { registerTestCommand } from './test.js';
+import { registerVaultCommands } from './vault.js';
+import { registerInitCommand } from './init.js';
 
 const program = new Command();
 program
@@ -18,6 +20,9 @@ registerRunCommand(program);
 registerInventoryCommands(program);
 registerLabCommands(program);
 registerTestCommand(program);
+registerVaultCommands(program);
+registerInitCommand(program);
+(await import('./subnets.js')).registerSubnetsCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -14,6 +14,8 @@ import { colorsWanted } from '../ui/colors.js';
 import { parseExtraVars } from './extra-vars.js';
 import { reportError } from './errors.js';
 import { collect, count, splitList } from './options.js';
+import { collectVaultPasswords, setVaultPasswords } from '../vault/index.js';
+import { createReportCollector, writeReport } from '../report/index.js';
 
 interface RunFlags {
   inventory: string[];
@@ -34,10 +36,13 @@ interface RunFlags {
   askBecomePass?: boolean;
   wait: boolean;
   json?: boolean;
+  report?: string;
   live?: boolean;
   verbose: number;
   rolesPath: string[];
   detailedExitcode?: boolean;
+  vaultPasswordFile: string[];
+  askVaultPass?: boolean;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -61,8 +66,11 @@ export function registerRunCommand(program: Command): void {
     .option('-c, --connection <type>', 'ssh or local (run on this machine)')
     .option('--host-key-checking <policy>', 'strict (default), accept-new or off')
     .option('-K, --ask-become-pass', 'ask for the sudo password once')
+    .option('--vault-password-file <file>', 'vault password file, or a script printing it (repeatable)', collect, [])
+    .option('-J, --ask-vault-pass', 'ask for the vault password (terminal only; HOSTWIRE_VAULT_PASSWORD also works)')
     .option('--no-wait', 'fail at once if another run holds a host lock')
     .option('--json', 'one JSON event per line on stdout')
+    .option('--report <file.html>', 'write a self-contained HTML report of the run (recap, timeline, diffs, failures)')
     .option('--no-live', 'plain output even on a terminal')
     .option('--roles-path <dir>', 'extra role directory (repeatable)', collect, [])
     .option('--detailed-exitcode', 'with --check: exit 3 when changes (drift) were found, 0 when none')
@@ -78,14 +86,17 @@ Examples:
 }
 
 async function runCommand(playbook: string, f: RunFlags): Promise<number> {
+  const report = f.report ? createReportCollector() : undefined;
   try {
+    setVaultPasswords(await collectVaultPasswords({ passwordFiles: f.vaultPasswordFile, ask: f.askVaultPass }));
     if (f.syntaxCheck || f.listTasks || f.listHosts) return await listOnly(playbook, f);
     const extraVars = parseExtraVars(f.extraVars);
     const becomePassword = f.askBecomePass ? await password({ message: 'BECOME password:', mask: false }) : undefined;
     const useLive = !f.json && f.live !== false && Boolean(process.stdout.isTTY) && !process.env.CI;
     const plain = createPlainRenderer({ write: (s) => process.stdout.write(s), color: colorsWanted(process.stdout), verbosity: f.verbose, diff: Boolean(f.diff) });
     const live = useLive ? createLiveRenderer({ write: (s) => process.stdout.write(s), diff: Boolean(f.diff) }) : undefined;
-    const onEvent: (e: RunEvent) => void = f.json ? createJsonRenderer((l) => process.stdout.write(l)) : live ? live.listener : plain;
+    const render: (e: RunEvent) => void = f.json ? createJsonRenderer((l) => process.stdout.write(l)) : live ? live.listener : plain;
+    const onEvent = report ? (e: RunEvent) => (render(e), report.listener(e)) : render;
     const abort = new AbortController();
     let interrupts = 0;
     const onSigint = () => {
@@ -117,6 +128,7 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
       signal: abort.signal,
     });
     await live?.done();
+    if (report && f.report) writeReport(f.report, report.data());
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
     if (f.detailedExitcode && summary.exitCode === EXIT.ok) {
@@ -125,6 +137,7 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
     }
     return summary.exitCode;
   } catch (err) {
+    if (report && f.report) writeReport(f.report, { ...report.data(), error: (err as Error)?.message ?? String(err) });
     return reportError(err, f.verbose);
   }
 }

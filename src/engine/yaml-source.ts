@@ -4,6 +4,8 @@
 import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, isAlias, isPair, type Node, type Document } from 'yaml';
 import { BadInputError, type SourceLoc } from './errors.js';
+import { decryptFileText } from '../vault/keyring.js';
+import { VAULT_TAG_PREFIX, withVaultTag } from '../vault/yaml-tag.js';
 
 const objectLocs = new WeakMap<object, SourceLoc>();
 const keyLocs = new WeakMap<object, Map<string, SourceLoc>>();
@@ -26,7 +28,7 @@ export async function readYamlFile(file: string): Promise<unknown> {
   } catch (err) {
     throw new BadInputError(`cannot read file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { file }, err);
   }
-  return parseYaml(text, file);
+  return parseYaml(decryptFileText(text, file), file);
 }
 
 // PyYAML (and so Ansible) reads yes/no/on/off as booleans but keeps y/n as strings (`hosts: n`).
@@ -38,12 +40,12 @@ export const pyBools = (tags: Tag[]): Tag[] =>
 
 export function parseYaml(text: string, file: string): unknown {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, version: '1.1', prettyErrors: false, uniqueKeys: false, customTags: pyBools as never });
+  const doc = parseDocument(text, { lineCounter, version: '1.1', prettyErrors: false, uniqueKeys: false, customTags: ((tags: Tag[]) => withVaultTag(pyBools(tags))) as never });
   const err = doc.errors[0];
   if (err) {
     const pos = lineCounter.linePos(err.pos[0]);
     const what = err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-    throw new BadInputError(`YAML syntax error: ${what}`, { file, line: pos.line, column: pos.col });
+    throw new BadInputError(what.startsWith(VAULT_TAG_PREFIX) ? what.slice(VAULT_TAG_PREFIX.length) : `YAML syntax error: ${what}`, { file, line: pos.line, column: pos.col });
   }
   const at = (n: Node | null | undefined): SourceLoc => {
     const off = n?.range?.[0] ?? 0;

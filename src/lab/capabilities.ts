@@ -4,7 +4,7 @@ import { readdir } from 'node:fs/promises';
 import { run } from './run.js';
 import type { LabCapabilities } from './state.js';
 
-const LINK_KINDS: Record<string, string[]> = {
+export const LINK_KINDS: Record<string, string[]> = {
   ipip: ['type', 'ipip', 'remote', '192.0.2.2', 'local', '192.0.2.1'],
   gre: ['type', 'gre', 'remote', '192.0.2.2', 'local', '192.0.2.1'],
   sit: ['type', 'sit', 'remote', '192.0.2.2', 'local', '192.0.2.1'],
@@ -33,9 +33,11 @@ export async function probeCapabilities(netns: string, rootfs: string): Promise<
   return caps;
 }
 
+export const NM_PLUGIN_DIR = '/usr/lib/x86_64-linux-gnu/NetworkManager';
+
 /** Debian's NetworkManager ships no OVS device plugin; look for it rather than assume. */
 async function hasNmOvsPlugin(rootfs: string): Promise<boolean> {
-  const base = `${rootfs}/usr/lib/x86_64-linux-gnu/NetworkManager`;
+  const base = `${rootfs}${NM_PLUGIN_DIR}`;
   for (const v of await readdir(base).catch(() => [] as string[])) {
     const files = await readdir(`${base}/${v}`).catch(() => [] as string[]);
     if (files.some((f) => f.includes('device-plugin-ovs'))) return true;

@@ -15,12 +15,14 @@ export function registerLabCommands(program: Command): Command {
   lab.command('up').description('build/reuse the rootfs and boot a lab; hosts are named <lab>-1, <lab>-2 ...')
     .addOption(nameOpt())
     .option('--hosts <n>', 'number of hosts', (v) => Number(v), 3)
+    .option('--vms <n>', 'the last N hosts are VMs (qemu, own kernel: ipip, GRE, VLAN, kernel OVS; ~1 min to boot)', (v) => Number(v), 0)
+    .option('--vm-memory <mb>', 'memory per VM host in MB', (v) => Number(v), 1024)
     .option('--packages <list...>', 'extra Debian packages for the rootfs (comma or space separated)')
-    .option('--timeout <seconds>', 'give up booting after this long', (v) => Number(v), 120)
-    .action(async (o: { name: string; hosts: number; packages?: string[]; timeout: number }) => {
+    .option('--timeout <seconds>', 'give up booting after this long (VM hosts: at least 300 s)', (v) => Number(v), 120)
+    .action(async (o: { name: string; hosts: number; vms: number; vmMemory: number; packages?: string[]; timeout: number }) => {
       const packages = (o.packages ?? []).flatMap((p) => p.split(',')).filter(Boolean);
-      const r = await labUp({ name: o.name, hosts: o.hosts, packages, timeoutMs: o.timeout * 1000, onProgress: say });
-      for (const h of r.state.hosts) console.log(`${h.name}\t${h.ip}`);
+      const r = await labUp({ name: o.name, hosts: o.hosts, vms: o.vms, vm: { memoryMb: o.vmMemory }, packages, timeoutMs: o.timeout * 1000, onProgress: say });
+      for (const h of r.state.hosts) console.log(`${h.name}\t${h.ip}${h.kind === 'vm' ? '\tvm' : ''}`);
       say(`lab ${o.name} up in ${r.seconds.toFixed(1)} s on ${r.state.subnet.cidr}`);
       if (r.degraded.length) {
         for (const d of r.degraded) say(`warning: ${d.host} is ${d.state}; failed units: ${d.failedUnits.join(', ') || 'none listed'}`);
@@ -37,7 +39,7 @@ export function registerLabCommands(program: Command): Command {
 
   lab.command('ls').description('list labs on this machine').action(async () => {
     for (const l of await labList()) {
-      console.log(`${l.name}\t${l.status}\t${l.subnet ?? '-'}\t${l.hosts.map((h) => `${h.name}=${h.ip}${h.running ? '' : '(down)'}`).join(' ')}`);
+      console.log(`${l.name}\t${l.status}\t${l.subnet ?? '-'}\t${l.hosts.map((h) => `${h.name}=${h.ip}${h.kind === 'vm' ? '(vm)' : ''}${h.running ? '' : '(down)'}`).join(' ')}`);
     }
   });
 

@@ -13,11 +13,16 @@ export function labInventory(state: LabState): Record<string, unknown> {
       ansible_ssh_common_args: `-o UserKnownHostsFile=${state.knownHostsFile} -o StrictHostKeyChecking=yes -o IdentitiesOnly=yes`,
       hostwire_netns: state.netns,
       hostwire_lab: state.name,
-      hostwire_lab_capabilities: state.capabilities,
+      hostwire_lab_kind: h.kind ?? 'nspawn',
+      // A VM host has its own kernel, so its own capabilities (ipip, kernel OVS datapath ...).
+      hostwire_lab_capabilities: h.capabilities ?? state.capabilities,
     };
   }
   const members = Object.fromEntries(state.hosts.map((h) => [h.name, {}]));
-  return { all: { hosts, children: { lab: { hosts: members } } } };
+  const vms = state.hosts.filter((h) => h.kind === 'vm');
+  // `lab_vms`: the hosts with a real kernel of their own, for plays that need one (ipip, kernel OVS).
+  const children = vms.length ? { lab: { hosts: members }, lab_vms: { hosts: Object.fromEntries(vms.map((h) => [h.name, {}])) } } : { lab: { hosts: members } };
+  return { all: { hosts, children } };
 }
 
 export const labInventoryYaml = (state: LabState): string => stringify(labInventory(state), { lineWidth: 0 });

@@ -3,16 +3,18 @@ import { BadInputError } from '../engine/errors.js';
 import { hostRunning } from './health.js';
 import { checkLabName, DEFAULT_LAB, parseHostName } from './names.js';
 import { bootHost } from './nspawn.js';
-import { listLabNames, readState, writeState, type HostState, type LabCapabilities, type LabState } from './state.js';
+import { listLabNames, readState, writeState, type HostKind, type HostState, type LabCapabilities, type LabState } from './state.js';
 import { killHost, removeCgroupTree } from './teardown.js';
 import { waitForHost, type HostReadiness } from './wait.js';
+import { startVm } from './vm/qemu.js';
+import { VM_TIMEOUT_MS, waitForVm } from './vm/ready.js';
 
 export interface LabSummary {
   name: string;
   /** up: every host running; stale: state left by a crash (`lab down` cleans it); broken: no readable state. */
   status: 'up' | 'partial' | 'stale' | 'broken';
   subnet?: string;
-  hosts: { name: string; ip: string; running: boolean }[];
+  hosts: { name: string; ip: string; running: boolean; kind: HostKind }[];
 }
 
 export async function labList(): Promise<LabSummary[]> {
@@ -23,7 +25,7 @@ export async function labList(): Promise<LabSummary[]> {
       out.push({ name, status: 'broken', hosts: [] });
       continue;
     }
-    const hosts = await Promise.all(state.hosts.map(async (h) => ({ name: h.name, ip: h.ip, running: await hostRunning(state, h) })));
+    const hosts = await Promise.all(state.hosts.map(async (h) => ({ name: h.name, ip: h.ip, running: await hostRunning(state, h), kind: h.kind ?? 'nspawn' })));
     const up = hosts.filter((h) => h.running).length;
     const status = up === hosts.length && up > 0 ? 'up' : up ? 'partial' : 'stale';
     out.push({ name, status, subnet: state.subnet.cidr, hosts });
@@ -46,16 +48,26 @@ export async function requireHost(host: string, name?: string): Promise<{ state:
   return { state, host: h };
 }
 
-export async function labCapabilities(name = DEFAULT_LAB): Promise<LabCapabilities> {
-  return (await requireLab(name)).capabilities;
+/** The lab-wide probe (the machine's kernel), or with `host` that host's own: a VM host's kernel differs. */
+export async function labCapabilities(name = DEFAULT_LAB, host?: string): Promise<LabCapabilities> {
+  if (host === undefined) return (await requireLab(name)).capabilities;
+  const { state, host: h } = await requireHost(host, name);
+  return h.capabilities ?? state.capabilities;
 }
 
-/** Power cycle keeping the disk: SIGKILL the container, boot it again on the same overlay, wait for ready. */
+/** Power cycle keeping the disk: SIGKILL the container (or qemu), boot it again on the same overlay, wait for ready. */
 export async function labReboot(host: string, options: { name?: string; timeoutMs?: number } = {}): Promise<HostReadiness> {
   const { state, host: h } = await requireHost(host, options.name);
   const started = Date.now();
   await killHost(state.name, h);
   for (const c of h.cgroups) await removeCgroupTree(c);
+  if (h.kind === 'vm') {
+    Object.assign(h, await startVm(state, h));
+    await writeState(state);
+    const ready = await waitForVm(state, h, started + (options.timeoutMs ?? VM_TIMEOUT_MS), started);
+    await writeState(state);
+    return ready;
+  }
   Object.assign(h, await bootHost(h));
   await writeState(state);
   return waitForHost(state, h, started + (options.timeoutMs ?? 60_000), started);

@@ -4,18 +4,32 @@ import { BadInputError } from '../engine/errors.js';
 import { probeCapabilities } from './capabilities.js';
 import { labHealthy } from './health.js';
 import { createLabKey, writeHostIdentity, writeKnownHosts } from './host-files.js';
-import { cgroupDirs, checkLabName, DEFAULT_LAB, hostName, hostNetns, LAB_BRIDGE, labDir, labNetns, labVeth } from './names.js';
+import { cgroupDirs, checkLabName, DEFAULT_LAB, hostName, hostNetns, LAB_BRIDGE, labDir, labNetns, labTap, labVeth } from './names.js';
 import { createHostNetwork, createLabNetwork } from './network.js';
 import { bootHost, mountOverlay } from './nspawn.js';
 import { ensureRootfs } from './rootfs.js';
-import { listLabNames, readState, writeState, type HostState, type LabState } from './state.js';
+import { listLabNames, readState, writeState, type HostKind, type HostState, type LabState } from './state.js';
 import { allocateSubnet, hostIp } from './subnet.js';
 import { teardownLab, type TeardownReport } from './teardown.js';
 import { waitForHost, type HostReadiness } from './wait.js';
+import { ensureVmImage, type VmImage } from './vm/image.js';
+import { prepareVmHost, type VmOptions } from './vm/host.js';
+import { hostKinds } from './vm/kinds.js';
+import { startVm } from './vm/qemu.js';
+import { VM_TIMEOUT_MS, waitForVm } from './vm/ready.js';
 
 export interface LabUpOptions {
   name?: string;
+  /** Default 3, or the length of `kinds`. */
   hosts?: number;
+  /** The last N hosts are VM hosts (qemu TCG guests with their own kernel); default 0. */
+  vms?: number;
+  /** Kind per host, `<lab>-1` first; overrides `vms`. */
+  kinds?: HostKind[];
+  /** Memory (default 1024 MB) and vCPUs (default 2) per VM host. */
+  vm?: VmOptions;
+  /** Readiness limit for VM hosts, default 300 s (timeoutMs when that is larger). */
+  vmTimeoutMs?: number;
   /** Extra Debian packages for the rootfs (a new list means a new cached rootfs). */
   packages?: string[];
   /** Overall limit for booting and waiting (the rootfs build is not counted). Default 120 s. */
@@ -31,14 +45,17 @@ export interface LabUpResult {
   /** Hosts not `running` (degraded...), with their failed units. */
   degraded: HostReadiness[];
   rootfsBuilt: boolean;
+  /** Whether the VM base image was built (undefined: no VM hosts). */
+  vmImageBuilt?: boolean;
   /** Boot to ready, rootfs build excluded. */
   seconds: number;
 }
 
 export async function labUp(options: LabUpOptions = {}): Promise<LabUpResult> {
   const name = checkLabName(options.name ?? DEFAULT_LAB);
-  const count = options.hosts ?? 3;
+  const count = options.hosts ?? options.kinds?.length ?? 3;
   if (!Number.isInteger(count) || count < 1 || count > 50) throw new BadInputError(`--hosts ${count}: expected a whole number from 1 to 50`);
+  const kinds = hostKinds(count, options);
   const progress = options.onProgress ?? (() => {});
   const existing = await readState(name);
   if (existing && (await labHealthy(existing))) {
@@ -49,9 +66,11 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabUpResult> {
   if (existing || stale.killed || stale.netns.length || stale.unmounted) progress(`removed stale lab ${name}`);
 
   const rootfs = await ensureRootfs({ packages: options.packages, onProgress: progress });
+  const image: VmImage | undefined = kinds.includes('vm') ? await ensureVmImage(rootfs, { onProgress: progress }) : undefined;
   const started = Date.now();
   const deadline = started + (options.timeoutMs ?? 120_000);
-  const state = await newState(name, count, rootfs.path);
+  const vmDeadline = Math.max(deadline, started + (options.vmTimeoutMs ?? VM_TIMEOUT_MS));
+  const state = await newState(name, kinds, rootfs.path);
   try {
     await writeState(state);
     await createLabKey(state.keyFile, name);
@@ -60,6 +79,11 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabUpResult> {
     await writeState(state);
     const known: string[] = [];
     for (const host of state.hosts) {
+      if (host.kind === 'vm') {
+        known.push(await prepareVmHost(state, host, image!, rootfs.path, options.vm));
+        await writeState(state);
+        continue;
+      }
       await mkdir(`${host.dir}/upper`, { recursive: true });
       known.push(await writeHostIdentity(state, host, `${host.dir}/upper`, rootfs.path));
       if (!(await createHostNetwork(state, host, rootfs.path))) {
@@ -71,19 +95,22 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabUpResult> {
     await writeKnownHosts(state.knownHostsFile, known);
     progress(`booting ${count} host${count > 1 ? 's' : ''} on ${state.subnet.cidr}`);
     for (const host of state.hosts) {
-      Object.assign(host, await bootHost(host));
+      Object.assign(host, host.kind === 'vm' ? await startVm(state, host) : await bootHost(host));
       await writeState(state);
     }
-    const readiness = await Promise.all(state.hosts.map((h) => waitForHost(state, h, deadline, started)));
+    const readiness = await Promise.all(state.hosts.map((h) =>
+      h.kind === 'vm' ? waitForVm(state, h, vmDeadline, started) : waitForHost(state, h, deadline, started)));
+    await writeState(state); // VM hosts' own capabilities
     for (const r of readiness) progress(`${r.host}: ${r.state} after ${r.seconds.toFixed(1)} s${r.failedUnits.length ? ` (failed: ${r.failedUnits.join(', ')})` : ''}`);
-    return { state, readiness, degraded: readiness.filter((r) => r.state !== 'running'), rootfsBuilt: rootfs.built, seconds: (Date.now() - started) / 1000 };
+    return { state, readiness, degraded: readiness.filter((r) => r.state !== 'running'), rootfsBuilt: rootfs.built, vmImageBuilt: image?.built,
+      seconds: (Date.now() - started) / 1000 };
   } catch (e) {
     if (!options.keepOnFailure) await teardownLab(name).catch(() => undefined);
     throw new Error(`lab up ${name} failed: ${(e as Error).message}`, { cause: e });
   }
 }
 
-async function newState(name: string, count: number, rootfs: string): Promise<LabState> {
+async function newState(name: string, kinds: HostKind[], rootfs: string): Promise<LabState> {
   const used: string[] = [];
   for (const other of await listLabNames()) {
     if (other === name) continue;
@@ -93,11 +120,13 @@ async function newState(name: string, count: number, rootfs: string): Promise<La
   const subnet = allocateSubnet(name, used);
   const dir = labDir(name);
   const hosts: HostState[] = [];
-  for (let i = 1; i <= count; i++) {
+  kinds.forEach((kind, n) => {
+    const i = n + 1;
     const host = hostName(name, i);
-    hosts.push({ name: host, index: i, ip: hostIp(subnet, i), netns: hostNetns(name, i), machine: host,
-      dir: `${dir}/${host}`, merged: `${dir}/${host}/merged`, cgroups: cgroupDirs(name, host), veth: labVeth(i) });
-  }
+    const vm = kind === 'vm';
+    hosts.push({ name: host, index: i, kind, ip: hostIp(subnet, i), netns: vm ? labNetns(name) : hostNetns(name, i), machine: host,
+      dir: `${dir}/${host}`, merged: `${dir}/${host}/merged`, cgroups: cgroupDirs(name, host), veth: vm ? labTap(i) : labVeth(i) });
+  });
   return { version: 1, name, createdAt: new Date().toISOString(), subnet, netns: labNetns(name), bridge: LAB_BRIDGE, rootfs, dir,
     keyFile: `${dir}/id_ed25519`, knownHostsFile: `${dir}/known_hosts`, capabilities: {}, hosts };
 }

@@ -4,6 +4,7 @@ import { BadInputError } from '../engine/errors.js';
 
 export const LABS_DIR = '/var/lib/hostwire/labs';
 export const ROOTFS_CACHE_DIR = '/var/cache/hostwire/rootfs';
+export const VM_CACHE_DIR = '/var/cache/hostwire/vm';
 export const CGROUP_ROOTS = ['/sys/fs/cgroup/systemd', '/sys/fs/cgroup/unified'];
 export const PROPAGATE_DIR = '/run/systemd/nspawn/propagate';
 export const DEFAULT_LAB = 'lab';
@@ -24,6 +25,8 @@ export const hostName = (lab: string, index: number): string => `${lab}-${index}
 export const hostNetns = (lab: string, index: number): string => `hw-${lab}-${index}`;
 /** Lab-side veth end; only has to be unique inside the lab namespace. */
 export const labVeth = (index: number): string => `veth${index}`;
+/** A VM host's tap device, in the lab namespace on the lab bridge. */
+export const labTap = (index: number): string => `tap${index}`;
 export const LAB_BRIDGE = 'br0';
 export const cgroupDirs = (lab: string, host: string): string[] => CGROUP_ROOTS.map((r) => `${r}/hw-${lab}/${host}`);
 export const labCgroupDirs = (lab: string): string[] => CGROUP_ROOTS.map((r) => `${r}/hw-${lab}`);

@@ -7,10 +7,31 @@ import { writeFileAtomic } from './fs-util.js';
 
 export type LabCapabilities = Record<string, boolean>;
 
+/** nspawn: a container on the machine's kernel; vm: a qemu (TCG) guest with its own kernel. */
+export type HostKind = 'nspawn' | 'vm';
+
+/** What it takes to boot a VM host again (reboot) with the same disk. */
+export interface VmHostState {
+  /** Cached base image dir, kernel and initrd (direct kernel boot). */
+  image: string;
+  kernel: string;
+  initrd: string;
+  kernelRelease: string;
+  /** Per-host qcow2 overlay over the base image, and the seed disk with the host's identity. */
+  disk: string;
+  seed: string;
+  mac: string;
+  memoryMb: number;
+  cpus: number;
+}
+
 export interface HostState {
   name: string;
   index: number;
   ip: string;
+  /** Absent in state files written before VM hosts existed: nspawn. */
+  kind?: HostKind;
+  /** The namespace holding the host's NIC: its own for nspawn hosts, the lab's for VMs (their tap). */
   netns: string;
   /** nspawn machine name (same as `name`). */
   machine: string;
@@ -18,9 +39,13 @@ export interface HostState {
   merged: string;
   cgroups: string[];
   nspawnPid?: number;
-  /** The container's PID 1 as seen from the machine. */
+  /** The container's PID 1 as seen from the machine; for a VM host, the qemu process. */
   initPid?: number;
+  /** Lab-side end of the host's link on the lab bridge: a veth, or a VM's tap. */
   veth: string;
+  vm?: VmHostState;
+  /** Probed inside a VM host (its own kernel); nspawn hosts share the lab's `capabilities`. */
+  capabilities?: LabCapabilities;
 }
 
 export interface LabState {

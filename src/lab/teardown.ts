@@ -1,7 +1,7 @@
 // Removing a lab, idempotent and tolerant of partial state: whatever state.json lists, plus a sweep
 // by name (namespaces `hw-<lab>[-n]`, cgroup folders `hw-<lab>`, mounts under the lab's dir).
 import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
-import { isAlive, sleep } from './run.js';
+import { isAlive, run, sleep } from './run.js';
 import { pidBelongsTo } from './health.js';
 import { mountsUnder, unmountUnder } from './fs-util.js';
 import { deleteNetns, netnsList } from './network.js';
@@ -95,6 +95,8 @@ export async function teardownLab(lab: string): Promise<TeardownReport> {
   const hosts = await knownHosts(lab);
   const killed = (await Promise.all(hosts.map((h) => killHost(lab, h)))).reduce((a, b) => a + b, 0);
   const dir = labDir(lab);
+  // A VM's tap lives in the lab namespace and goes with it; removed first all the same, by name.
+  for (const h of hosts) if (h.kind === 'vm' && h.veth) await run('ip', ['-n', h.netns, 'link', 'del', h.veth], { check: false });
   const unmounted = (await mountsUnder(dir)).length;
   await unmountUnder(dir);
   const netns = (await netnsList()).filter((n) => isLabNetns(lab, n));

@@ -13,9 +13,13 @@ export interface HostReadiness {
 
 const PROBE = 'systemctl is-system-running --wait; systemctl list-units --state=failed --no-legend --plain | cut -d" " -f1';
 
-export async function waitForHost(state: LabState, host: HostState, deadline: number, started = Date.now()): Promise<HostReadiness> {
+/** `failFast` is asked between attempts; a message from it ends the wait at once (e.g. a VM whose qemu died). */
+export async function waitForHost(state: LabState, host: HostState, deadline: number, started = Date.now(),
+  failFast?: () => Promise<string | undefined>): Promise<HostReadiness> {
   let last = '';
   while (Date.now() < deadline) {
+    const fatal = await failFast?.();
+    if (fatal) throw new Error(`${host.name} (${host.ip}): ${fatal}`);
     const r = await labExec(state, host, PROBE, Math.max(1000, deadline - Date.now()));
     if (r.code !== 255 && r.stdout.trim()) {
       const [sys = '', ...failed] = r.stdout.trim().split('\n');

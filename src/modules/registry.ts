@@ -23,6 +23,9 @@ import { firewalldModule } from './firewalld/firewalld.js';
 import { iptablesModule } from './iptables/iptables.js';
 import { nmConnectionModule } from './nm_connection/nm_connection.js';
 import { etcdKeyModule } from './etcd_key/etcd_key.js';
+import { ovsGatewayModule } from './ovs_gateway/ovs_gateway.js';
+import { routeSetModule } from './route_set/route_set.js';
+import { subnetLeaseModule } from './subnet_lease/subnet_lease.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -33,6 +36,9 @@ export function registerModule(m: Module<any, any>): void {
 for (const m of [commandModule, shellModule, debugModule, assertModule, failModule, setFactModule, metaModule]) registerModule(m);
 for (const m of [fileModule, copyModule, templateModule, lineinfileModule, iniFileModule, sysctlModule, systemdUnitModule, serviceModule, packageModule, waitForModule]) registerModule(m);
 for (const m of [ipLinkModule, ipAddrModule, ipRouteModule, ovsBridgeModule, ovsPortModule, ovsDbModule, ovsFlowsModule, firewalldModule, iptablesModule, nmConnectionModule, etcdKeyModule]) registerModule(m);
+registerModule(routeSetModule);
+registerModule(subnetLeaseModule);
+registerModule(ovsGatewayModule);
 
 export function getModule(name: string): Module<any, any> | undefined {
   return modules.get(name);

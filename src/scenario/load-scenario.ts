@@ -11,6 +11,8 @@ export interface ScenarioHost {
   name: string;
   groups: string[];
   vars: Record<string, unknown>;
+  /** `vm`: a qemu guest with its own kernel (ipip, kernel OVS); default nspawn. */
+  kind: 'nspawn' | 'vm';
 }
 
 export interface Scenario {
@@ -39,7 +41,9 @@ export async function loadScenario(dir: string): Promise<Scenario> {
   const hosts = hostsRaw.map((h) => {
     const o = (typeof h === 'string' ? { name: h } : h) as Record<string, unknown>;
     if (typeof o.name !== 'string') throw new BadInputError('each host needs a name', locOf(h) ?? { file });
-    return { name: o.name, groups: [o.groups ?? []].flat().map(String), vars: (o.vars as Record<string, unknown>) ?? {} };
+    const kind = (o.kind ?? 'nspawn') as ScenarioHost['kind'];
+    if (kind !== 'nspawn' && kind !== 'vm') throw new BadInputError(`host ${o.name}: kind '${String(kind)}' is not one of nspawn, vm`, locOf(h, 'kind') ?? { file });
+    return { name: o.name, groups: [o.groups ?? []].flat().map(String), vars: (o.vars as Record<string, unknown>) ?? {}, kind };
   });
   const sequence = (raw.sequence as string[] | undefined) ?? [...ALL_STEPS];
   for (const s of sequence) if (!(ALL_STEPS as readonly string[]).includes(s)) throw new BadInputError(`unknown step '${s}' (expected ${ALL_STEPS.join(', ')})`, locOf(raw, 'sequence') ?? { file });

@@ -58,7 +58,7 @@ export async function runScenario(sc: Scenario, opts: ScenarioOptions = {}): Pro
       switch (s) {
         case 'create':
           ok = await step('create', async () => {
-            const up = await labUp({ name: lab, hosts: sc.hosts.length, packages: sc.packages, onProgress: log });
+            const up = await labUp({ name: lab, kinds: sc.hosts.map((h) => h.kind), packages: sc.packages, onProgress: log });
             state = up.state;
             log(`lab ${lab}: ${sc.hosts.length} host(s) up in ${up.seconds.toFixed(1)} s`);
             await writeFile(inventory, stringify(scenarioInventory(sc, state), { lineWidth: 0 }));

@@ -2,7 +2,6 @@
 // interface and exit-code conventions as ssh so modules never care where they run.
 import { spawn } from 'node:child_process';
 import { chmod, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { execa } from 'execa';
 import { CommandError } from '../engine/errors.js';
 import { exitCodeOf, TIMEOUT_EXIT_CODE } from './exit-code.js';
 import { maskSecrets, withEnvAndCwd, withTimeout, wrapBecome } from './quote.js';
@@ -27,6 +26,8 @@ export class LocalTransport implements StreamingTransport {
     ]);
     this.stats.execs++;
     this.stats.bytesSent += Buffer.byteLength(wrapped.command) + input.length;
+    // Loaded on first use: execa costs ~0.1-0.3 s of start-up that ssh-only runs never need.
+    const { execa } = await import('execa');
     const r = await execa('/bin/sh', ['-c', wrapped.command], {
       input, reject: false, stripFinalNewline: false, // timeout(1) in the command does the killing; execa's timer is a backstop.
       timeout: options.timeoutMs && options.timeoutMs + 5000, killSignal: 'SIGKILL',

@@ -6,10 +6,19 @@ import { exitCodeOf, TIMEOUT_EXIT_CODE } from './exit-code.js';
 /** The exit status, recorded the moment ssh2 emits it (see openExecChannel). */
 export const exitStatusOf = (ch: ClientChannel): number | undefined => (ch as ClientChannel & { hwExit?: number }).hwExit;
 
-export function openExecChannel(client: Client, command: string): Promise<ClientChannel> {
+/** Opens an exec channel; with `timeoutMs`, a server that never answers fails with code ETIMEDOUT. */
+export function openExecChannel(client: Client, command: string, timeoutMs?: number): Promise<ClientChannel> {
   return new Promise((resolve, reject) => {
+    let settled = false;
+    const timer = timeoutMs ? setTimeout(() => {
+      settled = true;
+      reject(Object.assign(new Error(`no answer to the channel request in ${timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+    }, timeoutMs) : undefined;
     try {
       client.exec(command, (err, ch) => {
+        if (timer) clearTimeout(timer);
+        if (settled) { if (!err) ch.close(); return; }
+        settled = true;
         if (err) return reject(err);
         // A fast command's exit-status can arrive in the same TCP read as the exec reply: ssh2 then
         // emits 'exit' synchronously, before any listener added after an await. Record it now.
@@ -19,6 +28,7 @@ export function openExecChannel(client: Client, command: string): Promise<Client
         resolve(ch);
       });
     } catch (e) {
+      if (timer) clearTimeout(timer);
       reject(e);
     }
   });

@@ -23,6 +23,8 @@ export interface SshAuthOptions {
   hostKeyChecking?: HostKeyChecking;
   connectTimeoutMs?: number;
   keepaliveIntervalMs?: number;
+  /** Unanswered keepalives before the connection counts as dead (default 3: ~15 s with 5 s probes). */
+  keepaliveCountMax?: number;
 }
 
 const DEFAULT_KEYS = ['id_ed25519', 'id_ecdsa', 'id_rsa'];
@@ -73,8 +75,8 @@ export async function openSsh(
     password: auth.password,
     agent: process.env.SSH_AUTH_SOCK || undefined,
     readyTimeout: auth.connectTimeoutMs ?? 10_000,
-    keepaliveInterval: auth.keepaliveIntervalMs ?? 15_000,
-    keepaliveCountMax: 3,
+    keepaliveInterval: auth.keepaliveIntervalMs ?? 5_000,
+    keepaliveCountMax: auth.keepaliveCountMax ?? 3,
     hostVerifier: (key: Buffer) => verifier.verify(key),
     algorithms: verifier.preferredAlgorithms.length
       ? { serverHostKey: verifier.preferredAlgorithms as NonNullable<Config['algorithms']>['serverHostKey'] }

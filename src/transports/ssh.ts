@@ -1,6 +1,8 @@
 // SSH transport: ONE connection per host for the whole run (node-ssh on ssh2), at most
 // `maxChannels` concurrent channels (OpenSSH MaxSessions), a transparent reconnect when the
 // server dropped the connection between execs, optional netns relay or ProxyJump socket.
+// reconnect() replaces a connection that hangs (an IP moved under it, see ovs_gateway); keepalive
+// (5 s x 3) notices a dead one, and a channel that cannot be opened in time counts as dead.
 import type { Duplex } from 'node:stream';
 import type { NodeSSH } from 'node-ssh';
 import { CommandError, TransportError } from '../engine/errors.js';
@@ -26,6 +28,8 @@ export interface SshTransportOptions extends SshEndpoint, SshAuthOptions {
   maxChannels?: number;
 }
 
+const CHANNEL_OPEN_TIMEOUT_MS = 15_000;
+
 export class SshTransport implements StreamingTransport {
   readonly name: string;
   readonly stats: TransportStats = { execs: 0, bytesSent: 0, connects: 0 };
@@ -34,6 +38,7 @@ export class SshTransport implements StreamingTransport {
   private relay?: NetnsRelay;
   private opening?: Promise<void>;
   private readonly channels: Semaphore;
+  private readonly reconnectListeners: (() => Promise<void> | void)[] = [];
 
   constructor(readonly options: SshTransportOptions) {
     this.name = options.name;
@@ -78,12 +83,30 @@ export class SshTransport implements StreamingTransport {
   }
 
   private async open(): Promise<void> {
+    const again = this.stats.connects > 0;
     try {
       await this.openOnce();
     } catch (e) {
       this.dispose();
       throw e;
     }
+    // State tied to the old connection (the run lock's holder) died with it: let owners restore it.
+    if (again) for (const l of this.reconnectListeners) await l();
+  }
+
+  /** Called after every re-opened connection (not the first), e.g. to take the run lock again. */
+  onReconnect(listener: () => Promise<void> | void): void {
+    this.reconnectListeners.push(listener);
+  }
+
+  /**
+   * Drop the current connection (it may hang without erroring, e.g. after the host's IP moved)
+   * and open a fresh one. Commands still running on the old one end with a TransportError.
+   */
+  async reconnect(): Promise<void> {
+    await this.opening?.catch(() => {});
+    this.dispose();
+    await this.connect();
   }
 
   /**
@@ -96,8 +119,10 @@ export class SshTransport implements StreamingTransport {
     for (let attempt = 0; ; attempt++) {
       await this.connect();
       try {
-        return await openExecChannel(this.ssh!.connection!, command);
+        return await openExecChannel(this.ssh!.connection!, command, CHANNEL_OPEN_TIMEOUT_MS);
       } catch (e) {
+        // A channel that cannot even be opened in time means the connection is dead but not closed yet.
+        if (!reconnected && (e as Error & { code?: string }).code === 'ETIMEDOUT') this.dispose();
         if (!reconnected && !this.connected) { reconnected = true; continue; }
         if (attempt < 20 && this.connected && /open failed/i.test((e as Error).message)) {
           await new Promise((r) => setTimeout(r, 10 * (attempt + 1)));

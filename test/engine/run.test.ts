@@ -302,3 +302,27 @@ test('group_vars and host_vars beside the playbook are read, above the inventory
 `);
   t.is(r.summary.exitCode, 0, JSON.stringify(r.results.map((x) => x.result.msg)));
 });
+
+test('a play\'s hosts: is templated with -e vars and play vars', async (t) => {
+  const ws = workspace();
+  t.teardown(ws.cleanup);
+  localInventory(ws, ['h1', 'h2']);
+  const pb = `
+- hosts: "{{ targets }}"
+  gather_facts: false
+  tasks:
+    - name: touch
+      shell: "true"
+      changed_when: false
+- hosts: "{{ only }}"
+  gather_facts: false
+  vars: { only: h1 }
+  tasks:
+    - name: second play
+      shell: "true"
+      changed_when: false
+`;
+  const r = await run(ws, pb, { extraVars: { targets: 'h2' } });
+  t.deepEqual(r.byTask('touch'), { h2: 'ok' });
+  t.deepEqual(r.byTask('second play'), { h1: 'ok' });
+});

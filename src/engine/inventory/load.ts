@@ -12,6 +12,7 @@ import { isYamlInventory, parseYamlInventory } from './parse-yaml.js';
 import type { Inventory } from './types.js';
 import { loadVarsDir } from './vars-dirs.js';
 import { readYaml, type YamlSource } from './yaml-source.js';
+import { decryptFileText } from '../../vault/keyring.js';
 
 // INVENTORY_IGNORE_EXTS and the always-ignored names of InventoryManager, for directory sources.
 const IGNORED_NAMES = /^\.|^host_vars$|^group_vars$|^vars_plugins$/;
@@ -75,6 +76,7 @@ export async function loadFile(inv: Inventory, file: string): Promise<void> {
   } catch (e) {
     throw new BadInputError(`cannot read inventory file: ${(e as Error).message}`, { file }, e);
   }
+  text = decryptFileText(text, file);
   const ext = extname(file).toLowerCase();
   if (ext === '.ini') return parseIni(inv, text, file);
   let yaml: YamlSource | undefined;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { BadInputError } from '../errors.js';
 import type { Inventory, Vars, VarsLayer } from './types.js';
 import { readYaml } from './yaml-source.js';
+import { decryptFileText } from '../../vault/keyring.js';
 
 const EXTENSIONS = ['', '.yml', '.yaml', '.json'];
 
@@ -61,10 +62,7 @@ export async function readVarsFile(file: string): Promise<Vars | undefined> {
   } catch (e) {
     throw new BadInputError(`cannot read vars file: ${(e as Error).message}`, { file }, e);
   }
-  if (text.startsWith('$ANSIBLE_VAULT;')) {
-    throw new BadInputError('vault-encrypted vars files are not supported; expected plain YAML', { file, line: 1, column: 1 });
-  }
-  const src = readYaml(text, file);
+  const src = readYaml(decryptFileText(text, file), file);
   const value = src.doc.toJS({ maxAliasCount: 1000 }) as unknown;
   if (value === null || value === undefined) return undefined;
   if (typeof value !== 'object' || Array.isArray(value)) {

@@ -3,6 +3,7 @@
 // positions so that errors can point at file:line:column.
 import { isAlias, isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { BadInputError, type SourceLoc } from '../errors.js';
+import { VAULT_TAG_PREFIX, withVaultTag } from '../../vault/yaml-tag.js';
 import { pyBools } from '../yaml-source.js';
 
 export interface YamlSource {
@@ -20,7 +21,7 @@ export interface YamlEntry {
 export function readYaml(text: string, file: string): YamlSource {
   const lines = new LineCounter();
   // pyBools: PyYAML's booleans (yes/no/on/off/true/false), not YAML 1.1's y/n.
-  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter: lines, prettyErrors: false, customTags: pyBools as never });
+  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter: lines, prettyErrors: false, customTags: ((tags: never[]) => withVaultTag(pyBools(tags))) as never });
   const err = doc.errors[0];
   if (err) {
     // Point at the offending token rather than at the indentation before it.
@@ -28,7 +29,7 @@ export function readYaml(text: string, file: string): YamlSource {
     while (text[offset] === ' ' || text[offset] === '\t') offset++;
     const pos = lines.linePos(offset);
     const msg = err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    throw new BadInputError(`YAML syntax error: ${msg}`, { file, line: pos.line, column: pos.col }, err);
+    throw new BadInputError(msg.startsWith(VAULT_TAG_PREFIX) ? msg.slice(VAULT_TAG_PREFIX.length) : `YAML syntax error: ${msg}`, { file, line: pos.line, column: pos.col }, err);
   }
   return { file, doc, lines };
 }

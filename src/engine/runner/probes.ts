@@ -1,6 +1,12 @@
 // State reads are batched: when a task asks for a probe that is not cached, the runner also reads
-// every probe it can already compute for the tasks ahead of it, all in one remote exec.
+// probes it can already compute for the tasks ahead of it, all in one remote exec.
 // Any change on the host drops the cache, so a plan never rests on a stale read.
+//
+// How far ahead to read adapts per host: a re-run that changes nothing reads everything in one
+// exec, but on a host being converged every task changes something and a full look-ahead would be
+// thrown away after one task, then read again (quadratic: measured 0.5-1 s of wasted host work per
+// changed task). So after an invalidation the next batch is only as large as the part of the last
+// batch that was actually used, and it grows again (x4) each time a batch is used up unspoiled.
 import { buildBatch, splitBatch } from '../../facts/index.js';
 import { TransportError } from '../errors.js';
 import type { Probe, ProbeOutput } from '../../modules/types.js';
@@ -10,15 +16,32 @@ import type { BecomeOptions } from '../../transports/transport.js';
 /** Lists probe commands the host's upcoming tasks will need (best effort; errors mean "not yet knowable"). */
 export type Lookahead = (h: HostState) => string[];
 
-const MAX_BATCH = 400;
+export const MAX_BATCH = 400;
+
+/** Per-host look-ahead budget: how many probes the next batch may read, and how many of the cached were used. */
+export interface ProbeBudget {
+  size: number;
+  used: Set<string>;
+}
+
+const budgets = new WeakMap<HostState, ProbeBudget>();
+
+export function probeBudget(h: HostState): ProbeBudget {
+  let b = budgets.get(h);
+  if (!b) budgets.set(h, (b = { size: MAX_BATCH, used: new Set() }));
+  return b;
+}
 
 export async function readProbe<S>(h: HostState, probe: Probe<S>, lookahead?: Lookahead, become?: BecomeOptions): Promise<S> {
+  const budget = probeBudget(h);
   let out = h.probeCache.get(probe.command);
   if (!out) {
+    // The cache was used up without a change spoiling it: read further ahead next time.
+    if (h.probeCache.size > 0 && budget.used.size >= h.probeCache.size) budget.size = Math.min(MAX_BATCH, budget.size * 4);
     const commands = [probe.command];
-    if (lookahead) {
+    if (lookahead && budget.size > 1) {
       for (const c of lookahead(h)) {
-        if (commands.length >= MAX_BATCH) break;
+        if (commands.length >= budget.size) break;
         if (!commands.includes(c) && !h.probeCache.has(c)) commands.push(c);
       }
     }
@@ -26,6 +49,7 @@ export async function readProbe<S>(h: HostState, probe: Probe<S>, lookahead?: Lo
     out = h.probeCache.get(probe.command);
     if (!out) throw new TransportError(`probe output missing for: ${probe.command}`, h.name);
   }
+  budget.used.add(probe.command);
   return probe.parse(out);
 }
 
@@ -41,5 +65,10 @@ export async function runProbeBatch(h: HostState, commands: string[], become?: B
 }
 
 export function invalidateProbes(h: HostState): void {
+  if (h.probeCache.size === 0) return;
+  const budget = probeBudget(h);
+  // Next batch: as many as were useful this time (at least one).
+  budget.size = Math.max(1, Math.min(MAX_BATCH, budget.used.size));
+  budget.used.clear();
   h.probeCache.clear();
 }

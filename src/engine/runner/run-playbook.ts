@@ -16,7 +16,8 @@ import { formatArgsError } from './args-error.js';
 import { emptyStats, type EventListener, type RunEvent, type RunSummary } from './events.js';
 import { newHostState, type HostState } from './host-state.js';
 import { PlayRunner } from './run-play.js';
-import type { RunVarsContext } from './task-vars.js';
+import { rootScope, taskVars, type RunVarsContext } from './task-vars.js';
+import { maskText, maskValue, registerSecretVars } from '../../vault/index.js';
 
 export interface RunOptions {
   playbook: string;
@@ -48,7 +49,8 @@ export const EXIT = { ok: 0, failed: 2, unreachable: 4, badInput: 5, interrupted
 
 export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
   const started = Date.now();
-  const emit = (e: RunEvent) => opts.onEvent?.(e);
+  // Secrets (vault values, hostwire_secret_vars) are masked before any listener sees an event.
+  const emit = (e: RunEvent) => opts.onEvent?.(maskValue(e));
   const check = Boolean(opts.check);
   const diff = Boolean(opts.diff);
   const playbook = await loadPlaybook(opts.playbook, { rolesPath: opts.rolesPath, knownModule: isKnownModule });
@@ -110,7 +112,7 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
   try {
     for (const play of playbook.plays) {
       if (interrupted) break;
-      const names = resolvePlayHosts(inv, play, opts.limit);
+      const names = resolvePlayHosts(inv, play, opts.extraVars ?? {}, opts.limit);
       if (names.length === 0) {
         emit({ type: 'no_hosts', play: play.name, pattern: play.hosts });
         continue;
@@ -128,6 +130,7 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
         diff,
         playbookDir: playbook.dir,
       };
+      for (const h of playHosts) registerSecretVars(taskVars(vctx, h, rootScope(play)));
       const runner = new PlayRunner(play, vctx, {
         check,
         diff,
@@ -166,8 +169,9 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
   return summary;
 }
 
-function resolvePlayHosts(inv: Inventory, play: PlayDef, limit?: string): string[] {
-  const rendered = String(renderValue(play.hosts, {}, play.loc));
+/** `hosts:` is templated with the play's vars and -e vars, as Ansible does (`hosts: "{{ new_nodes }}"`). */
+function resolvePlayHosts(inv: Inventory, play: PlayDef, extra: Vars, limit?: string): string[] {
+  const rendered = String(renderValue(play.hosts, templatedVars(mergeVars(play.vars, extra)), play.loc));
   const selected = selectHosts(inv, rendered, { limit: limit ? [limit] : undefined });
   if (selected.length === 0 && ['localhost', '127.0.0.1'].includes(rendered) && !limit) return [rendered];
   return selected;
@@ -243,7 +247,7 @@ function busyError(busy: HostState[]): HostLockedError {
 function writeRetryFile(playbookPath: string, hosts: string[]): void {
   const file = playbookPath.replace(/\.ya?ml$/, '') + '.retry';
   try {
-    writeFileSync(file, hosts.join('\n') + '\n');
+    writeFileSync(file, maskText(hosts.join('\n') + '\n'));
   } catch {
     // A read-only playbook dir must not turn a host failure into a crash.
   }

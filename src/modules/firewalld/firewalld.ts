@@ -2,9 +2,10 @@
 // disabled, at runtime and/or permanently - each read and changed on its own. Reads go over D-Bus;
 // writes use firewall-cmd (firewall-offline-cmd for the permanent config when the daemon is stopped).
 import { z } from 'zod';
-import { HostwireError } from '../../engine/errors.js';
-import { shellJoin } from '../../transports/quote.js';
-import type { Change, Module } from '../types.js';
+import { CommandError, HostwireError } from '../../engine/errors.js';
+import { shellJoin, shellQuote } from '../../transports/quote.js';
+import type { Change, Module, ModuleContext } from '../types.js';
+import { conflictOf, isBindingConflict, parseFirewallError, parseZonesOf, zoneConflictError } from './conflict.js';
 import type { ZoneItems } from './parse.js';
 import { firewallProbeCommand, readFirewall, type FirewallState } from './probe.js';
 
@@ -52,11 +53,10 @@ export function planFirewall(s: FirewallState, a: FirewalldArgs): Change[] {
   const label = it.kind === 'masquerade' ? 'masquerade' : `${it.kind} ${it.value}`;
   const wantRuntime = !a.permanent || a.immediate;
   const changes: Change[] = [];
+  // Both sides are named in one message, whichever side the task is about to change.
   const conflict = (where: 'runtime' | 'permanent') => {
-    const other = s.sourceZone[where];
-    if (it.kind === 'source' && enable && other && other !== a.zone) {
-      throw new HostwireError('command-failed', `firewalld ZONE_CONFLICT: source ${it.value} is bound to zone ${other} (${where}); cannot also add it to zone ${a.zone} - remove it from ${other} first`);
-    }
+    const c = conflictOf(s.sourceZone, a.zone);
+    if (it.kind === 'source' && enable && c?.[where]) throw zoneConflictError('source', it.value, a.zone, c);
   };
   if (a.permanent) {
     if (!s.running && !a.offline) throw new HostwireError('command-failed', `firewalld is not running: set offline: true to change the permanent config with firewall-offline-cmd, or start firewalld`);
@@ -77,9 +77,26 @@ export function planFirewall(s: FirewallState, a: FirewalldArgs): Change[] {
   return changes;
 }
 
+/** Runtime and permanent changes run in one exec, never a reload; a ZONE_CONFLICT the probe could not
+ * foresee (an interface, a race) is re-read to name the zone that holds the item. */
+async function applyFirewall(changes: Change[], a: FirewalldArgs, ctx: ModuleContext): Promise<void> {
+  const commands = changes.flatMap((c) => c.run);
+  if (commands.length === 0) return;
+  const r = await ctx.transport.exec(['set -e', ...commands].join('\n'), { become: ctx.become });
+  if (r.code === 0) return;
+  const it = itemOf(a);
+  if (!isBindingConflict(parseFirewallError(r.stderr)) || (it.kind !== 'source' && it.kind !== 'interface')) {
+    throw new CommandError({ command: commands.join('; '), exitCode: r.code, stdout: r.stdout, stderr: r.stderr, host: ctx.host });
+  }
+  const q = shellQuote(it.value);
+  const z = await ctx.transport.exec(`firewall-cmd --get-zone-of-${it.kind} ${q}; echo "::rc $?"; firewall-cmd --permanent --get-zone-of-${it.kind} ${q}; echo "::rc $?"`, { become: ctx.become });
+  throw zoneConflictError(it.kind, it.value, a.zone, conflictOf(parseZonesOf(z.stdout), a.zone));
+}
+
 export const firewalldModule: Module<FirewalldArgs, FirewallState> = {
   name: 'firewalld',
   args: firewalldArgs,
   probe: (a) => ({ command: firewallProbeCommand(a.zone, a.source), parse: (o) => readFirewall(o.stdout, a.zone) }),
   plan: (s, a) => planFirewall(s, a),
+  apply: (changes, a, ctx) => applyFirewall(changes, a, ctx),
 };

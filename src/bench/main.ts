@@ -1,0 +1,81 @@
+// `npm run bench`: hostwire vs ansible-playbook vs the SSH fan-out floor on lab hosts (3 and 10),
+// then the scale run on light hosts; writes bench/results.json and bench/results.md.
+// Options: --runs N (default 5), --sizes 3,10, --scale 200,500, --ansible-scale 100, --scale-runs N
+// (default 3), --no-scale, --no-labs, --out DIR (default bench/).
+import { loadavg } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runLabSuite, type Sample, type SuiteResult } from './lab-suite.js';
+import { describeMachine, summarize } from './report.js';
+import { runScaleSuite } from './scale-suite.js';
+import { ROOT } from './tools.js';
+
+function args(argv: string[]) {
+  const get = (k: string) => { const i = argv.indexOf(k); return i >= 0 ? argv[i + 1] : undefined; };
+  const list = (k: string, d: number[]) => (get(k) === undefined ? d : get(k)!.split(',').filter(Boolean).map(Number));
+  return {
+    runs: Number(get('--runs') ?? 5),
+    sizes: argv.includes('--no-labs') ? [] : list('--sizes', [3, 10]),
+    scale: argv.includes('--no-scale') ? [] : list('--scale', [200, 500]),
+    ansibleScale: argv.includes('--no-scale') ? [] : list('--ansible-scale', [100]),
+    scaleRuns: Number(get('--scale-runs') ?? 3),
+    out: path.resolve(get('--out') ?? path.join(ROOT, 'bench')),
+  };
+}
+
+const LABS: Record<number, string> = { 3: 'bench', 10: 'bench10' };
+
+async function main(): Promise<void> {
+  const o = args(process.argv.slice(2));
+  if (process.getuid?.() !== 0) throw new Error('the bench needs root (labs, network namespaces): run it as root');
+  const machine = describeMachine();
+  const log = (s: string) => process.stdout.write(`${s}\n`);
+  log(`hostwire bench: ${machine.cpu}, ${machine.cores} cores, load ${machine.loadavgStart.join(' ')}; ${machine.ansible}`);
+  const work = mkdtempSync(path.join(tmpdir(), 'hwbench-'));
+  const suites: SuiteResult[] = [];
+  let scale: Sample[] = [];
+  try {
+    for (const n of o.sizes) {
+      suites.push(await runLabSuite({ lab: LABS[n] ?? `bench${n}`, hosts: n, runs: o.runs, workDir: work, log, countAnsible: n === Math.min(...o.sizes) }));
+    }
+    if (o.scale.length || o.ansibleScale.length) {
+      scale = await runScaleSuite({ hostwireSizes: o.scale, ansibleSizes: o.ansibleScale, runs: o.scaleRuns, netns: 'hwb-benchs', workDir: work, log });
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  machine.loadavgEnd = loadavg().map((x) => Math.round(x * 100) / 100);
+  const { table, targets, figures } = summarize(suites, scale);
+  const notes = [
+    ...suites.map((s) => `- ${s.hosts} hosts: shared verify failures: ${s.verifyFailures.length ? s.verifyFailures.join('; ') : 'none'}; hostwire --check on ansible-converged hosts reported changed = ${s.crossCheckChanged.join(', ') || 'n/a'} (0 = both tools left the same state).`),
+  ];
+  mkdirSync(o.out, { recursive: true });
+  writeFileSync(path.join(o.out, 'results.json'), `${JSON.stringify({ machine, options: o, targets: targets.met, figures, suites, scale }, null, 1)}\n`);
+  const md = [
+    '# hostwire bench results',
+    '',
+    `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memGiB} GiB, kernel ${machine.kernel}, node ${machine.node}, ${machine.ansible}, ${machine.openssh}.`,
+    `Load average at start ${machine.loadavgStart.join(' ')}, at end ${machine.loadavgEnd.join(' ')} (the lab hosts run on the same cores as the controller). ${machine.date}.`,
+    '',
+    `Seconds: median (min-max) of ${o.runs} runs; each sample of each tool on a fresh lab. Floors: ssh2 (same library and netns relay as hostwire) and OpenSSH (ControlMaster off); ratios use the faster floor. CPU and peak memory: GNU time on the controller command (CPU includes waited-for children: ansible's forks and ssh, hostwire's relay); "tree" is the sampled sum over the process tree.`,
+    '',
+    table,
+    '',
+    '## Targets',
+    '',
+    ...targets.lines,
+    '',
+    '## Equivalence',
+    '',
+    ...notes,
+    '',
+  ].join('\n');
+  writeFileSync(path.join(o.out, 'results.md'), md);
+  log(`\n${table}\n\n${targets.lines.join('\n')}\n${notes.join('\n')}\nwrote ${path.join(o.out, 'results.md')} and results.json`);
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench failed: ${(e as Error).stack ?? e}\n`);
+  process.exitCode = 1;
+});

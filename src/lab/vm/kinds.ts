@@ -1,0 +1,18 @@
+// Which lab hosts are VMs: `kinds` per host, or `vms` = the last N hosts.
+import { BadInputError } from '../../engine/errors.js';
+import type { HostKind } from '../state.js';
+
+export const HOST_KINDS: readonly HostKind[] = ['nspawn', 'vm'];
+
+export function hostKinds(count: number, options: { vms?: number; kinds?: readonly string[] }): HostKind[] {
+  if (options.kinds) {
+    if (options.kinds.length !== count) throw new BadInputError(`kinds: expected ${count} entries (one per host), got ${options.kinds.length}`);
+    return options.kinds.map((k, i) => {
+      if (!HOST_KINDS.includes(k as HostKind)) throw new BadInputError(`kinds[${i}]: expected one of ${HOST_KINDS.join(', ')}, got "${k}"`);
+      return k as HostKind;
+    });
+  }
+  const vms = options.vms ?? 0;
+  if (!Number.isInteger(vms) || vms < 0 || vms > count) throw new BadInputError(`--vms ${vms}: expected a whole number from 0 to ${count} (the number of hosts)`);
+  return Array.from({ length: count }, (_, i) => (i >= count - vms ? 'vm' : 'nspawn'));
+}

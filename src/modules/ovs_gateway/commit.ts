@@ -1,0 +1,103 @@
+// hostwire's side of the commit-confirmed move: stage the files, start the transaction as a
+// transient systemd unit (it survives our SSH session), then reach the host again (reconnecting
+// when the old session hung or died), confirm, and wait for the host's verdict. Without our
+// confirmation the host rolls itself back; a rollback is reported as a failure with the reason
+// and the diagnostics the host saved.
+import { randomBytes } from 'node:crypto';
+import { HostwireError, TransportError } from '../../engine/errors.js';
+import { shellJoin } from '../../transports/quote.js';
+import type { Transport } from '../../transports/transport.js';
+import type { ModuleContext } from '../types.js';
+import type { TxnChange } from './plan-uplink.js';
+import { RUN_DIR, SCRIPT_PATH, STAGE_DIR } from './script/index.js';
+
+export interface CommitOptions {
+  timeoutSec: number;
+  confirm: boolean;
+  /** Poll period (ms). */
+  pollMs?: number;
+}
+
+export interface CommitResult {
+  status: 'ok' | 'rolled-back';
+  reason: string;
+  /** Seconds from the start of the transaction to its end (host clock). */
+  seconds: number;
+  diagnostics?: string;
+}
+
+type Reconnectable = Transport & { reconnect?: () => Promise<void> };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export const unitName = (id: string) => `hostwire-configure-ovs-${id}`;
+
+function pollScript(id: string, confirm: boolean): string {
+  const r = `${RUN_DIR}/result-${id}`;
+  return [
+    `if [ -e ${r} ]; then echo @@result; cat ${r}`,
+    `elif [ -e ${RUN_DIR}/waiting-${id} ]; then ${confirm ? `touch ${RUN_DIR}/confirm-${id}; echo @@confirmed` : 'echo @@waiting'}`,
+    `else echo @@pending; systemctl is-active ${unitName(id)} 2>/dev/null; fi`,
+  ].join('\n');
+}
+
+function diagScript(dir: string): string {
+  const q = shellJoin([dir]);
+  return `for f in ip.txt ovs-vsctl-show.txt; do echo "--- $f"; cat ${q}/$f 2>/dev/null; done; echo '--- journal'; tail -n 40 ${q}/journal.txt 2>/dev/null`;
+}
+
+const field = (text: string, k: string) => new RegExp(`^${k}=(.*)$`, 'm').exec(text)?.[1] ?? '';
+
+/** Stage and start the transaction; returns its id. */
+export async function startTransaction(changes: TxnChange[], ctx: ModuleContext, timeoutSec: number): Promise<string> {
+  const id = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  const t = ctx.transport;
+  const prep = await t.exec(`mkdir -p ${STAGE_DIR} ${RUN_DIR} && rm -f ${STAGE_DIR}/*`, { become: ctx.become });
+  if (prep.code !== 0) throw new HostwireError('command-failed', `cannot prepare ${STAGE_DIR}: ${prep.stderr.trim()}`);
+  for (const c of changes) {
+    const { bridge, env, prev, nm } = c.txn;
+    if (env) await t.writeFile(`${STAGE_DIR}/${bridge}.env`, env, { mode: '0644', become: ctx.become });
+    if (prev) await t.writeFile(`${STAGE_DIR}/${bridge}.prev`, prev, { mode: '0644', become: ctx.become });
+    if (nm) await t.writeFile(`${STAGE_DIR}/${bridge}.nm`, nm, { mode: '0700', become: ctx.become });
+  }
+  const actions = changes.map((c) => `${c.txn.verb}:${c.txn.bridge}`);
+  const cmd = shellJoin(['systemd-run', '--quiet', '--collect', `--unit=${unitName(id)}`, '--description=hostwire configure_ovs commit-confirmed move',
+    SCRIPT_PATH, 'txn', id, String(timeoutSec), ...actions]);
+  const r = await t.exec(cmd, { become: ctx.become, timeoutMs: 20_000 });
+  if (r.code !== 0) throw new HostwireError('command-failed', `cannot start the transient unit ${unitName(id)}: ${(r.stderr || r.stdout).trim()}`);
+  return id;
+}
+
+/** Confirm (unless told not to) and wait for the host's verdict, reconnecting as needed. */
+export async function awaitTransaction(id: string, ctx: ModuleContext, o: CommitOptions): Promise<CommitResult> {
+  const t = ctx.transport as Reconnectable;
+  // The host decides within timeout (+ apply and rollback time); past that it is really lost.
+  const deadline = Date.now() + (o.timeoutSec + 90) * 1000;
+  let lastError = '';
+  let dead = false;
+  while (Date.now() < deadline) {
+    try {
+      if (dead && t.reconnect) await t.reconnect();
+      const r = await t.exec(pollScript(id, o.confirm), { become: ctx.become, timeoutMs: 5000 });
+      if (r.code === 124) throw new TransportError(`${ctx.host}: the session hangs`, ctx.host);
+      dead = false;
+      const out = r.stdout;
+      if (out.startsWith('@@result')) {
+        const status = field(out, 'status') === 'ok' ? 'ok' : 'rolled-back';
+        const seconds = Number(field(out, 'ended')) - Number(field(out, 'started'));
+        const res: CommitResult = { status, reason: field(out, 'reason'), seconds: Math.round(seconds * 10) / 10 };
+        if (status !== 'ok') res.diagnostics = (await t.exec(diagScript(field(out, 'diag')), { become: ctx.become, timeoutMs: 10_000 })).stdout;
+        return res;
+      }
+      if (out.startsWith('@@pending') && !/^(active|activating)$/m.test(out)) {
+        const j = await t.exec(`journalctl -u ${unitName(id)} --no-pager -o cat | tail -n 40`, { become: ctx.become });
+        throw new HostwireError('command-failed', `the transaction ${unitName(id)} ended without a result:\n${j.stdout}`);
+      }
+    } catch (e) {
+      if (!(e instanceof TransportError)) throw e;
+      lastError = e.message;
+      dead = true;
+    }
+    await sleep(o.pollMs ?? 300);
+  }
+  throw new TransportError(`${ctx.host}: unreachable since the move (${lastError}); the host rolls itself back after ${o.timeoutSec} s without confirmation`, ctx.host);
+}

@@ -1,0 +1,66 @@
+// Pure: the desired <bridge>.env from the uplink's configuration and the arguments, and how the
+// live host differs from it (an empty list = converged).
+import type { OvsGatewayArgs } from './args.js';
+import { renderEnv, type BridgeEnv, type UplinkConfig } from './env.js';
+import type { GatewayState } from './parse.js';
+import { ETC_DIR } from './script/index.js';
+
+export const envPath = (bridge: string) => `${ETC_DIR}/${bridge}.env`;
+export const nftTableName = (uplink: string) => `hostwire_${uplink.replace(/[^A-Za-z0-9_]/g, '_')}`;
+
+export function desiredEnv(u: UplinkConfig, a: OvsGatewayArgs, bridge: string, metric: number, backend: 'ovs' | 'nm', primary: boolean): BridgeEnv {
+  const gw = primary && a.gateway ? a.gateway : undefined;
+  const routes = u.routes.map((r) => {
+    if (!/^(-6 )?default /.test(r)) return r;
+    let out = r.replace(/ metric \d+/, '') + ` metric ${metric}`;
+    if (gw && !r.startsWith('-6')) out = out.replace(/ via \S+/, ` via ${gw}`);
+    return out;
+  });
+  const v4gw = gw ?? u.gateways.find((g) => !g.includes(':'));
+  return {
+    bridge,
+    uplink: u.iface,
+    mac: u.mac,
+    mtu: (primary ? a.mtu : undefined) ?? u.mtu,
+    method: u.method,
+    addrs: u.addrs,
+    routes,
+    metric,
+    datapath: a.datapath_type,
+    dropIngress: a.drop_kernel_ingress === 'auto' ? a.datapath_type === 'netdev' : a.drop_kernel_ingress,
+    check: primary && a.check_targets ? a.check_targets : v4gw ? [v4gw] : [],
+    backend,
+  };
+}
+
+/** Every way the live host differs from `e` (messages for the change summary). */
+export function driftOf(s: GatewayState, e: BridgeEnv): string[] {
+  const d: string[] = [];
+  const saved = s.files[envPath(e.bridge)];
+  if (saved?.trim() !== renderEnv(e).trim()) d.push(saved ? 'desired state changed' : 'not moved yet');
+  const br = s.bridges.find((b) => b.name === e.bridge);
+  if (!br) return [...d, `no OVS bridge ${e.bridge}`];
+  if (!br.ports.includes(e.uplink)) d.push(`${e.uplink} is not a port of ${e.bridge}`);
+  if (br.datapathType !== e.datapath) d.push(`datapath_type ${br.datapathType}`);
+  const link = s.links.find((l) => l.name === e.bridge);
+  if (!link) return [...d, `no ${e.bridge} interface`];
+  if (link.mac !== e.mac) d.push(`${e.bridge} MAC ${link.mac ?? 'none'}`);
+  if (link.mtu !== e.mtu) d.push(`${e.bridge} MTU ${link.mtu}`);
+  if (!link.up) d.push(`${e.bridge} is down`);
+  const have = new Set(link.addrs.map((a) => `${a.local}/${a.prefixlen}`));
+  if (e.method === 'dhcp') {
+    if (!link.addrs.some((a) => a.family === 'inet' && a.scope === 'global')) d.push(`${e.bridge} has no DHCP address`);
+  } else {
+    for (const a of e.addrs) if (!have.has(a)) d.push(`${a} missing on ${e.bridge}`);
+  }
+  const up = s.links.find((l) => l.name === e.uplink);
+  if (up?.addrs.some((a) => a.scope === 'global')) d.push(`${e.uplink} still holds addresses`);
+  for (const r of e.routes.filter((x) => /^default /.test(x))) {
+    const via = / via (\S+)/.exec(r)?.[1];
+    const ok = s.routes.some((x) => x.family === 4 && x.dst === 'default' && x.dev === e.bridge && (x.metric ?? 0) === e.metric && (!via || x.gateway === via));
+    if (!ok) d.push(`route "${r}" missing on ${e.bridge}`);
+  }
+  if (e.method === 'dhcp' && !s.routes.some((x) => x.dst === 'default' && x.dev === e.bridge)) d.push(`no default route on ${e.bridge}`);
+  if (e.dropIngress && !s.nftTables.includes(nftTableName(e.uplink))) d.push(`kernel ingress on ${e.uplink} not dropped`);
+  return d;
+}

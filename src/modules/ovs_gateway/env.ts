@@ -1,0 +1,74 @@
+// The state files the host script sources: <bridge>.env (desired bridge, re-applied at boot) and
+// <bridge>.prev (the uplink as it was before the move, restored on rollback/removal).
+// KEY='value' lines in a fixed order, so equal state renders to equal text.
+import { shellQuote } from '../../transports/quote.js';
+
+export interface UplinkConfig {
+  iface: string;
+  mac: string;
+  mtu: number;
+  method: 'static' | 'dhcp';
+  /** CIDRs, v4 then v6, global scope only. */
+  addrs: string[];
+  /** `ip route` arguments without `dev` (default and static routes; kernel ones come back with the addresses). */
+  routes: string[];
+  /** The default gateways (v4 first). */
+  gateways: string[];
+  /** NetworkManager connection active on the NIC (reactivated on restore), if NM managed it. */
+  nmConn?: string;
+}
+
+export interface BridgeEnv {
+  bridge: string;
+  uplink: string;
+  mac: string;
+  mtu: number;
+  method: 'static' | 'dhcp';
+  addrs: string[];
+  routes: string[];
+  metric: number;
+  datapath: string;
+  dropIngress: boolean;
+  check: string[];
+  backend: 'ovs' | 'nm';
+}
+
+const line = (k: string, v: string | number) => `${k}=${shellQuote(String(v))}\n`;
+
+export function renderEnv(e: BridgeEnv): string {
+  return '# hostwire configure_ovs: desired state of this bridge (re-applied at boot)\n' + [
+    line('BRIDGE', e.bridge), line('UPLINK', e.uplink), line('MAC', e.mac), line('MTU', e.mtu), line('METHOD', e.method),
+    line('ADDRS', e.addrs.join(' ')), line('ROUTES', e.routes.join(';')), line('METRIC', e.metric), line('DATAPATH', e.datapath),
+    line('DROP_INGRESS', e.dropIngress ? 1 : 0), line('CHECK', e.check.join(' ')), line('BACKEND', e.backend),
+  ].join('');
+}
+
+export function renderPrev(u: UplinkConfig): string {
+  return '# hostwire configure_ovs: the uplink before the move (restored on rollback or removal)\n' + [
+    line('IFACE', u.iface), line('MAC', u.mac), line('MTU', u.mtu), line('METHOD', u.method), line('ADDRS', u.addrs.join(' ')),
+    line('ROUTES', u.routes.join(';')), line('GATEWAYS', u.gateways.join(' ')), line('NMCONN', u.nmConn ?? ''),
+  ].join('');
+}
+
+/** Reads KEY='value' lines as written by renderEnv/renderPrev (shellQuote's quoting only). */
+export function parseEnvText(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of text.split('\n')) {
+    const m = /^([A-Z_]+)=(.*)$/.exec(raw.trim());
+    if (!m) continue;
+    const v = m[2]!;
+    out[m[1]!] = v.startsWith("'") ? v.slice(1, -1).replaceAll(`'\\''`, "'") : v;
+  }
+  return out;
+}
+
+export function parsePrev(text: string): UplinkConfig | undefined {
+  const v = parseEnvText(text);
+  if (!v.IFACE || !v.MAC) return undefined;
+  const list = (s: string | undefined, sep: string) => (s ?? '').split(sep).map((x) => x.trim()).filter(Boolean);
+  return {
+    iface: v.IFACE, mac: v.MAC, mtu: Number(v.MTU) || 1500, method: v.METHOD === 'dhcp' ? 'dhcp' : 'static',
+    addrs: list(v.ADDRS, ' '), routes: list(v.ROUTES, ';'), gateways: list(v.GATEWAYS, ' '),
+    ...(v.NMCONN ? { nmConn: v.NMCONN } : {}),
+  };
+}

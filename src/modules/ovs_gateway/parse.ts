@@ -1,0 +1,117 @@
+// Pure parsers: the gateway probe's sections -> GatewayState.
+import { HostwireError, ProbeParseError } from '../../engine/errors.js';
+import { readSections, type Section } from '../ip_link/sections.js';
+import { asMap, parseOvsTables } from '../ovs_bridge/ovsdb.js';
+
+export interface Addr { family: 'inet' | 'inet6'; local: string; prefixlen: number; scope: string; dynamic: boolean }
+export interface Link { name: string; mac?: string; mtu: number; up: boolean; master?: string; addrs: Addr[] }
+export interface Route { dst: string; gateway?: string; dev?: string; metric?: number; protocol?: string; scope?: string; family: 4 | 6 }
+export interface OvsBridgeInfo { name: string; datapathType: string; failMode: string; otherConfig: Record<string, string>; externalIds: Record<string, string>; ports: string[] }
+export interface NmDevice { device: string; type: string; state: string; conUuid: string }
+
+export interface GatewayState {
+  machineId: string;
+  /** Undefined when OVS is not running (or not installed): the reason. */
+  ovsError?: string;
+  bridges: OvsBridgeInfo[];
+  /** Interface name -> its OVS type ('' = a system device, 'internal' = a bridge's own port). */
+  ovsIfTypes: Record<string, string>;
+  links: Link[];
+  routes: Route[];
+  /** Path -> content of MCO's hint files and hostwire's saved env/prev files that exist. */
+  files: Record<string, string>;
+  nm: { present: boolean; running: boolean; ovsPlugin: boolean; devices: NmDevice[] };
+  nftTables: string[];
+  bootUnitEnabled: boolean;
+  scriptSha: string;
+}
+
+function json<T>(s: Section | undefined, what: string): T {
+  try {
+    return JSON.parse(s?.out.trim() || '[]') as T;
+  } catch (e) {
+    throw new ProbeParseError(`${what} did not print JSON`, s?.out ?? '', e);
+  }
+}
+
+interface AddrJson { ifname: string; address?: string; mtu: number; flags?: string[]; master?: string; link_type?: string; addr_info?: { family: string; local: string; prefixlen: number; scope?: string; dynamic?: boolean }[] }
+
+export function parseLinks(s: Section | undefined): Link[] {
+  return json<AddrJson[]>(s, 'ip -j addr').map((l) => ({
+    name: l.ifname,
+    ...(l.link_type === 'ether' && l.address ? { mac: l.address } : {}),
+    mtu: l.mtu,
+    up: (l.flags ?? []).includes('UP'),
+    ...(l.master ? { master: l.master } : {}),
+    addrs: (l.addr_info ?? []).filter((a) => a.family === 'inet' || a.family === 'inet6').map((a) => ({
+      family: a.family as Addr['family'], local: a.local, prefixlen: a.prefixlen, scope: a.scope ?? 'global', dynamic: Boolean(a.dynamic),
+    })),
+  }));
+}
+
+export function parseRoutes(s: Section | undefined, family: 4 | 6): Route[] {
+  if (!s || (s.rc !== 0 && !s.out.trim().startsWith('['))) return [];
+  return json<Omit<Route, 'family'>[]>(s, 'ip -j route').map((r) => ({ ...r, family }));
+}
+
+/** `@@file <path>` blocks -> path -> content (the trailing newline the probe adds is dropped). */
+export function parseFiles(out: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  let cur: string | undefined;
+  for (const line of out.split('\n')) {
+    const m = /^@@file (.+)$/.exec(line);
+    if (m) { cur = m[1]!; files[cur] = ''; continue; }
+    if (cur !== undefined) files[cur] += `${line}\n`;
+  }
+  for (const k of Object.keys(files)) files[k] = files[k]!.replace(/\n\n$/, '\n');
+  return files;
+}
+
+export function parseNm(s: Section | undefined): GatewayState['nm'] {
+  if (!s || s.rc === 127) return { present: false, running: false, ovsPlugin: false, devices: [] };
+  const lines = s.out.split('\n').filter(Boolean);
+  const devices = lines.filter((l) => l.split(':').length >= 4 && !l.startsWith('@@')).map((l) => {
+    const [device, type, state, conUuid] = l.split(':');
+    return { device: device!, type: type!, state: state!, conUuid: conUuid ?? '' };
+  });
+  return { present: true, running: lines[0] === 'running', ovsPlugin: lines.includes('@@plugin ovs'), devices };
+}
+
+function parseOvs(sections: Map<string, Section>): Pick<GatewayState, 'ovsError' | 'bridges' | 'ovsIfTypes'> {
+  const br = sections.get('ovs-br');
+  if (!br || br.rc !== 0) return { ovsError: br?.out.trim() || 'ovs-vsctl failed', bridges: [], ovsIfTypes: {} };
+  const ports = new Map<string, string[]>();
+  let cur: string | undefined;
+  for (const line of (sections.get('ovs-ports')?.out ?? '').split('\n')) {
+    const m = /^@@br (.+)$/.exec(line);
+    if (m) { cur = m[1]!; ports.set(cur, []); } else if (cur && line.trim()) ports.get(cur)!.push(line.trim());
+  }
+  const bridges = (parseOvsTables(br.out)[0] ?? []).map((r) => ({
+    name: String(r.name),
+    datapathType: typeof r.datapath_type === 'string' && r.datapath_type ? r.datapath_type : 'system',
+    failMode: typeof r.fail_mode === 'string' ? r.fail_mode : '',
+    otherConfig: asMap(r.other_config),
+    externalIds: asMap(r.external_ids),
+    ports: ports.get(String(r.name)) ?? [],
+  }));
+  const ifs = parseOvsTables(sections.get('ovs-if')?.out ?? '')[0] ?? [];
+  return { bridges, ovsIfTypes: Object.fromEntries(ifs.map((r) => [String(r.name), typeof r.type === 'string' ? r.type : ''])) };
+}
+
+export function parseGatewayProbe(stdout: string): GatewayState {
+  const s = readSections(stdout);
+  const addr = s.get('addr');
+  if (!addr || addr.rc !== 0) throw new HostwireError('command-failed', `ip -j addr failed: ${addr?.out.trim() ?? 'no output'}`);
+  const boot = (s.get('boot')?.out ?? '').split('\n').map((l) => l.trim());
+  return {
+    machineId: (s.get('machine-id')?.out ?? '').trim(),
+    ...parseOvs(s),
+    links: parseLinks(addr),
+    routes: [...parseRoutes(s.get('route4'), 4), ...parseRoutes(s.get('route6'), 6)],
+    files: parseFiles(s.get('files')?.out ?? ''),
+    nm: parseNm(s.get('nm')),
+    nftTables: (s.get('nft')?.out ?? '').split('\n').flatMap((l) => /^table netdev (\S+)/.exec(l.trim())?.[1] ?? []),
+    bootUnitEnabled: boot[0] === 'enabled',
+    scriptSha: /^[0-9a-f]{64}$/.test(boot[1] ?? '') ? boot[1]! : '',
+  };
+}

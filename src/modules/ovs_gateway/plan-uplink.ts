@@ -1,0 +1,78 @@
+// Pure plan for mode=uplink: the script and boot unit (plain writes), the hint write-back, and the
+// disruptive part as ONE transaction (apply:<bridge> / remove:<bridge> actions) that the host runs
+// detached under the commit-confirmed rule (see commit.ts).
+import { createHash } from 'node:crypto';
+import { HostwireError } from '../../engine/errors.js';
+import type { Change } from '../types.js';
+import type { OvsGatewayArgs } from './args.js';
+import { chooseUplink } from './choose-uplink.js';
+import { desiredEnv, driftOf, envPath } from './desired.js';
+import { renderEnv, renderPrev, type BridgeEnv, type UplinkConfig } from './env.js';
+import { planNmProfiles } from './nm-profiles.js';
+import type { GatewayState } from './parse.js';
+import { HINT_FILES } from './probe.js';
+import { BOOT_UNIT, BOOT_UNIT_PATH, BOOT_UNIT_TEXT, SCRIPT, SCRIPT_PATH } from './script/index.js';
+import { prevPath, uplinkConfig } from './uplink-config.js';
+
+
+export interface TxnAction {
+  verb: 'apply' | 'remove';
+  bridge: string;
+  /** Staged files for apply: the env, the prev (first move only), the NM commands (nm backend). */
+  env?: string;
+  prev?: string;
+  nm?: string;
+}
+
+/** A change the host applies inside the commit-confirmed transaction. */
+export type TxnChange = Change & { txn: TxnAction };
+export const isTxnChange = (c: Change): c is TxnChange => 'txn' in c;
+
+export function chooseBackend(s: GatewayState, a: OvsGatewayArgs): 'ovs' | 'nm' {
+  if (a.backend !== 'auto') return a.backend;
+  return s.nm.running && s.nm.ovsPlugin ? 'nm' : 'ovs';
+}
+
+const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
+
+function bridgeChange(s: GatewayState, u: { config: UplinkConfig; moved: boolean }, e: BridgeEnv, primary: boolean): TxnChange[] {
+  const drift = driftOf(s, e);
+  if (drift.length === 0) return [];
+  const before = s.files[envPath(e.bridge)] ?? `${e.uplink}: ${u.config.method} ${u.config.addrs.join(' ')} mtu ${u.config.mtu} mac ${u.config.mac}\n`;
+  return [{
+    summary: `${u.moved ? 're-apply' : 'move'} ${e.uplink} into ${e.bridge} (${drift.join(', ')})`,
+    before, after: renderEnv(e), run: [],
+    txn: { verb: 'apply', bridge: e.bridge, env: renderEnv(e), ...(u.moved ? {} : { prev: renderPrev(u.config) }), ...(e.backend === 'nm' ? { nm: planNmProfiles(u.config, e, primary).join('\n') + '\n' } : {}) },
+  }];
+}
+
+export function planUplink(s: GatewayState, a: OvsGatewayArgs): Change[] {
+  if (s.ovsError) throw new HostwireError('command-failed', `Open vSwitch is not running (start openvswitch-switch / openvswitch): ${s.ovsError}`);
+  const backend = chooseBackend(s, a);
+  const changes: Change[] = [];
+  if (s.scriptSha !== sha256(SCRIPT)) changes.push({ summary: `install ${SCRIPT_PATH}`, run: [], write: { path: SCRIPT_PATH, content: SCRIPT, mode: '0755' } });
+  if (s.files[BOOT_UNIT_PATH] !== BOOT_UNIT_TEXT) changes.push({ summary: `install ${BOOT_UNIT}`, run: ['systemctl daemon-reload'], write: { path: BOOT_UNIT_PATH, content: BOOT_UNIT_TEXT, mode: '0644' } });
+  if (!s.bootUnitEnabled) changes.push({ summary: `enable ${BOOT_UNIT}`, run: [`systemctl enable ${BOOT_UNIT} 2>&1`] });
+
+  const choice = chooseUplink(s, { forced: a.uplink, nodeIp: a.node_ip, bridge: a.bridge, extraBridge: a.extra_bridge });
+  if (!choice.iface) throw new HostwireError('command-failed', `cannot choose the uplink for ${a.bridge}: ${choice.reason}`);
+  if (s.files[HINT_FILES.ifaceHint]?.trim() !== choice.iface) {
+    changes.push({ summary: `record ${choice.iface} in ${HINT_FILES.ifaceHint}`, before: s.files[HINT_FILES.ifaceHint] ?? '', after: `${choice.iface}\n`, run: [], write: { path: HINT_FILES.ifaceHint, content: `${choice.iface}\n`, mode: '0644' } });
+  }
+  const main = uplinkConfig(s, choice.iface, a.bridge);
+  changes.push(...bridgeChange(s, main, desiredEnv(main.config, a, a.bridge, a.metric, backend, true), true));
+
+  const extraNic = s.files[HINT_FILES.extraBridge]?.trim();
+  if (extraNic) {
+    if (extraNic === choice.iface) throw new HostwireError('bad-input', `${HINT_FILES.extraBridge} names ${extraNic}, the uplink of ${a.bridge}`);
+    const extra = uplinkConfig(s, extraNic, a.extra_bridge);
+    changes.push(...bridgeChange(s, extra, desiredEnv(extra.config, a, a.extra_bridge, a.extra_metric, backend, false), false));
+  } else if (s.files[envPath(a.extra_bridge)] !== undefined || s.bridges.some((b) => b.name === a.extra_bridge)) {
+    if (s.files[prevPath(a.extra_bridge)] === undefined) {
+      changes.push({ summary: `delete ${a.extra_bridge} (${HINT_FILES.extraBridge} is gone; no saved NIC configuration)`, run: [`ovs-vsctl --timeout=10 --if-exists del-br ${a.extra_bridge}`, `rm -f ${envPath(a.extra_bridge)}`] });
+    } else {
+      changes.push({ summary: `remove ${a.extra_bridge} and restore its NIC (${HINT_FILES.extraBridge} is gone)`, before: s.files[envPath(a.extra_bridge)] ?? '', after: 'absent\n', run: [], txn: { verb: 'remove', bridge: a.extra_bridge } } as TxnChange);
+    }
+  }
+  return changes;
+}

@@ -1,0 +1,30 @@
+// One read of everything the gateway bridge depends on: OVS bridges/ports/interfaces, links and
+// addresses, routes, MCO's hint files, hostwire's saved state, NetworkManager, nftables, the boot unit.
+import { section, requireTool } from '../ip_link/sections.js';
+import { BOOT_UNIT, BOOT_UNIT_PATH, ETC_DIR, LIB_DIR, SCRIPT_PATH } from './script/index.js';
+
+/** MCO's inputs for choosing the uplink, read as files. */
+export const HINT_FILES = {
+  defaultBridge: '/etc/ovnk/default_bridge',
+  extraBridge: '/etc/ovnk/extra_bridge',
+  ifaceHint: '/var/lib/ovnk/iface_default_hint',
+  nodeIp: '/run/nodeip-configuration/primary-ip',
+} as const;
+
+const VS = 'ovs-vsctl --timeout=5';
+const NM_PLUGIN_GLOB = '/usr/lib/*/NetworkManager/*/libnm-device-plugin-ovs.so /usr/lib64/NetworkManager/*/libnm-device-plugin-ovs.so';
+
+export const GATEWAY_PROBE = [
+  requireTool('ip'),
+  section('machine-id', 'cat /etc/machine-id'),
+  section('ovs-br', `${VS} --format=json --columns=name,datapath_type,fail_mode,other_config,external_ids list Bridge`),
+  section('ovs-ports', `for b in $(${VS} list-br); do echo "@@br $b"; ${VS} list-ports "$b"; done`),
+  section('ovs-if', `${VS} --format=json --columns=name,type,mtu_request list Interface`),
+  section('addr', 'ip -j addr'),
+  section('route4', 'ip -j route show table main'),
+  section('route6', 'ip -j -6 route show default'),
+  section('files', `for f in ${Object.values(HINT_FILES).join(' ')} ${BOOT_UNIT_PATH} ${ETC_DIR}/*.env ${LIB_DIR}/*.prev; do [ -f "$f" ] && { echo "@@file $f"; cat "$f"; echo; }; done; true`),
+  section('nm', `command -v nmcli >/dev/null || exit 127; nmcli -t -f RUNNING general; for p in ${NM_PLUGIN_GLOB}; do [ -e "$p" ] && echo "@@plugin ovs"; done; nmcli -t -f DEVICE,TYPE,STATE,CON-UUID device`),
+  section('nft', 'nft list tables netdev'),
+  section('boot', `systemctl is-enabled ${BOOT_UNIT}; sha256sum ${SCRIPT_PATH} | cut -d' ' -f1`),
+].join('\n');

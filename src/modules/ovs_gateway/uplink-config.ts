@@ -1,0 +1,54 @@
+// What must move with the uplink: MAC, MTU, addresses (static) or DHCP, routes and gateways,
+// read from the live NIC, or, once it is already a bridge port, from the saved <bridge>.prev.
+import { HostwireError } from '../../engine/errors.js';
+import { parsePrev, type UplinkConfig } from './env.js';
+import type { GatewayState, Route } from './parse.js';
+import { LIB_DIR } from './script/index.js';
+
+export const prevPath = (bridge: string) => `${LIB_DIR}/${bridge}.prev`;
+
+/** `ip route` arguments (without dev) that re-create a route elsewhere. */
+export function routeArgs(r: Route, metric?: number): string {
+  const words = [r.family === 6 && r.dst === 'default' ? '-6 default' : r.dst];
+  if (r.gateway) words.push('via', r.gateway);
+  const m = metric ?? r.metric;
+  if (m !== undefined) words.push('metric', String(m));
+  return words.join(' ');
+}
+
+export function liveUplinkConfig(s: GatewayState, iface: string): UplinkConfig {
+  const link = s.links.find((l) => l.name === iface);
+  if (!link) throw new HostwireError('command-failed', `uplink ${iface} does not exist on the host`);
+  if (!link.mac) throw new HostwireError('command-failed', `uplink ${iface} has no Ethernet MAC address (link type not ether)`);
+  const global = link.addrs.filter((a) => a.scope === 'global');
+  const routes = s.routes.filter((r) => r.dev === iface && r.protocol !== 'kernel' && r.scope !== 'link' && !(r.family === 6 && r.dst.startsWith('fe80')));
+  // A lease shows as a dynamic address, or (infinite leases) as routes of protocol dhcp.
+  const dhcp = global.some((a) => a.family === 'inet' && a.dynamic) || s.routes.some((r) => r.dev === iface && r.protocol === 'dhcp');
+  const nmDev = s.nm.devices.find((d) => d.device === iface);
+  const nmManaged = nmDev && !/externally|unmanaged|unavailable/.test(nmDev.state) && nmDev.conUuid;
+  return {
+    iface,
+    mac: link.mac,
+    mtu: link.mtu,
+    method: dhcp ? 'dhcp' : 'static',
+    addrs: dhcp ? [] : global.map((a) => `${a.local}/${a.prefixlen}`),
+    routes: (dhcp ? routes.filter((r) => r.protocol !== 'dhcp') : routes).map((r) => routeArgs(r)),
+    gateways: routes.filter((r) => r.dst === 'default' && r.gateway).sort((a, b) => a.family - b.family).map((r) => r.gateway!),
+    ...(nmManaged ? { nmConn: nmDev!.conUuid } : {}),
+  };
+}
+
+/** The uplink's own configuration: live when not moved yet, else the saved copy. */
+export function uplinkConfig(s: GatewayState, iface: string, bridge: string): { config: UplinkConfig; moved: boolean } {
+  const br = s.bridges.find((b) => b.name === bridge);
+  if (br?.ports.includes(iface)) {
+    const saved = s.files[prevPath(bridge)];
+    const config = saved ? parsePrev(saved) : undefined;
+    if (config) return { config, moved: true };
+    // Moved by someone else (e.g. MCO or by hand): what is on the bridge now is the config.
+    const onBridge = liveUplinkConfig(s, bridge);
+    const link = s.links.find((l) => l.name === iface);
+    return { config: { ...onBridge, iface, mac: link?.mac ?? onBridge.mac }, moved: true };
+  }
+  return { config: liveUplinkConfig(s, iface), moved: false };
+}

@@ -1,0 +1,68 @@
+// Reconnects against a real sshd: an explicit reconnect(), a transparent one after the server
+// killed the session, keepalive noticing a hung (SIGSTOPped) session fast, and the run lock taken
+// again by an onReconnect listener (the lock lives on the connection, so it died with it).
+import test from 'ava';
+import { acquireHostLock } from '../../src/transports/lock.js';
+import { startSshd, type SshdFixture } from './sshd-fixture.js';
+import { sshTo } from './helpers.js';
+
+let sshd: SshdFixture;
+test.before(async () => { sshd = await startSshd(); });
+test.after.always(async () => { await sshd?.stop(); });
+
+const signalAll = (pids: number[], sig: NodeJS.Signals) => { for (const p of pids) { try { process.kill(p, sig); } catch { /* gone */ } } };
+const until = async (cond: () => boolean, ms: number) => {
+  const end = Date.now() + ms;
+  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+  return cond();
+};
+
+test.serial('reconnect() opens a fresh connection and tells the listeners; the first connect does not', async (t) => {
+  const ssh = sshTo(sshd);
+  t.teardown(() => ssh.close());
+  let calls = 0;
+  ssh.onReconnect(() => { calls++; });
+  await ssh.connect();
+  t.is(calls, 0);
+  t.is((await ssh.exec('echo one')).stdout, 'one\n');
+  await ssh.reconnect();
+  t.is(ssh.stats.connects, 2);
+  t.is(calls, 1);
+  t.is((await ssh.exec('echo two')).stdout, 'two\n');
+});
+
+test.serial('a session killed by the server is replaced transparently at the next exec', async (t) => {
+  const ssh = sshTo(sshd);
+  t.teardown(() => ssh.close());
+  await ssh.connect();
+  const before = sshd.sessionPids();
+  t.true(before.length > 0);
+  signalAll(before, 'SIGKILL');
+  t.true(await until(() => !ssh.connected, 5000));
+  t.is((await ssh.exec('echo back')).stdout, 'back\n');
+  t.is(ssh.stats.connects, 2);
+});
+
+test.serial('keepalive notices a hung session within a few intervals; the lock is re-taken once the old session is gone', async (t) => {
+  const ssh = sshTo(sshd, { keepaliveIntervalMs: 300, keepaliveCountMax: 2 });
+  t.teardown(() => ssh.close());
+  const path = `${sshd.dir}/lock-reconnect`;
+  await ssh.connect();
+  let release = await acquireHostLock(ssh, { wait: false, path });
+  let waited = 0;
+  ssh.onReconnect(async () => { release = await acquireHostLock(ssh, { wait: true, path, onWait: () => waited++ }); });
+  const hung = sshd.sessionPids();
+  signalAll(hung, 'SIGSTOP');
+  t.teardown(() => signalAll(hung, 'SIGKILL'));
+  t.true(await until(() => !ssh.connected, 4000), 'keepalive did not detect the hung session');
+  // The hung session's lock holder lives on until the server drops it: the new connection waits for it.
+  const exec = ssh.exec('echo alive');
+  t.true(await until(() => waited === 1, 5000));
+  signalAll(hung, 'SIGKILL');
+  t.is((await exec).stdout, 'alive\n');
+  // The new connection holds the lock: a second taker is refused.
+  const other = sshTo(sshd);
+  t.teardown(() => other.close());
+  await t.throwsAsync(acquireHostLock(other, { wait: false, path }), { message: /locked by another hostwire run/ });
+  await release();
+});
