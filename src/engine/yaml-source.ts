@@ -35,8 +35,15 @@ export async function readYamlFile(file: string): Promise<unknown> {
 const PY_TRUE = /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
 const PY_FALSE = /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
 type Tag = { tag: string; test?: RegExp };
+// PyYAML's floats need a digit: a bare `.` (ovs-vsctl's `record: .`) stays a string, not NaN.
+const PY_FLOAT = /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*|\.[0-9_]+)$/;
+const YAML11_FLOAT = String(/^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/);
 export const pyBools = (tags: Tag[]): Tag[] =>
-  tags.map((t) => (t.tag === 'tag:yaml.org,2002:bool' && t.test ? { ...t, test: String(t.test).includes('Y|y') ? PY_TRUE : PY_FALSE } : t));
+  tags.map((t) => {
+    if (t.tag === 'tag:yaml.org,2002:bool' && t.test) return { ...t, test: String(t.test).includes('Y|y') ? PY_TRUE : PY_FALSE };
+    if (t.tag === 'tag:yaml.org,2002:float' && String(t.test) === YAML11_FLOAT) return { ...t, test: PY_FLOAT };
+    return t;
+  });
 
 export function parseYaml(text: string, file: string): unknown {
   const lineCounter = new LineCounter();

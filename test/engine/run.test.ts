@@ -326,3 +326,37 @@ test('a play\'s hosts: is templated with -e vars and play vars', async (t) => {
   t.deepEqual(r.byTask('touch'), { h2: 'ok' });
   t.deepEqual(r.byTask('second play'), { h1: 'ok' });
 });
+
+test('every handler listening on a topic runs; a skipped delegated task never renders its delegate', async (t) => {
+  const ws = workspace();
+  t.teardown(ws.cleanup);
+  localInventory(ws, ['h1']);
+  const r = await run(ws, `
+- hosts: nodes
+  gather_facts: false
+  tasks:
+    - name: change
+      shell: mkdir -p {{ work }}
+      notify: restart stack
+    - name: skipped, delegate undefined
+      shell: "true"
+      delegate_to: "{{ nowhere }}"
+      when: false
+    - name: delegated
+      shell: "true"
+      changed_when: false
+      delegate_to: "{{ 'local' ~ 'host' }}"
+  handlers:
+    - name: restart db
+      shell: echo db >> {{ work }}/handlers
+      listen: restart stack
+    - name: restart web
+      shell: echo web >> {{ work }}/handlers
+      listen: restart stack
+`);
+  t.is(r.summary.exitCode, 0);
+  t.is(r.byTask('skipped, delegate undefined').h1, 'skipped');
+  t.is(readFileSync(`${ws.dir}/h1/handlers`, 'utf8'), 'db\nweb\n');
+  const delegated = r.events.find((e) => e.type === 'host_result' && e.task.name === 'delegated');
+  t.is(delegated && delegated.type === 'host_result' ? delegated.result.delegatedTo : undefined, 'localhost');
+});

@@ -128,3 +128,10 @@ test('lookup supports env and file; other plugins are refused clearly', async (t
   t.throws(() => renderValue("{{ lookup('file', 'absent.txt') }}", { playbook_dir: dir }), { message: /could not locate file in lookup: absent.txt/ });
   t.throws(() => renderValue("{{ lookup('pipe', 'id') }}", {}), { message: /lookup plugin 'pipe' is not supported/ });
 });
+
+test('extract and type_debug filters', (t) => {
+  const v = { hv: { a: { ip: '10.0.0.1', n: { x: 1 } }, b: { ip: '10.0.0.2', n: { x: 2 } } }, names: ['a', 'b'] };
+  t.deepEqual(evalExpression("names | map('extract', hv, 'ip') | list", v), ['10.0.0.1', '10.0.0.2']);
+  t.deepEqual(evalExpression("names | map('extract', hv, ['n', 'x']) | list", v), [1, 2]);
+  t.deepEqual([evalExpression('names | type_debug', v), evalExpression('hv | type_debug', v), evalExpression("'s' | type_debug", v)], ['list', 'dict', 'str']);
+});

@@ -201,16 +201,20 @@ export class PlayRunner {
       : undefined;
     const varsFor = (extra?: Vars) => taskVars(this.vctx, h, scope, task, extra);
     let transport = h.transport!;
-    if (task.delegateTo) {
-      const target = String(renderValue(task.delegateTo, varsFor(), task.loc));
-      const other = this.vctx.hosts.get(target);
-      transport = other ? await this.opts.connect(other) : await this.opts.delegateTransport(target);
+    let delegatedTo: string | undefined;
+    const when = [...scope.when, ...task.when];
+    // As in Ansible, a task that `when` skips never resolves its delegate (it may be undefined there).
+    if (task.delegateTo && (task.loop !== undefined || whenHolds(when, varsFor(), task))) {
+      delegatedTo = String(renderValue(task.delegateTo, varsFor(), task.loc));
+      const other = this.vctx.hosts.get(delegatedTo);
+      transport = other ? await this.opts.connect(other) : await this.opts.delegateTransport(delegatedTo);
     }
-    return runTaskOnHost(task, h, varsFor, [...scope.when, ...task.when], {
+    return runTaskOnHost(task, h, varsFor, when, {
       check: this.opts.check,
       diff: this.opts.diff,
       become,
       transport,
+      delegatedTo,
       lookahead: (host) => this.lookahead(host, task),
       sleep: this.opts.sleep,
     });
@@ -240,16 +244,25 @@ export class PlayRunner {
   }
 
   private async runHandlers(): Promise<void> {
+    // Every handler listening on a notified topic runs, so topics are cleared only after the pass;
+    // a handler's own name is cleared as it runs.
+    const consumed = new Map<HostState, Set<string>>();
     for (const handler of this.play.handlers) {
-      const names = [handler.name ?? '', ...handler.listen];
-      const hosts = this.batch.filter((h) => (isActive(h) || (this.opts.forceHandlers && h.failed && !h.unreachable)) && names.some((n) => n && h.notified.has(n)));
+      const names = [handler.name ?? '', ...handler.listen].filter(Boolean);
+      const hosts = this.batch.filter((h) => (isActive(h) || (this.opts.forceHandlers && h.failed && !h.unreachable)) && names.some((n) => h.notified.has(n)));
       if (!hosts.length) continue;
-      for (const h of hosts) for (const n of names) h.notified.delete(n);
+      for (const h of hosts) {
+        const seen = consumed.get(h) ?? new Set<string>();
+        for (const n of names) if (h.notified.has(n)) seen.add(n);
+        consumed.set(h, seen);
+        if (handler.name) h.notified.delete(handler.name);
+      }
       const forced = hosts.filter((h) => h.failed);
       for (const h of forced) h.failed = false;
       await this.runTask(handler, rootScope(this.play), hosts, true);
       for (const h of forced) h.failed = true;
     }
+    for (const [h, names] of consumed) for (const n of names) h.notified.delete(n);
     for (const h of this.batch) {
       const unknown = [...h.notified].filter((n) => !this.play.handlers.some((x) => x.name === n || x.listen.includes(n)));
       if (unknown.length) throw new BadInputError(`the handler '${unknown[0]}' is notified but not defined in this play`, this.play.loc);
@@ -325,4 +338,13 @@ export function makeBatches<T>(hosts: T[], serial: (number | string)[]): T[][] {
     i += size;
   }
   return out;
+}
+
+/** `when` evaluated early (for delegate_to); an error here is left for the task itself to report. */
+function whenHolds(when: unknown[], vars: Vars, task: TaskDef): boolean {
+  try {
+    return evalCondition(when as (string | boolean)[], vars, task.loc);
+  } catch {
+    return true;
+  }
 }

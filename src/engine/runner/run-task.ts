@@ -18,6 +18,8 @@ export interface TaskRunOptions {
   become?: BecomeOptions;
   /** The transport to act through (differs from the host's own with delegate_to). */
   transport: Transport;
+  /** The rendered delegate_to target, for display. */
+  delegatedTo?: string;
   lookahead?: Lookahead;
   sleep(ms: number): Promise<void>;
 }
@@ -27,7 +29,7 @@ const isTrue = (v: unknown) => v === true || (typeof v === 'string' && ['yes', '
 /** Runs the task (all loop items) for one host; `varsFor(extra)` gives the host's vars for an item. */
 export async function runTaskOnHost(task: TaskDef, h: HostState, varsFor: (extra?: Vars) => Vars, whenConds: unknown[], opts: TaskRunOptions): Promise<HostResult> {
   const started = Date.now();
-  const base: Pick<HostResult, 'host' | 'noLog' | 'delegatedTo'> = { host: h.name, noLog: task.noLog, delegatedTo: task.delegateTo };
+  const base: Pick<HostResult, 'host' | 'noLog' | 'delegatedTo'> = { host: h.name, noLog: task.noLog, delegatedTo: opts.delegatedTo };
   try {
     if (task.loop === undefined) {
       const vars = varsFor();

@@ -187,6 +187,14 @@ export const listFilters: Record<string, Fn> = {
   combine,
   dict2items,
   items2dict,
+  type_debug: (v: unknown) => pyTypeName(v),
+  // `list | map('extract', hostvars, 'ansible_host')`: container[item][morekey...].
+  extract: (item: unknown, container: unknown, morekeys?: unknown) => {
+    let out = (container as Record<string, unknown> | undefined)?.[item as string];
+    if (out === undefined) throw new TemplateFailure(`extract: ${pyStr(item)} is not in the container`);
+    for (const k of morekeys === undefined ? [] : Array.isArray(morekeys) ? morekeys : [morekeys]) out = (out as Record<string, unknown>)?.[k as string];
+    return out;
+  },
   join: (v: unknown, ...rest: unknown[]) => {
     const a = splitArgs(rest);
     const key = keyed(a, 1);
