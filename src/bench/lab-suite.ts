@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { labDown, labInventoryYaml, labUp, type LabState } from '../lab/index.js';
+import { onCleanup } from './cleanup.js';
 import type { Measured } from './measure.js';
 import { ROOT, runAnsible, runFloor, runHostwire, runOpensshFloor, type FloorTarget } from './tools.js';
 
@@ -73,6 +74,7 @@ async function freshLab(o: SuiteOptions): Promise<{ state: LabState; inventory: 
 }
 
 export async function runLabSuite(o: SuiteOptions): Promise<SuiteResult> {
+  const forget = onCleanup(async () => { await labDown(o.lab).catch(() => undefined); });
   const res: SuiteResult = { hosts: o.hosts, samples: [], crossCheckChanged: [], verifyFailures: [] };
   const add = (s: Sample) => {
     res.samples.push(s);
@@ -123,5 +125,6 @@ export async function runLabSuite(o: SuiteOptions): Promise<SuiteResult> {
     }
   }
   await labDown(o.lab).catch(() => undefined);
+  forget();
   return res;
 }

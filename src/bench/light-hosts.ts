@@ -85,7 +85,12 @@ export async function startLightHosts(count: number, netns: string, dir: string)
   }
   const inventory = path.join(dir, 'inventory.yml');
   writeFileSync(inventory, stringify({ all: { hosts: inv } }, { lineWidth: 0 }));
-  const procs = hosts.map((h) => spawn('ip', ['netns', 'exec', netns, '/usr/sbin/sshd', '-D', '-f', path.join(dir, 'cfg', `${h.name}.conf`)], { stdio: 'ignore' }));
+  // Each sshd gets a private mount namespace with an empty tmpfs on /root: sshd runs commands with
+  // root's login shell, and bash started by sshd reads ~/.bashrc - this machine's root dotfiles
+  // (measured: a pyenv rehash per exec, serialised on its lock) are no part of a light host. Its own
+  // /run too: hostwire's run lock lives in /run/hostwire.lock, one per host as on real hosts.
+  const procs = hosts.map((h) => spawn('ip', ['netns', 'exec', netns, 'unshare', '-m', '--propagation', 'private', 'sh', '-c',
+    `mount -t tmpfs -o size=1m hwbench /root && mount -t tmpfs -o size=4m hwbench /run && mkdir -p /run/sshd && chmod 0755 /run/sshd && exec /usr/sbin/sshd -D -f ${path.join(dir, 'cfg', `${h.name}.conf`)}`], { stdio: 'ignore' }));
   for (const p of procs) p.on('error', () => {});
   await waitListening(netns, count, 60_000);
   return { netns, dir, keyFile, knownHosts, inventory, hosts, procs };
@@ -94,7 +99,9 @@ export async function startLightHosts(count: number, netns: string, dir: string)
 /** Kill our sshd listeners by pid (their session children end with them), remove the netns and files. */
 export async function stopLightHosts(l: Pick<LightHosts, 'netns' | 'dir' | 'procs'>): Promise<void> {
   for (const p of l.procs) if (p.pid && p.exitCode === null) { try { process.kill(p.pid, 'SIGTERM'); } catch { /* gone */ } }
-  await Promise.all(l.procs.map((p) => (p.exitCode === null && p.signalCode === null ? new Promise((r) => p.once('exit', r)) : undefined)));
+  await Promise.all(l.procs.map((p) => (p.exitCode === null && p.signalCode === null
+    ? new Promise((r) => { p.once('exit', r); setTimeout(r, 5000).unref(); })
+    : undefined)));
   try { execFileSync('ip', ['netns', 'del', l.netns], { stdio: 'ignore' }); } catch { /* not there */ }
   rmSync(l.dir, { recursive: true, force: true });
   rmSync(LIGHT_ROOT, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { loadavg } from 'node:os';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { installSignalCleanup, onCleanup } from './cleanup.js';
 import { runLabSuite, type Sample, type SuiteResult } from './lab-suite.js';
 import { describeMachine, summarize } from './report.js';
 import { runScaleSuite } from './scale-suite.js';
@@ -29,10 +30,12 @@ const LABS: Record<number, string> = { 3: 'bench', 10: 'bench10' };
 async function main(): Promise<void> {
   const o = args(process.argv.slice(2));
   if (process.getuid?.() !== 0) throw new Error('the bench needs root (labs, network namespaces): run it as root');
+  installSignalCleanup();
   const machine = describeMachine();
   const log = (s: string) => process.stdout.write(`${s}\n`);
   log(`hostwire bench: ${machine.cpu}, ${machine.cores} cores, load ${machine.loadavgStart.join(' ')}; ${machine.ansible}`);
   const work = mkdtempSync(path.join(tmpdir(), 'hwbench-'));
+  onCleanup(async () => rmSync(work, { recursive: true, force: true }));
   const suites: SuiteResult[] = [];
   let scale: Sample[] = [];
   try {

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { onCleanup } from './cleanup.js';
 
 export interface Measured {
   wallMs: number;
@@ -59,7 +60,10 @@ export async function measure(spec: RunSpec): Promise<Measured> {
   const started = process.hrtime.bigint();
   const child = spawn('/usr/bin/time', ['-f', '%e %U %S %M', '-o', out, ...spec.argv], {
     cwd: spec.cwd, env: { ...process.env, ...spec.env }, stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so an interrupted bench can end the whole measured tree.
+    detached: true,
   });
+  const forget = onCleanup(async () => { if (child.pid) { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } } });
   const so: Buffer[] = [];
   const se: Buffer[] = [];
   child.stdout.on('data', (d: Buffer) => so.push(d));
@@ -67,9 +71,10 @@ export async function measure(spec: RunSpec): Promise<Measured> {
   let tree = 0;
   const sample = () => { if (child.pid) tree = Math.max(tree, treeRssKb(child.pid)); };
   const timer = setInterval(sample, 100);
-  const killer = spec.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), spec.timeoutMs) : undefined;
+  const killer = spec.timeoutMs ? setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } }, spec.timeoutMs) : undefined;
   const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 255)));
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+  forget();
   clearInterval(timer);
   if (killer) clearTimeout(killer);
   let cpuMs = 0;

@@ -1,6 +1,7 @@
 // The scale run: hostwire at 200 and 500 light hosts (converge once, then timed no-op re-runs),
 // and ansible-playbook at 100 for comparison. Light hosts are started fresh for each size.
 import path from 'node:path';
+import { onCleanup } from './cleanup.js';
 import { startLightHosts, stopLightHosts } from './light-hosts.js';
 import type { Sample } from './lab-suite.js';
 import { ROOT, runAnsible, runHostwire } from './tools.js';
@@ -22,6 +23,7 @@ export async function runScaleSuite(o: ScaleOptions): Promise<Sample[]> {
   for (const { n, tool } of jobs) {
     o.log(`scale: ${n} light hosts, ${tool}`);
     const l = await startLightHosts(n, o.netns, path.join(o.workDir, 'light'));
+    const forget = onCleanup(() => stopLightHosts(l));
     try {
       const run = (check = false) => (tool === 'hostwire'
         ? runHostwire(PLAY, l.inventory, { forks: n, check })
@@ -41,6 +43,7 @@ export async function runScaleSuite(o: ScaleOptions): Promise<Sample[]> {
         if (r.code !== 0) o.log(`    ${(r.stderr || r.stdout).trim().split('\n').slice(-4).join('\n    ')}`);
       }
     } finally {
+      forget();
       await stopLightHosts(l);
     }
   }

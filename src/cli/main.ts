@@ -7,6 +7,7 @@ import { registerLabCommands } from '../lab/cli.js';
 import { registerTestCommand } from './test.js';
 import { registerVaultCommands } from './vault.js';
 import { registerInitCommand } from './init.js';
+import { registerGraphCommand } from './graph.js';
 
 const program = new Command();
 program
@@ -22,6 +23,7 @@ registerLabCommands(program);
 registerTestCommand(program);
 registerVaultCommands(program);
 registerInitCommand(program);
+registerGraphCommand(program);
 (await import('./subnets.js')).registerSubnetsCommand(program);
 
 try {

@@ -59,7 +59,8 @@ function orderCommand(f: Flags): string {
 
 function renderPlan(pool: Pool, store: SubnetStore, plan: Plan): string {
   const rows = [...plan.rows.map((r) => [r.node, r.public_ip ?? '-', r.subnet ?? '-', r.status + (r.replaces ? ` (replaces ${r.replaces}, which does not fit)` : '')]),
-    ...plan.stale.map((l) => [l.node ?? '-', l.public_ip ?? '-', l.subnet, `stale (${l.node ? 'no such host in the inventory' : 'no inventory host has this PublicIP'})`])];
+    ...plan.stale.map((l) => [l.node ?? '-', l.public_ip ?? '-', l.subnet, `stale (${l.node ? 'no such host in the inventory' : 'no inventory host has this PublicIP'})`]),
+    ...plan.duplicates.map((l) => [l.of, l.public_ip ?? '-', l.subnet, `duplicate (${l.of} has another lease; release one by hand)`])];
   const head = ['NODE', 'PUBLIC IP', 'SUBNET', 'STATUS'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ');
@@ -100,7 +101,7 @@ async function planCommand(f: Flags): Promise<string> {
     }
     const snap = await store.load();
     const plan = planNodes(pool, snap, nodes, s.store === 'etcd' ? 'public_ip' : 'node', s.backendType, store.describe);
-    if (f.json) return JSON.stringify({ network: formatCidr(pool.network), subnet_len: pool.subnetLen, style: pool.style, store: store.describe, config_stored: !plan.configMissing, nodes: plan.rows, stale: plan.stale }, null, 2);
+    if (f.json) return JSON.stringify({ network: formatCidr(pool.network), subnet_len: pool.subnetLen, style: pool.style, store: store.describe, config_stored: !plan.configMissing, nodes: plan.rows, stale: plan.stale, duplicates: plan.duplicates }, null, 2);
     return renderPlan(pool, store, plan);
   } finally {
     await transport?.close().catch(() => undefined);

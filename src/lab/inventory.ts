@@ -14,6 +14,8 @@ export function labInventory(state: LabState): Record<string, unknown> {
       hostwire_netns: state.netns,
       hostwire_lab: state.name,
       hostwire_lab_kind: h.kind ?? 'nspawn',
+      // An emulated VM on busy cores may need far more than the usual 10 s for the SSH handshake.
+      ...(h.kind === 'vm' ? { ansible_timeout: 60 } : {}),
       // A VM host has its own kernel, so its own capabilities (ipip, kernel OVS datapath ...).
       hostwire_lab_capabilities: h.capabilities ?? state.capabilities,
     };

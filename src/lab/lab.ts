@@ -14,7 +14,7 @@ import { teardownLab, type TeardownReport } from './teardown.js';
 import { waitForHost, type HostReadiness } from './wait.js';
 import { ensureVmImage, type VmImage } from './vm/image.js';
 import { prepareVmHost, type VmOptions } from './vm/host.js';
-import { hostKinds } from './vm/kinds.js';
+import { checkVmOptions, hostKinds } from './vm/kinds.js';
 import { startVm } from './vm/qemu.js';
 import { VM_TIMEOUT_MS, waitForVm } from './vm/ready.js';
 
@@ -56,6 +56,7 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabUpResult> {
   const count = options.hosts ?? options.kinds?.length ?? 3;
   if (!Number.isInteger(count) || count < 1 || count > 50) throw new BadInputError(`--hosts ${count}: expected a whole number from 1 to 50`);
   const kinds = hostKinds(count, options);
+  checkVmOptions(options.vm);
   const progress = options.onProgress ?? (() => {});
   const existing = await readState(name);
   if (existing && (await labHealthy(existing))) {
@@ -93,8 +94,10 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabUpResult> {
       await writeState(state);
     }
     await writeKnownHosts(state.knownHostsFile, known);
-    progress(`booting ${count} host${count > 1 ? 's' : ''} on ${state.subnet.cidr}`);
-    for (const host of state.hosts) {
+    const vms = kinds.filter((k) => k === 'vm').length;
+    progress(`booting ${count} host${count > 1 ? 's' : ''} on ${state.subnet.cidr}${vms ? ` (${vms} VM${vms > 1 ? 's' : ''}, emulated: a minute or more)` : ''}`);
+    // VMs first: they take longest.
+    for (const host of [...state.hosts].sort((a, b) => Number(b.kind === 'vm') - Number(a.kind === 'vm'))) {
       Object.assign(host, host.kind === 'vm' ? await startVm(state, host) : await bootHost(host));
       await writeState(state);
     }

@@ -1,6 +1,6 @@
 // `lab up` is done when every host's sshd answers and systemd has finished booting.
 import { labExec } from './ssh.js';
-import { sleep } from './run.js';
+import { sleep, type RunResult } from './run.js';
 import type { HostState, LabState } from './state.js';
 
 export interface HostReadiness {
@@ -13,14 +13,20 @@ export interface HostReadiness {
 
 const PROBE = 'systemctl is-system-running --wait; systemctl list-units --state=failed --no-legend --plain | cut -d" " -f1';
 
-/** `failFast` is asked between attempts; a message from it ends the wait at once (e.g. a VM whose qemu died). */
-export async function waitForHost(state: LabState, host: HostState, deadline: number, started = Date.now(),
-  failFast?: () => Promise<string | undefined>): Promise<HostReadiness> {
+export interface WaitOptions {
+  /** Asked between attempts; a message from it ends the wait at once (e.g. a VM whose qemu died). */
+  failFast?: () => Promise<string | undefined>;
+  /** How to run the probe (default labExec; VM hosts use a patient ssh). */
+  exec?: (state: LabState, host: HostState, command: string, timeoutMs: number) => Promise<RunResult>;
+}
+
+export async function waitForHost(state: LabState, host: HostState, deadline: number, started = Date.now(), options: WaitOptions = {}): Promise<HostReadiness> {
   let last = '';
+  const exec = options.exec ?? labExec;
   while (Date.now() < deadline) {
-    const fatal = await failFast?.();
+    const fatal = await options.failFast?.();
     if (fatal) throw new Error(`${host.name} (${host.ip}): ${fatal}`);
-    const r = await labExec(state, host, PROBE, Math.max(1000, deadline - Date.now()));
+    const r = await exec(state, host, PROBE, Math.max(1000, deadline - Date.now()));
     if (r.code !== 255 && r.stdout.trim()) {
       const [sys = '', ...failed] = r.stdout.trim().split('\n');
       return { host: host.name, state: sys.trim(), failedUnits: failed.map((f) => f.trim()).filter(Boolean), seconds: (Date.now() - started) / 1000 };

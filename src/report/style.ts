@@ -13,7 +13,7 @@ h2{font-size:16px;margin:0 0 10px}
 table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:5px 8px;border-bottom:1px solid #eef1f4;vertical-align:top}
 th{font-size:12px;color:#5b6773;text-transform:uppercase;letter-spacing:.03em}
-td.num{text-align:right;font-variant-numeric:tabular-nums}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 td.zero{color:#b7c0c8}
 .badge{display:inline-block;padding:1px 7px;border-radius:4px;color:#fff;font-size:12px;font-weight:600}
 .legend{display:flex;gap:14px;font-size:12px;color:#5b6773;margin:4px 0 10px}

@@ -73,7 +73,8 @@ export function readSettings(get: Get, host: string): SubnetSettings {
   }
   const style = (str(get, VARS.style) ?? 'flannel') as Style;
   if (style !== 'flannel' && style !== 'openshift') throw new SdnInputError(`host ${host}: ${VARS.style[0]} must be flannel or openshift, got '${style}'`);
-  const store = (str(get, VARS.store) ?? 'file') as 'file' | 'etcd';
+  // site.yml's flannel host-gw keeps its leases in etcd (flannel's own store): show those by default.
+  const store = (str(get, VARS.store) ?? (str(get, ['sdn']) === 'flannel-hostgw' ? 'etcd' : 'file')) as 'file' | 'etcd';
   if (store !== 'file' && store !== 'etcd') throw new SdnInputError(`host ${host}: ${VARS.store[0]} must be file or etcd, got '${store}'`);
   const ep = first(get, VARS.etcdEndpoints)?.value;
   const etcdEndpoints = (Array.isArray(ep) ? ep.map(String) : String(ep ?? 'http://127.0.0.1:2379').split(',')).map((s) => s.trim()).filter(Boolean);

@@ -2,7 +2,7 @@
 // Pure: the stored snapshot and the inventory's nodes in, one row per node plus stale leases out.
 import { SubnetsExhaustedError } from './errors.js';
 import { flannelConfig, type Pool } from './pool.js';
-import { decideAllocation, isMine, leaseCidr, sortLeases, type MatchBy } from './store/decide.js';
+import { checkConfig, decideAllocation, isMine, leaseCidr, sortLeases, type MatchBy } from './store/decide.js';
 import type { Lease, Snapshot } from './store/types.js';
 import { fitsPool } from './pool.js';
 
@@ -26,28 +26,33 @@ export interface Plan {
   rows: PlanRow[];
   /** Leases no inventory node owns (by name in the file store, by PublicIP in etcd). */
   stale: Lease[];
+  /** Further leases of a node that already has one (two installers raced for the same PublicIP). */
+  duplicates: (Lease & { of: string })[];
   /** The config would be created by the first run. */
   configMissing: boolean;
 }
 
 /** Simulates the runs in inventory order (lowest pick), so "would get" is what a run gives. */
 export function planNodes(pool: Pool, snap: Snapshot, nodes: PlanNode[], by: MatchBy, backendType = 'host-gw', where = 'the store'): Plan {
+  // A run would refuse a different stored config before anything else: so does the plan.
+  checkConfig(snap.config, snap.style, { pool, backendType }, where);
   let cur: Snapshot = { ...snap, leases: [...snap.leases] };
   const rows: PlanRow[] = [];
+  const duplicates: (Lease & { of: string })[] = [];
   for (const n of nodes) {
     const ref = { node: n.node, publicIp: n.publicIp };
     if (by === 'public_ip' && !n.publicIp) {
       rows.push({ node: n.node, status: 'no public ip' });
       continue;
     }
-    const mine = cur.leases.filter((l) => isMine(l, ref, by));
-    const fits = mine.find((l) => {
+    const fitting = cur.leases.filter((l) => {
       const c = leaseCidr(l);
-      return c !== undefined && fitsPool(pool, c);
+      return isMine(l, ref, by) && c !== undefined && fitsPool(pool, c);
     });
     const base = { node: n.node, ...(n.publicIp ? { public_ip: n.publicIp } : {}) };
-    if (fits) {
-      rows.push({ ...base, subnet: fits.subnet, status: 'has' });
+    if (fitting.length > 0) {
+      rows.push({ ...base, subnet: fitting[0].subnet, status: 'has' });
+      duplicates.push(...fitting.slice(1).map((l) => ({ ...l, of: n.node })));
       continue;
     }
     try {
@@ -60,5 +65,5 @@ export function planNodes(pool: Pool, snap: Snapshot, nodes: PlanNode[], by: Mat
     }
   }
   const stale = sortLeases(snap.leases.filter((l) => !nodes.some((n) => isMine(l, { node: n.node, publicIp: n.publicIp }, by))));
-  return { rows, stale, configMissing: !snap.config };
+  return { rows, stale, duplicates, configMissing: !snap.config };
 }

@@ -27,7 +27,10 @@ export function resolvePool(input: PoolInput, names?: Partial<FlannelNames & { s
   const network = parseCidr(input.network, n.network);
   if (input.subnetLen === undefined) throw new SdnInputError(`${n.subnetLen}: style openshift needs the subnet length (OpenShift's default is /23: hostsubnetlength 9)`);
   if (!Number.isInteger(input.subnetLen) || input.subnetLen < network.prefix || input.subnetLen > 31) {
-    throw new SdnInputError(`${n.subnetLen}: expected a prefix length between ${network.prefix} and 31 for ${formatCidr(network)}, got ${input.subnetLen}`);
+    const len = Number(input.subnetLen);
+    throw new SdnInputError(
+      `${n.subnetLen}: a /${len} subnet (hostsubnetlength ${32 - len}) does not fit into ${formatCidr(network)}; expected /${network.prefix} to /31 (hostsubnetlength 1 to ${32 - network.prefix})`,
+    );
   }
   return { style, network, subnetLen: input.subnetLen, layout: openshiftLayout(network, 32 - input.subnetLen, n.subnetLen) };
 }
@@ -85,6 +88,13 @@ export function flannelConfig(p: Pool, backendType: string, given: { subnetMin?:
   const cfg: FlannelConfigJson = { Network: formatCidr(p.network), SubnetLen: p.subnetLen };
   if (p.style === 'flannel' && given.subnetMin) cfg.SubnetMin = formatIp(p.network.family, p.subnetMin);
   if (p.style === 'flannel' && given.subnetMax) cfg.SubnetMax = formatIp(p.network.family, p.subnetMax);
+  if (p.style === 'openshift') {
+    // OpenShift hands out the network's first subnet too; flanneld's default SubnetMin skips it and would
+    // delete that lease as incompatible. Writing the whole range keeps a later flanneld content.
+    const size = 1n << BigInt(32 - p.subnetLen);
+    cfg.SubnetMin = formatIp(4, p.network.base);
+    cfg.SubnetMax = formatIp(4, p.network.base + (1n << BigInt(32 - p.network.prefix)) - size);
+  }
   cfg.Backend = { Type: backendType };
   return cfg;
 }
@@ -106,7 +116,9 @@ export function configDifferences(stored: FlannelConfigJson, want: Pool, backend
   const out: string[] = [];
   let have: Pool;
   try {
-    have = resolvePool({ network: String(stored.Network ?? ''), subnetLen: stored.SubnetLen, subnetMin: stored.SubnetMin, subnetMax: stored.SubnetMax, style: want.style });
+    // OpenShift style owns the whole network: a stored SubnetMin/Max (written by hostwire) is not compared.
+    const range = want.style === 'flannel' ? { subnetMin: stored.SubnetMin, subnetMax: stored.SubnetMax } : {};
+    have = resolvePool({ network: String(stored.Network ?? ''), subnetLen: stored.SubnetLen, ...range, style: want.style });
   } catch (e) {
     return [`the stored config is not usable: ${(e as Error).message}`];
   }

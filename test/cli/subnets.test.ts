@@ -27,7 +27,7 @@ test.serial('the allocation order, text and JSON', async (t) => {
 test.serial('bad input names the flag and the expected form (exit 5)', async (t) => {
   t.like(await runSubnets(['--network', '10.1.2.3/16']), { code: 5, err: "ERROR! --network: '10.1.2.3/16' has host bits set; expected a network address like 10.1.0.0/16\n" });
   t.like(await runSubnets(['--network', '10.1.0.0/16', '--hostsubnetlength', '20', '--style', 'openshift']), { code: 5 });
-  t.regex((await runSubnets(['--network', '10.1.0.0/16', '--hostsubnetlength', '20', '--style', 'openshift'])).err, /--hostsubnetlength: 20 host bits do not fit into 10\.1\.0\.0\/16; expected 1\.\.16/);
+  t.regex((await runSubnets(['--network', '10.1.0.0/16', '--hostsubnetlength', '20', '--style', 'openshift'])).err, /--hostsubnetlength: a \/12 subnet \(hostsubnetlength 20\) does not fit into 10\.1\.0\.0\/16; expected \/16 to \/31 \(hostsubnetlength 1 to 16\)/);
   t.regex((await runSubnets([])).err, /give --network CIDR .* or -i INVENTORY/);
 });
 

@@ -52,15 +52,24 @@ for i, (pattern, text) in enumerate(spec['steps']):
         os.write(fd, ch.encode())
         time.sleep(0.01)
 
+# Read until the child exits (then drain what is left), at most 30 s.
+status = None
 deadline = time.time() + 30
-while time.time() < deadline and read_some(0.5):
-    if failed is not None:
+while failed is None and time.time() < deadline:
+    done, st = os.waitpid(pid, os.WNOHANG)
+    if done:
+        status = st
         break
-if failed is not None:
-    try:
-        os.kill(pid, 9)
-    except ProcessLookupError:
-        pass
-_, status = os.waitpid(pid, 0)
+    if not read_some(0.2):
+        break
+while read_some(0.05) and select.select([fd], [], [], 0)[0]:
+    pass
+if status is None:
+    if failed is not None or time.time() >= deadline:
+        try:
+            os.kill(pid, 9)
+        except ProcessLookupError:
+            pass
+    _, status = os.waitpid(pid, 0)
 code = os.waitstatus_to_exitcode(status)
 print(json.dumps({'code': code, 'output': ansi.sub('', raw.decode('utf8', 'replace')), 'failed_step': failed}))

@@ -1,7 +1,7 @@
 // Pure parts of VM hosts: kinds, MAC, qemu command line, capability output (recorded in a lab VM), inventory.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { hostKinds } from '../../src/lab/vm/kinds.js';
+import { checkVmOptions, hostKinds } from '../../src/lab/vm/kinds.js';
 import { vmMac } from '../../src/lab/vm/host.js';
 import { kernelCmdline, qemuArgs } from '../../src/lab/vm/qemu.js';
 import { capabilityScript, parseCapabilityLines } from '../../src/lab/vm/capabilities.js';
@@ -69,4 +69,10 @@ test('inventory: kind per host, a VM host carries its own capabilities, group la
   t.deepEqual(inv.all.hosts['x-2']!.hostwire_lab_capabilities, { ipip: true });
   t.deepEqual(Object.keys(inv.all.children.lab_vms!.hosts), ['x-2']);
   t.deepEqual(Object.keys(inv.all.children.lab!.hosts), ['x-1', 'x-2']);
+});
+
+test('VM memory and vCPUs are checked before anything is built', (t) => {
+  t.notThrows(() => checkVmOptions({ memoryMb: 1024, cpus: 2 }));
+  t.throws(() => checkVmOptions({ memoryMb: 100 }), { message: /--vm-memory 100: expected a whole number of MB from 512/ });
+  t.throws(() => checkVmOptions({ cpus: 0 }), { message: /vm\.cpus 0/ });
 });

@@ -35,6 +35,8 @@ const cpuSeconds = (pid: number): number => {
 };
 
 test.serial('nspawn + VM host on one lab: ssh, real kernel (ipip), capabilities, hostwire run, clean teardown', async (t) => {
+  // ~1 min on a quiet machine (plus ~1 min for the first image build); minutes when many labs share the cores.
+  t.timeout(14 * 60_000);
   const progress: string[] = [];
   const up = await labUp({ name: LAB, hosts: 2, vms: 1, onProgress: (l) => progress.push(l) });
   const state = up.state;

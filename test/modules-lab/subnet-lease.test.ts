@@ -1,17 +1,15 @@
 // subnet_lease on a real lab host running etcd 3.4: concurrent allocation in etcd transactions, re-runs
 // without change, --check, release, a refused config change, a TTL lease; `hostwire subnets -i` reading
-// the same etcd through the host; and the file store through the module.
+// the same etcd through the host (in process, see test/cli/run-subnets.ts); and the file store through the module.
 import test from 'ava';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
 import { runModule } from '../../src/engine/runner/run-module.js';
 import { labInventory, readState } from '../../src/lab/index.js';
+import { runSubnets } from '../cli/run-subnets.js';
 
 const LAB = 'tsdn';
 const P = '/hwtest/network';
@@ -79,9 +77,9 @@ test.serial('hostwire subnets -i reads etcd through the etcd host: has, would ge
   inv.all.children = { ...(inv.all.children ?? {}), etcd: { hosts: { [labName]: {} } }, nodes: { hosts: { n1: {}, n6: {} } } };
   const path = join(dir, 'inv.yml');
   await writeFile(path, stringify(inv));
-  const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
-  const out = await promisify(execFile)(process.execPath, [cli, 'subnets', '-i', path, '--hosts', 'nodes', '--json']);
-  const plan = JSON.parse(out.stdout);
+  const out = await runSubnets(['-i', path, '--hosts', 'nodes', '--json']);
+  t.is(out.code, 0, out.err);
+  const plan = JSON.parse(out.out);
   const n1 = (await lease({ node: 'n1', public_ip: '192.0.2.11' })).subnet as string;
   const n3 = (await lease({ node: 'n3', public_ip: '192.0.2.13' })).subnet as string;
   const lowestFree = ['10.1.1.0/24', '10.1.2.0/24', '10.1.3.0/24'].find((s) => s !== n1 && s !== n3);
@@ -90,7 +88,7 @@ test.serial('hostwire subnets -i reads etcd through the etcd host: has, would ge
     { node: 'n6', public_ip: '192.0.2.16', subnet: lowestFree, status: 'would get' },
   ]);
   t.deepEqual(plan.stale.map((l: { public_ip: string; subnet: string }) => [l.public_ip, l.subnet]), [['192.0.2.13', n3]], 'n3 is not in the inventory: stale');
-  const text = await promisify(execFile)(process.execPath, [cli, 'subnets', '-i', path, '--hosts', 'nodes']);
+  const text = { stdout: (await runSubnets(['-i', path, '--hosts', 'nodes'])).out };
   t.regex(text.stdout, new RegExp(`n6\\s+192\\.0\\.2\\.16\\s+${lowestFree!.replace(/\./g, '\\.')}\\s+would get`));
   t.regex(text.stdout, /-\s+192\.0\.2\.13\s+10\.1\.\d+\.0\/24\s+stale \(no inventory host has this PublicIP\)/);
 });

@@ -110,3 +110,36 @@ test('module args: validated before anything runs', (t) => {
   const parsed = subnetLeaseModule.args.parse({ network: '10.1.0.0/16', subnet_len: '24', etcd_endpoints: 'http://a:2379, http://b:2379' });
   t.like(parsed, { subnet_len: 24, etcd_endpoints: ['http://a:2379', 'http://b:2379'], store: 'file', style: 'flannel', prefix: '/coreos.com/network', backend_type: 'host-gw', ttl: 0, state: 'present' });
 });
+
+test('the module with the file store: result shape for register:, --check, absent, idempotence', async (t) => {
+  const { mkdtemp, rm, readFile } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { runModule } = await import('../../src/engine/runner/run-module.js');
+  const dir = await mkdtemp(join(tmpdir(), 'hw-lease-'));
+  try {
+    const tr = replay([]);
+    const vars = { inventory_hostname: 'node1', inventory_dir: dir, ansible_default_ipv4: { address: '192.0.2.11' } };
+    const args = { network: '10.244.0.0/16' };
+    const checked = await runModule('subnet_lease', args, { transport: tr, vars, check: true });
+    t.like(checked, { changed: true, subnet: '10.244.1.0/24' });
+    await t.throwsAsync(readFile(join(dir, '.hostwire', 'subnets.json')), { code: 'ENOENT' }, '--check wrote nothing');
+    const r = await runModule('subnet_lease', args, { transport: tr, vars, diff: true });
+    t.deepEqual(
+      { subnet: r.subnet, network: r.network, subnet_len: r.subnet_len, public_ip: r.public_ip, node: r.node, leases: r.leases, config: r.config },
+      { subnet: '10.244.1.0/24', network: '10.244.0.0/16', subnet_len: 24, public_ip: '192.0.2.11', node: 'node1',
+        leases: [{ subnet: '10.244.1.0/24', public_ip: '192.0.2.11', backend_type: 'host-gw', node: 'node1' }], config: { Network: '10.244.0.0/16', SubnetLen: 24, Backend: { Type: 'host-gw' } } },
+    );
+    t.deepEqual(r.diff, [{ header: 'subnet leases (file)', before: '', after: '10.244.1.0/24 node1 192.0.2.11\n' }]);
+    t.like(await runModule('subnet_lease', args, { transport: tr, vars }), { changed: false, subnet: '10.244.1.0/24' });
+    t.like(await runModule('subnet_lease', { ...args, state: 'absent' }, { transport: tr, vars, check: true }), { changed: true, subnet: '10.244.1.0/24' });
+    t.like(await runModule('subnet_lease', { ...args, state: 'absent' }, { transport: tr, vars }), { changed: true, leases: [] });
+    t.like(await runModule('subnet_lease', { ...args, state: 'absent' }, { transport: tr, vars }), { changed: false, subnet: null });
+    await t.throwsAsync(runModule('subnet_lease', { ...args, store: 'file' }, { transport: tr, vars: { inventory_hostname: 'x' } }), { message: /state_file: required with store: file when the run has no inventory_dir/ });
+    await t.throwsAsync(runModule('subnet_lease', { network: '10.244.0.0/16', public_ip: 'nope' }, { transport: tr, vars }), { message: /public_ip: expected an IPv4 address/ });
+    await t.throwsAsync(runModule('subnet_lease', { network: '10.244.0.0/16', colour: 'red' }, { transport: tr, vars }), { message: /colour/ });
+    t.is(tr.sent.length, 0, 'the file store never touches the host');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -65,4 +65,9 @@ test('config: created from the pool, and a stored config is compared by effectiv
     'Network is 10.2.0.0/16, the task asks for 10.1.0.0/16', 'SubnetLen is 25, the task asks for 24', 'Backend.Type is vxlan, the task asks for host-gw',
   ]);
   t.deepEqual(configDifferences({ Network: '10.1.0.0/16' }, p, 'host-gw'), ['Backend.Type is udp, the task asks for host-gw'], 'no Backend means udp in flannel');
+  // OpenShift style gives out the first subnet too: the config covers the whole network so flanneld keeps that lease.
+  const o = resolvePool({ network: '10.128.0.0/14', subnetLen: 23, style: 'openshift' });
+  const oc = flannelConfig(o, 'host-gw');
+  t.deepEqual(oc, { Network: '10.128.0.0/14', SubnetLen: 23, SubnetMin: '10.128.0.0', SubnetMax: '10.131.254.0', Backend: { Type: 'host-gw' } });
+  t.deepEqual(configDifferences(oc, o, 'host-gw'), []);
 });

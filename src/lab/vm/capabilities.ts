@@ -3,7 +3,7 @@
 // demand, so a capability is its module (or built-in) being there: `modprobe -n` asks without loading,
 // which under emulation saves ~1-2 s per module. test/lab/vm.test.ts creates a real ipip link.
 import { LINK_KINDS, NM_PLUGIN_DIR } from '../capabilities.js';
-import { labExec } from '../ssh.js';
+import { vmExec } from './exec.js';
 import type { HostState, LabCapabilities, LabState } from '../state.js';
 
 /** Kernel module behind each capability (same names as the lab-wide probe). */
@@ -31,7 +31,8 @@ export function parseCapabilityLines(text: string): LabCapabilities {
 }
 
 export async function probeVmCapabilities(state: LabState, host: HostState): Promise<LabCapabilities> {
-  const r = await labExec(state, host, capabilityScript(), 120_000);
+  let r = await vmExec(state, host, capabilityScript());
+  for (let i = 0; i < 3 && r.code === 255; i++) r = await vmExec(state, host, capabilityScript()); // ssh itself failed
   const caps = parseCapabilityLines(r.stdout);
   if (r.code !== 0 || !('ipip' in caps)) throw new Error(`${host.name}: capability probe failed (exit ${r.code}): ${r.stderr.trim() || r.stdout.trim()}`);
   return caps;

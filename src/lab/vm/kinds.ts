@@ -16,3 +16,10 @@ export function hostKinds(count: number, options: { vms?: number; kinds?: readon
   if (!Number.isInteger(vms) || vms < 0 || vms > count) throw new BadInputError(`--vms ${vms}: expected a whole number from 0 to ${count} (the number of hosts)`);
   return Array.from({ length: count }, (_, i) => (i >= count - vms ? 'vm' : 'nspawn'));
 }
+
+/** Memory and vCPUs per VM host, checked before anything is built. */
+export function checkVmOptions(o: { memoryMb?: number; cpus?: number } = {}): void {
+  const bad = (v: number | undefined, lo: number, hi: number): boolean => v !== undefined && (!Number.isInteger(v) || v < lo || v > hi);
+  if (bad(o.memoryMb, 512, 16384)) throw new BadInputError(`--vm-memory ${o.memoryMb}: expected a whole number of MB from 512 to 16384`);
+  if (bad(o.cpus, 1, 8)) throw new BadInputError(`vm.cpus ${o.cpus}: expected a whole number from 1 to 8`);
+}

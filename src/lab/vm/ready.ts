@@ -4,6 +4,7 @@ import { isAlive } from '../run.js';
 import type { HostState, LabState } from '../state.js';
 import { waitForHost, type HostReadiness } from '../wait.js';
 import { probeVmCapabilities } from './capabilities.js';
+import { vmExec } from './exec.js';
 import { logTail, qemuLog, vmDiagnostics } from './qemu.js';
 
 /** TCG on two cores: ~45 s to `running` on a quiet machine, 3-5 min when the cores are shared by many labs. */
@@ -13,7 +14,7 @@ export async function waitForVm(state: LabState, host: HostState, deadline: numb
   const qemuGone = async (): Promise<string | undefined> =>
     host.initPid && !(await isAlive(host.initPid)) ? `qemu (pid ${host.initPid}) exited: ${(await logTail(qemuLog(host), 5)) || 'no output'}` : undefined;
   try {
-    const ready = await waitForHost(state, host, deadline, started, qemuGone);
+    const ready = await waitForHost(state, host, deadline, started, { failFast: qemuGone, exec: vmExec });
     host.capabilities = await probeVmCapabilities(state, host);
     return ready;
   } catch (e) {

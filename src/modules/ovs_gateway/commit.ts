@@ -36,7 +36,8 @@ function pollScript(id: string, confirm: boolean): string {
   return [
     `if [ -e ${r} ]; then echo @@result; cat ${r}`,
     `elif [ -e ${RUN_DIR}/waiting-${id} ]; then ${confirm ? `touch ${RUN_DIR}/confirm-${id}; echo @@confirmed` : 'echo @@waiting'}`,
-    `else echo @@pending; systemctl is-active ${unitName(id)} 2>/dev/null; fi`,
+    // The unit may finish between the tests above: look for its result again after asking systemd.
+    `else s=$(systemctl is-active ${unitName(id)} 2>/dev/null); if [ -e ${r} ]; then echo @@result; cat ${r}; else echo @@pending; echo "$s"; fi; fi`,
   ].join('\n');
 }
 
@@ -77,7 +78,11 @@ export async function awaitTransaction(id: string, ctx: ModuleContext, o: Commit
   while (Date.now() < deadline) {
     try {
       if (dead && t.reconnect) await t.reconnect();
-      const r = await t.exec(pollScript(id, o.confirm), { become: ctx.become, timeoutMs: 5000 });
+      // A session the move left hanging must not hold us for long: 4 s, then reconnect.
+      const r = await Promise.race([
+        t.exec(pollScript(id, o.confirm), { become: ctx.become, timeoutMs: 3000 }),
+        sleep(4000).then(() => ({ code: 124, stdout: '', stderr: '' })),
+      ]);
       if (r.code === 124) throw new TransportError(`${ctx.host}: the session hangs`, ctx.host);
       dead = false;
       const out = r.stdout;

@@ -15,7 +15,7 @@ diagnose() {
   ovs-vsctl --timeout=5 show >"$DIAG/ovs-vsctl-show.txt" 2>&1
   nft list ruleset >"$DIAG/nft.txt" 2>&1
   for f in "$ETC"/*.env "$LIB"/*.prev; do [ -e "$f" ] && cp "$f" "$DIAG/"; done
-  journalctl -u "hostwire-configure-ovs-$ID" --no-pager -o cat >"$DIAG/journal.txt" 2>&1
+  journalctl -u "hostwire-configure-ovs-$ID" --no-pager -o short-precise >"$DIAG/journal.txt" 2>&1
 }
 
 rollback() {
