@@ -79,7 +79,7 @@ export async function runLabSuite(o: SuiteOptions): Promise<SuiteResult> {
   const add = (s: Sample) => {
     res.samples.push(s);
     o.log(`  ${o.hosts} hosts ${s.tool.padEnd(13)} ${s.phase.padEnd(8)} ${(s.wallMs / 1000).toFixed(2)} s wall, ${(s.cpuMs / 1000).toFixed(2)} s cpu${s.changed !== undefined ? `, changed=${s.changed}` : ''}${s.code ? ` EXIT ${s.code}` : ''}`);
-    if (s.code !== 0) o.log(`    ${(s.stderr || s.stdout).trim().split('\n').slice(-5).join('\n    ')}`);
+    if (s.code !== 0) o.log(`    ${(s.stderr || s.stdout).trim().split('\n').slice(-5).map((l) => l.slice(0, 300)).join('\n    ')}`);
   };
   const verify = async (inventory: string, who: string) => {
     const v = await runHostwire(VERIFY, inventory);

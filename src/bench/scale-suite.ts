@@ -19,7 +19,7 @@ export interface ScaleOptions {
 
 export async function runScaleSuite(o: ScaleOptions): Promise<Sample[]> {
   const out: Sample[] = [];
-  const jobs = [...o.ansibleSizes.map((n) => ({ n, tool: 'ansible' as const })), ...o.hostwireSizes.map((n) => ({ n, tool: 'hostwire' as const }))];
+  const jobs = [...o.hostwireSizes.map((n) => ({ n, tool: 'hostwire' as const })), ...o.ansibleSizes.map((n) => ({ n, tool: 'ansible' as const }))];
   for (const { n, tool } of jobs) {
     o.log(`scale: ${n} light hosts, ${tool}`);
     const l = await startLightHosts(n, o.netns, path.join(o.workDir, 'light'));
@@ -40,7 +40,7 @@ export async function runScaleSuite(o: ScaleOptions): Promise<Sample[]> {
         }
         out.push(s);
         o.log(`  ${phase.padEnd(8)} ${(r.wallMs / 1000).toFixed(2)} s wall, ${(r.cpuMs / 1000).toFixed(2)} s cpu, peak ${(r.maxRssKb / 1024).toFixed(0)} MB (tree ${(r.treeRssKb / 1024).toFixed(0)} MB), changed=${r.changed}, failed=${r.failed}${r.code ? ` EXIT ${r.code}` : ''}`);
-        if (r.code !== 0) o.log(`    ${(r.stderr || r.stdout).trim().split('\n').slice(-4).join('\n    ')}`);
+        if (r.code !== 0) o.log(`    ${(r.stderr || r.stdout).trim().split('\n').slice(-4).map((l) => l.slice(0, 300)).join('\n    ')}`);
       }
     } finally {
       forget();

@@ -26,6 +26,7 @@ interface InitFlags {
   uplink?: boolean;
   rampHost: string[];
   vip?: string;
+  f5Ip?: string;
   dir: string;
   yes?: boolean;
   force?: boolean;
@@ -46,6 +47,7 @@ export function registerInitCommand(program: Command): void {
     .option('--uplink', 'MicroShift: move the uplink NIC into br-ex (disruptive)')
     .option('--ramp-host <addr>', 'an F5 ramp node (repeatable)', collect, [])
     .option('--vip <ip>', 'the F5 virtual IP the ramp nodes carry')
+    .option('--f5-ip <ip>', 'the F5\'s address on the ramp nodes\' network')
     .option('-d, --dir <dir>', 'where to write the files', '.')
     .option('-y, --yes', 'ask nothing: flags and defaults only')
     .option('--force', 'overwrite existing files')
@@ -55,7 +57,7 @@ Examples:
   hostwire init --yes --type microshift --host 10.0.0.5 --dir ms
   hostwire init --yes --type flannel --host 10.0.0.11,10.0.0.12,10.0.0.13 --key ~/.ssh/id_ed25519 --dir lab
   hostwire init -y --type ovn --host n1=10.0.0.11 --host n2=10.0.0.12 --subnet-len 23 --mtu 1400
-  hostwire init -y --type flannel --host 10.0.0.11,10.0.0.12 --ramp-host 10.0.0.30 --vip 10.0.0.100`)
+  hostwire init -y --type flannel --host 10.0.0.11,10.0.0.12 --ramp-host 10.0.0.12 --vip 10.0.0.100 --f5-ip 10.0.0.2`)
     .action(async (f: InitFlags) => {
       try {
         process.exitCode = await initCommand(f);
@@ -101,7 +103,7 @@ function fromFlags(f: InitFlags): InitAnswers {
   const hosts = parseHosts(f.host);
   if (type === 'microshift' && hosts.length !== 1) throw new BadInputError(`--host: a MicroShift single node takes exactly one host, got ${hosts.length}`);
   const network = checkNetwork(f.network ?? d.network);
-  const ramp = rampFrom(f.rampHost, f.vip);
+  const ramp = rampFrom(f.rampHost, f.vip, f.f5Ip);
   return {
     type,
     hosts,
@@ -116,10 +118,10 @@ function fromFlags(f: InitFlags): InitAnswers {
   };
 }
 
-function rampFrom(hosts: string[], vip?: string): InitAnswers['ramp'] {
+function rampFrom(hosts: string[], vip?: string, f5Ip?: string): InitAnswers['ramp'] {
   if (!hosts.length && !vip) return undefined;
   if (!hosts.length || !vip) throw new BadInputError('F5 ramp nodes need both --ramp-host and --vip');
-  return { hosts: parseHosts(hosts, 'ramp', '--ramp-host'), vip: checkVip(vip) };
+  return { hosts: parseHosts(hosts, 'ramp', '--ramp-host'), vip: checkVip(vip), f5Ip: f5Ip === undefined ? undefined : checkVip(f5Ip) };
 }
 
 /** Turn a checker that throws into inquirer's validate (true or the message). */
@@ -169,11 +171,12 @@ async function ask(f: InitFlags): Promise<InitAnswers> {
     validate: valid((v) => checkSources([v])),
   })];
   const uplink = single ? (f.uplink ?? await confirm({ message: 'Move the uplink NIC into br-ex? (disruptive: the host\'s IP moves to br-ex)', default: false })) : false;
-  let ramp = f.rampHost.length || f.vip ? rampFrom(f.rampHost, f.vip) : undefined;
+  let ramp = f.rampHost.length || f.vip ? rampFrom(f.rampHost, f.vip, f.f5Ip) : undefined;
   if (!ramp && !f.rampHost.length && await confirm({ message: 'Add F5 ramp nodes?', default: false })) {
-    const rh = await input({ message: 'Ramp nodes (IP or name=IP, comma separated):', required: true, validate: valid((v) => parseHosts([v], 'ramp')) });
+    const rh = await input({ message: 'Ramp nodes (cluster nodes or other hosts: IP or name=IP, comma separated):', required: true, validate: valid((v) => parseHosts([v], 'ramp')) });
     const vip = await input({ message: 'F5 virtual IP (VIP):', required: true, validate: valid(checkVip) });
-    ramp = rampFrom([rh], vip);
+    const f5 = await input({ message: 'The F5\'s own address (empty: set f5_ramp_f5_ip later):', default: '', validate: (v: string) => (v.trim() ? valid(checkVip)(v) : true) });
+    ramp = rampFrom([rh], vip, f5.trim() || undefined);
   }
   return { type, hosts, user, key: key || undefined, network, subnetLen, mtu, firewallSources: [...d.firewallSources, ...checkSources(extra)], uplink, ramp };
 }

@@ -20,6 +20,8 @@ export interface GraphNode {
   /** Where the subnet comes from: the state store, live facts, or the allocator's plan. */
   subnetFrom?: 'store' | 'planned';
   routes: { to: string; via: string; dev: string }[];
+  /** In group f5_ramp (or ramp): ends the F5's tunnel. */
+  ramp?: boolean;
 }
 
 export interface GraphLink {
@@ -62,7 +64,9 @@ export function buildGraph(input: GraphInput): GraphModel {
     const f = input.facts?.[h.name];
     const dv4 = (f?.ansible_default_ipv4 ?? {}) as Record<string, unknown>;
     const ifaces = (f?.ansible_interfaces as string[] | undefined) ?? [];
-    const role: GraphNode['role'] = inGroup(h, 'ramp') ? 'ramp' : kind === 'microshift' ? 'microshift' : inGroup(h, 'masters') ? 'master' : 'node';
+    const isRamp = inGroup(h, 'f5_ramp') || inGroup(h, 'ramp');
+    const podNode = inGroup(h, 'nodes') || inGroup(h, 'masters') || inGroup(h, 'microshift');
+    const role: GraphNode['role'] = isRamp && !podNode ? 'ramp' : kind === 'microshift' ? 'microshift' : inGroup(h, 'masters') ? 'master' : 'node';
     const mode = str(h.vars.microshift_configure_ovs_mode) ?? str(h.vars.configure_ovs_mode);
     let brEx: GraphNode['brEx'];
     if (f) brEx = ifaces.includes('br-ex') ? (dv4.interface === 'br-ex' ? 'uplink' : 'standalone') : undefined;
@@ -75,6 +79,7 @@ export function buildGraph(input: GraphInput): GraphModel {
       mtu: typeof dv4.mtu === 'number' ? dv4.mtu : undefined,
       brEx,
       routes: [],
+      ramp: isRamp || undefined,
     };
   });
   const pods = nodes.filter((n) => n.role !== 'ramp');
@@ -86,9 +91,9 @@ export function buildGraph(input: GraphInput): GraphModel {
   if (kind === 'flannel') {
     for (const n of pods) n.routes = pods.filter((o) => o !== n && o.podSubnet).map((o) => ({ to: o.podSubnet!, via: o.address, dev: n.uplink || 'uplink' }));
   }
-  const vip = str(anyVars.f5_vip);
-  const ramps = nodes.filter((n) => n.role === 'ramp').map((n) => n.name);
-  if (ramps.length && !vip) notes.push('ramp nodes are listed but no f5_vip is set');
+  const vip = str(anyVars.f5_ramp_vip) ?? str(anyVars.f5_vip);
+  const ramps = nodes.filter((n) => n.ramp).map((n) => n.name);
+  if (ramps.length && !vip) notes.push('ramp nodes are listed but no f5_ramp_vip is set');
   return { kind, network, subnetLen, nodes, links, f5: vip ? { vip, ramps } : undefined, notes };
 }
 

@@ -26,7 +26,7 @@ export function renderSvg(m: GraphModel): string {
   const maxRoutes = Math.max(0, ...m.nodes.map((x) => x.routes.length));
   const H = 34 + 52 + (hasBr ? 40 : 0) + (maxRoutes ? 26 + 17 * maxRoutes : 0) + 40;
   const yBar = yBox + H + 44;
-  const ramps = m.nodes.filter((x) => x.role === 'ramp');
+  const ramps = m.nodes.filter((x) => x.ramp);
   const yF5 = yBar + 46;
   const yLegend = (m.f5 ? yF5 + 70 : yBar + 40) + 20;
   const height = yLegend + 40 + (m.notes.length ? 18 * m.notes.length : 0);
@@ -78,7 +78,7 @@ function nodeBox(node: GraphNode, x: number, y: number, H: number, yBar: number,
   o.push(`<rect x="${x}" y="${y}" width="${W}" height="${H}" rx="9" fill="#ffffff" stroke="${C.line}" stroke-width="1.5"/>`);
   o.push(`<path d="M ${x} ${y + 9} a 9 9 0 0 1 9 -9 h ${W - 18} a 9 9 0 0 1 9 9 v 25 h -${W} z" fill="${HEAD[node.role]}"/>`);
   o.push(text(x + 12, y + 23, node.name, { fill: '#ffffff', 'font-weight': 'bold', 'font-size': 15 }));
-  o.push(text(x + W - 12, y + 23, node.role, { fill: '#dbe6f1', 'font-size': 11, 'text-anchor': 'end' }));
+  o.push(text(x + W - 12, y + 23, node.ramp && node.role !== 'ramp' ? `${node.role} · F5 ramp` : node.role, { fill: '#dbe6f1', 'font-size': 11, 'text-anchor': 'end' }));
   let yy = y + 44;
   if (node.podSubnet) {
     o.push(`<rect x="${x + 10}" y="${yy}" width="${W - 20}" height="40" rx="6" fill="${C.podsFill}" stroke="${C.pods}" stroke-width="1.5"/>`);

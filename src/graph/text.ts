@@ -15,7 +15,7 @@ const brExText = (n: GraphNode) => (n.brEx === 'uplink' ? `br-ex (holds ${n.upli
 export function renderText(m: GraphModel): string {
   const out = [headline(m), ''];
   for (const n of m.nodes) {
-    out.push(`${n.name} [${n.role}]  ${n.address}${n.uplink ? ` on ${n.uplink}` : ''}${n.mtu ? ` mtu ${n.mtu}` : ''}`);
+    out.push(`${n.name} [${n.role}${n.ramp && n.role !== 'ramp' ? ', F5 ramp' : ''}]  ${n.address}${n.uplink ? ` on ${n.uplink}` : ''}${n.mtu ? ` mtu ${n.mtu}` : ''}`);
     const br = brExText(n);
     if (br) out.push(`  ${br}`);
     if (n.podSubnet) out.push(`  pods ${n.podSubnet}${n.subnetFrom === 'planned' ? ' (planned)' : ''}`);

@@ -27,7 +27,7 @@ export interface InitAnswers {
   firewallSources: string[];
   /** MicroShift: move the uplink NIC into br-ex (disruptive) instead of a NIC-less br-ex. */
   uplink: boolean;
-  ramp?: { hosts: HostAnswer[]; vip: string };
+  ramp?: { hosts: HostAnswer[]; vip: string; f5Ip?: string };
 }
 
 export function defaultsFor(type: ClusterType): Pick<InitAnswers, 'user' | 'network' | 'subnetLen' | 'firewallSources' | 'uplink'> {

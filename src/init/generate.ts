@@ -31,7 +31,9 @@ export function generate(a: InitAnswers, o: { repoDir: string; outDir: string })
 function inventory(a: InitAnswers): string {
   const hosts: Record<string, unknown> = {};
   for (const h of a.hosts) hosts[h.name] = { ansible_host: h.address };
-  for (const h of a.ramp?.hosts ?? []) hosts[h.name] = { ansible_host: h.address };
+  // A ramp node may be one of the cluster nodes (role f5_ramp_node's usual case) or an extra host.
+  const ramps = (a.ramp?.hosts ?? []).map((r) => a.hosts.find((h) => h.name === r.name || h.address === r.address) ?? r);
+  for (const h of ramps) hosts[h.name] ??= { ansible_host: h.address };
   const members = (list: { name: string }[]) => Object.fromEntries(list.map((h) => [h.name, {}]));
   const children: Record<string, unknown> = {};
   if (a.type !== 'microshift') {
@@ -39,7 +41,7 @@ function inventory(a: InitAnswers): string {
     children.nodes = { hosts: members(a.hosts) };
     children.etcd = { hosts: members(a.hosts.slice(0, 1)) };
   } else children.microshift = { hosts: members(a.hosts) };
-  if (a.ramp) children.ramp = { hosts: members(a.ramp.hosts) };
+  if (a.ramp) children.f5_ramp = { hosts: members(ramps) };
   const head = `# ${TITLES[a.type]}: written by \`hostwire init\`. Hosts and groups only; settings are in group_vars/all.yml.\n`;
   return head + YAML.stringify({ all: { hosts, children } }, { indent: 2 });
 }
@@ -72,7 +74,9 @@ function groupVars(a: InitAnswers): string {
     if (a.firewallSources.length) put('extra sources firewalld trusts (the cluster network is always trusted)', 'firewalld_trusted_extra_sources', a.firewallSources);
   }
   if (a.ramp) {
-    put('F5 ramp nodes (group ramp) carry the F5 VIP into the cluster network', 'f5_vip', a.ramp.vip);
+    put('F5 ramp nodes (group f5_ramp, role f5_ramp_node): the VIP the F5 tunnels to', 'f5_ramp_vip', a.ramp.vip);
+    if (a.ramp.f5Ip) put('the F5\'s address on the network it shares with the ramp nodes', 'f5_ramp_f5_ip', a.ramp.f5Ip);
+    else lines.push('# f5_ramp_f5_ip: set the F5\'s address here (required by role f5_ramp_node), with its tunnel addresses');
   }
   return lines.join('\n') + '\n';
 }

@@ -20,11 +20,23 @@ export async function fingerprintHost(t: Transport): Promise<Fingerprint> {
   const parts = splitBatch(r.stdout);
   const out: Fingerprint = {};
   for (const id of Object.keys(PARTS)) {
-    out[id] = createHash('sha256').update(parts.get(id)?.stdout ?? '').digest('hex').slice(0, 16);
+    out[id] = createHash('sha256').update(normalise(id, parts.get(id)?.stdout ?? '')).digest('hex').slice(0, 16);
   }
   return out;
 }
 
 export function fingerprintDiff(before: Fingerprint, after: Fingerprint): string[] {
   return Object.keys(before).filter((k) => before[k] !== after[k]);
+}
+
+/** DHCP lease lifetimes count down between two readings: they are time, not state. */
+function normalise(id: string, text: string): string {
+  if (id !== 'addr') return text;
+  try {
+    const links = JSON.parse(text) as { addr_info?: Record<string, unknown>[] }[];
+    for (const l of links) for (const a of l.addr_info ?? []) { delete a.valid_life_time; delete a.preferred_life_time; }
+    return JSON.stringify(links);
+  } catch {
+    return text;
+  }
 }

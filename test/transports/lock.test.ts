@@ -19,7 +19,8 @@ test.serial('a second run waits for the lock, or fails at once with wait:false',
   let waited = 0;
   let got = false;
   const pending = acquireHostLock(b, { wait: true, path, onWait: () => waited++ }).then((r) => { got = true; return r; });
-  await new Promise((r) => setTimeout(r, 800));
+  // The waiter reports once that it waits (poll: a loaded machine may take a while to get there).
+  for (let i = 0; i < 100 && waited === 0; i++) await new Promise((r) => setTimeout(r, 100));
   t.is(waited, 1);
   t.false(got);
   await releaseA();

@@ -60,7 +60,7 @@ test.before(() => {
 
 function assertClean(t: import('ava').ExecutionContext, label: string, text: string): void {
   for (const s of SECRETS) t.false(text.includes(s), `${label} leaks ${s}:\n${text}`);
-  t.true(text.includes('********'), `${label} shows the mask`);
+  t.true(text.includes("********"), `${label} shows the mask:\n${text}`);
 }
 
 test.serial('every output mode masks the planted secrets', async (t) => {

@@ -74,6 +74,17 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
     h.transport = t;
     return t;
   };
+  // The lock lives on the connection: after a reconnect (the uplink move) take it again, waiting,
+  // since the dead session may hold the old one until the server notices.
+  const relocking = new WeakSet<Transport>();
+  const relockOnReconnect = (h: HostState, t: Transport) => {
+    const ssh = t as Transport & { onReconnect?: (l: () => Promise<void>) => void };
+    if (!ssh.onReconnect || relocking.has(t)) return;
+    relocking.add(t);
+    ssh.onReconnect(async () => {
+      h.releaseLock = await acquireHostLock(t, { wait: true });
+    });
+  };
   // Locks are taken for a whole batch without waiting; when one is busy, every lock this run took in
   // that round is released and retried after a random pause, so two runs over overlapping hosts
   // can never deadlock each other.
@@ -89,6 +100,7 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
         const path = t instanceof LocalTransport ? `/tmp/hostwire-local-${h.name.replace(/[^\w.-]/g, '_')}.lock` : undefined;
         try {
           h.releaseLock = await acquireHostLock(t, { wait: false, path });
+          relockOnReconnect(h, t);
         } catch (err) {
           if (!(err instanceof HostLockedError)) throw err;
           busy.push(h);
