@@ -25,6 +25,7 @@ registerVaultCommands(program);
 registerInitCommand(program);
 registerGraphCommand(program);
 (await import('./subnets.js')).registerSubnetsCommand(program);
+(await import('./completion.js')).registerCompletionCommand(program);
 
 try {
   await program.parseAsync(process.argv);

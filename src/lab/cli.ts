@@ -18,7 +18,7 @@ export function registerLabCommands(program: Command): Command {
     .option('--vms <n>', 'the last N hosts are VMs (qemu, own kernel: ipip, GRE, VLAN, kernel OVS; ~1 min to boot)', (v) => Number(v), 0)
     .option('--vm-memory <mb>', 'memory per VM host in MB', (v) => Number(v), 1024)
     .option('--packages <list...>', 'extra Debian packages for the rootfs (comma or space separated)')
-    .option('--timeout <seconds>', 'give up booting after this long (VM hosts: at least 300 s)', (v) => Number(v), 120)
+    .option('--timeout <seconds>', 'give up booting after this long (VM hosts: at least 600 s)', (v) => Number(v), 120)
     .action(async (o: { name: string; hosts: number; vms: number; vmMemory: number; packages?: string[]; timeout: number }) => {
       const packages = (o.packages ?? []).flatMap((p) => p.split(',')).filter(Boolean);
       const r = await labUp({ name: o.name, hosts: o.hosts, vms: o.vms, vm: { memoryMb: o.vmMemory }, packages, timeoutMs: o.timeout * 1000, onProgress: say });

@@ -28,7 +28,7 @@ export interface LabUpOptions {
   kinds?: HostKind[];
   /** Memory (default 1024 MB) and vCPUs (default 2) per VM host. */
   vm?: VmOptions;
-  /** Readiness limit for VM hosts, default 300 s (timeoutMs when that is larger). */
+  /** Readiness limit for VM hosts, default 600 s (timeoutMs when that is larger). */
   vmTimeoutMs?: number;
   /** Extra Debian packages for the rootfs (a new list means a new cached rootfs). */
   packages?: string[];

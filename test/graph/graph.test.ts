@@ -8,7 +8,7 @@ const flannel: GraphInput = {
     { name: 'node1', vars: { ...vars, ansible_host: '10.0.0.11' }, groups: ['masters', 'nodes', 'etcd'] },
     { name: 'node2', vars: { ...vars, ansible_host: '10.0.0.12' }, groups: ['nodes'] },
     { name: 'node3', vars: { ...vars, ansible_host: '10.0.0.13' }, groups: ['nodes'] },
-    { name: 'ramp1', vars: { ...vars, ansible_host: '10.0.0.30' }, groups: ['ramp'] },
+    { name: 'ramp1', vars: { ...vars, ansible_host: '10.0.0.30' }, groups: ['f5_ramp'] },
   ],
   // node2's lease is found by public IP (etcd leases carry no node name); node3 has none yet.
   snapshot: { cursor: 0, leases: [{ subnet: '10.244.7.0/24', node: 'node1' }, { subnet: '10.244.1.0/24', public_ip: '10.0.0.12' }] },
@@ -23,6 +23,10 @@ test('flannel: subnets from the store, the rest planned around them, host-gw rou
   t.deepEqual(m.nodes[2]!.routes, [{ to: '10.244.7.0/24', via: '10.0.0.11', dev: 'uplink' }, { to: '10.244.1.0/24', via: '10.0.0.12', dev: 'uplink' }]);
   t.deepEqual(m.links.map((l) => `${l.a}-${l.b}:${l.kind}`), ['node1-node2:host-gw', 'node1-node3:host-gw', 'node2-node3:host-gw']);
   t.deepEqual(m.f5, { vip: '10.0.0.100', ramps: ['ramp1'] });
+  const onNode = buildGraph({ hosts: flannel.hosts.slice(0, 3).map((h, i) => (i === 1 ? { ...h, groups: [...h.groups, 'f5_ramp'] } : h)) });
+  t.like(onNode.nodes[1], { role: 'node', ramp: true, podSubnet: '10.244.2.0/24' });
+  t.deepEqual(onNode.f5?.ramps, ['node2']);
+  t.regex(renderText(onNode), /node2 \[node, F5 ramp\]/);
 });
 
 test('live facts give the uplink, MTU and br-ex (holding the uplink when it carries the default route)', (t) => {

@@ -61,9 +61,16 @@ test('MicroShift single node: firewalld sources include MicroShift\'s, uplink mo
 
 test('OVN cluster with F5 ramp nodes', async (t) => {
   const { inv } = await load({ ...base, type: 'ovn', subnetLen: 23, ramp: { hosts: parseHosts(['10.0.0.30'], 'ramp'), vip: '10.0.0.100' } });
-  t.deepEqual(selectHosts(inv, 'ramp'), ['ramp1']);
-  t.false(selectHosts(inv, 'nodes').includes('ramp1'), 'ramp nodes run no pods');
-  t.like(hostVars(inv, 'ramp1'), { ansible_host: '10.0.0.30', f5_vip: '10.0.0.100', sdn: 'ovn', pod_subnet_len: 23, pod_subnet_style: 'openshift' });
+  t.deepEqual(selectHosts(inv, 'f5_ramp'), ['ramp1']);
+  t.false(selectHosts(inv, 'nodes').includes('ramp1'), 'an extra ramp host runs no pods');
+  t.like(hostVars(inv, 'ramp1'), { ansible_host: '10.0.0.30', f5_ramp_vip: '10.0.0.100', sdn: 'ovn', pod_subnet_len: 23, pod_subnet_style: 'openshift' });
+});
+
+test('a ramp node given by a cluster node\'s address is that node (role f5_ramp_node\'s usual case)', async (t) => {
+  const { inv } = await load({ ...base, ramp: { hosts: parseHosts(['10.0.0.12'], 'ramp'), vip: '10.0.0.100', f5Ip: '10.0.0.2' } });
+  t.deepEqual(selectHosts(inv, 'f5_ramp'), ['node2']);
+  t.deepEqual(selectHosts(inv, 'all').length, 3, 'no extra host');
+  t.like(hostVars(inv, 'node2'), { f5_ramp_vip: '10.0.0.100', f5_ramp_f5_ip: '10.0.0.2' });
 });
 
 test('subnet preview uses the sdn allocators', (t) => {

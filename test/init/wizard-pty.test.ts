@@ -40,6 +40,7 @@ test.serial('interactive flannel cluster with F5 ramp nodes', async (t) => {
     ['Add F5 ramp nodes\\?', 'y\r'],
     ['Ramp nodes', '10.0.0.30\r'],
     ['F5 virtual IP', '10.0.0.100\r'],
+    ["The F5's own address", '10.0.0.2\r'],
   ]);
   t.is(r.failed_step, null, r.output);
   t.is(r.code, 0, r.output);
@@ -49,7 +50,7 @@ test.serial('interactive flannel cluster with F5 ramp nodes', async (t) => {
   t.deepEqual(inv.all.hosts, { node1: { ansible_host: '10.0.0.11' }, n2: { ansible_host: '10.0.0.12' }, ramp1: { ansible_host: '10.0.0.30' } });
   t.like(YAML.parse(read('flannel/group_vars/all.yml')), {
     ansible_user: 'admin', ansible_ssh_private_key_file: '/keys/id', sdn: 'flannel-hostgw', cluster_network: '10.128.0.0/14',
-    flannel_hostgw_subnet_len: 23, flannel_hostgw_mtu: 1400, f5_vip: '10.0.0.100',
+    flannel_hostgw_subnet_len: 23, flannel_hostgw_mtu: 1400, f5_ramp_vip: '10.0.0.100', f5_ramp_f5_ip: '10.0.0.2',
   });
 });
 

@@ -9,6 +9,7 @@ import { readYamlFile } from '../yaml-source.js';
 import { isTemplated, mergeVars, renderValue, templatedVars } from '../vars/index.js';
 import { connectionSettings, hostVars, loadInventory, loadVarsDir, selectHosts, type Inventory } from '../inventory/index.js';
 import { acquireHostLock, createTransport, HostLockedError, LocalTransport, type HostKeyChecking } from '../../transports/index.js';
+import { Semaphore } from '../../transports/semaphore.js';
 import type { Transport } from '../../transports/transport.js';
 import { gatherFacts } from '../../facts/index.js';
 import { getModule, isKnownModule } from '../../modules/registry.js';
@@ -41,6 +42,8 @@ export interface RunOptions {
   /** Write <playbook>.retry listing failed hosts (default true). */
   retryFile?: boolean;
   onEvent?: EventListener;
+  /** SSH handshakes in flight at once (default 32); every connected host still runs in parallel. */
+  connectConcurrency?: number;
   /** Abort: stop starting tasks, let running ones finish, return with exit code 99. */
   signal?: AbortSignal;
 }
@@ -65,12 +68,16 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
     return h;
   };
   const localTransports = new Map<string, Transport>();
+  // At most this many SSH handshakes at once: hundreds started together starve each other (and the
+  // hosts' sshd) of CPU until the slowest pass the connect timeout - measured: 406 of 500 light
+  // hosts unreachable on 2 busy cores. Connected hosts still all run in parallel (--forks).
+  const handshakes = new Semaphore(opts.connectConcurrency ?? 32);
   const connect = async (h: HostState): Promise<Transport> => {
     if (h.transport) return h.transport;
     const settings = connectionSettings(templatedVars(mergeVars(h.inventoryVars, opts.extraVars)) as Vars);
     const netns = h.inventoryVars.hostwire_netns;
     const t = createTransport(h.name, { ...settings, connection: opts.connection ?? settings.connection, netns: typeof netns === 'string' ? netns : undefined }, { hostKeyChecking: opts.hostKeyChecking });
-    await t.connect();
+    await handshakes.run(() => t.connect());
     h.transport = t;
     return t;
   };

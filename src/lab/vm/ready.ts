@@ -7,8 +7,8 @@ import { probeVmCapabilities } from './capabilities.js';
 import { vmExec } from './exec.js';
 import { logTail, qemuLog, vmDiagnostics } from './qemu.js';
 
-/** TCG on two cores: ~45 s to `running` on a quiet machine, 3-5 min when the cores are shared by many labs. */
-export const VM_TIMEOUT_MS = 480_000;
+/** TCG: ~70-80 s of CPU time to `running`; 3-7.5 min measured when many labs share the two cores. */
+export const VM_TIMEOUT_MS = 600_000;
 
 export async function waitForVm(state: LabState, host: HostState, deadline: number, started = Date.now()): Promise<HostReadiness> {
   const qemuGone = async (): Promise<string | undefined> =>
