@@ -94,7 +94,15 @@ autoload -U +X bashcompinit && bashcompinit
 ${bashCompletionScript(program)}`;
 }
 
+/** Registers `completion`; also ends the top-level help with examples (how to start, and this completion). */
 export function registerCompletionCommand(program: Command): void {
+  program.addHelpText('after', `
+Examples:
+  hostwire init                                   # write an inventory and a playbook for a new cluster
+  hostwire run site.yml -i inventory.yml --check --diff
+  hostwire lab up --name demo --hosts 3           # throw-away hosts to try it on
+  hostwire <command> --help                       # every command has its own examples
+  source <(hostwire completion bash)              # tab completion in this shell`);
   program
     .command('completion')
     .description('print a shell completion script for bash or zsh')

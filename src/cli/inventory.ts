@@ -43,6 +43,7 @@ export function registerInventoryCommands(program: Command): void {
     .option('--host-key-checking <policy>', 'strict (default), accept-new or off')
     .option('-c, --connection <type>', 'ssh or local')
     .option('-v, --verbose', 'more output', count, 0)
+    .addHelpText('after', '\nExamples:\n  hostwire facts all -i inventory/cluster.yml\n  hostwire facts node1 -i inv.yml | jq .node1.ansible_default_ipv4\n  hostwire facts localhost -c local -i localhost,')
     .action(async (pattern: string, f: { inventory: string[]; hostKeyChecking?: 'strict' | 'accept-new' | 'off'; connection?: 'ssh' | 'local'; verbose: number }) => {
       try {
         const inv = await loadInventory(f.inventory);

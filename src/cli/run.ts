@@ -1,6 +1,7 @@
 // `hostwire run PLAYBOOK`: ansible-playbook's options, renderers chosen by --json / TTY.
 import type { Command } from 'commander';
-import { password } from '@inquirer/prompts';
+import { confirm as askYesNo, password } from '@inquirer/prompts';
+import { formatConfirmSummary, type ConfirmFn } from '../engine/runner/confirm.js';
 import { runPlaybook, EXIT } from '../engine/runner/run-playbook.js';
 import { loadPlaybook } from '../engine/playbook/load-playbook.js';
 import { isKnownModule } from '../modules/registry.js';
@@ -43,6 +44,7 @@ interface RunFlags {
   detailedExitcode?: boolean;
   vaultPasswordFile: string[];
   askVaultPass?: boolean;
+  yes?: boolean;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -75,11 +77,13 @@ export function registerRunCommand(program: Command): void {
     .option('--roles-path <dir>', 'extra role directory (repeatable)', collect, [])
     .option('--detailed-exitcode', 'with --check: exit 3 when changes (drift) were found, 0 when none')
     .option('-v, --verbose', 'more output (-vvv for stack traces)', count, 0)
+    .option('-y, --yes', 'apply disruptive changes (uplink move, firewall, route removal) without asking on a terminal')
     .addHelpText('after', `
 Examples:
   hostwire run playbooks/site.yml -i inventory/cluster.yml
   hostwire run playbooks/microshift.yml -c local -i localhost, --check --diff
-  hostwire run site.yml -i inv.ini --limit 'nodes:!node3' --tags firewall -e mtu=1400`)
+  hostwire run site.yml -i inv.ini --limit 'nodes:!node3' --tags firewall -e mtu=1400
+  hostwire run microshift.yml -i inventory.yml --yes        # no questions before the uplink move`)
     .action(async (playbook: string, flags: RunFlags) => {
       process.exitCode = await runCommand(playbook, flags);
     });
@@ -92,7 +96,15 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
     if (f.syntaxCheck || f.listTasks || f.listHosts) return await listOnly(playbook, f);
     const extraVars = parseExtraVars(f.extraVars);
     const becomePassword = f.askBecomePass ? await password({ message: 'BECOME password:', mask: false }) : undefined;
-    const useLive = !f.json && f.live !== false && Boolean(process.stdout.isTTY) && !process.env.CI;
+    // On a terminal, disruptive changes are asked first (not with --yes; --check applies nothing).
+    const confirm: ConfirmFn | undefined = process.stdin.isTTY && process.stdout.isTTY && !f.yes && !f.check && !f.json
+      ? async (req) => {
+          process.stdout.write(`\n${formatConfirmSummary(req)}\n`);
+          return askYesNo({ message: `Apply these changes on ${req.host}?`, default: false });
+        }
+      : undefined;
+    // The live view redraws the screen and would fight a prompt: plain output when questions may come.
+    const useLive = !confirm && !f.json && f.live !== false && Boolean(process.stdout.isTTY) && !process.env.CI;
     const plain = createPlainRenderer({ write: (s) => process.stdout.write(s), color: colorsWanted(process.stdout), verbosity: f.verbose, diff: Boolean(f.diff) });
     const live = useLive ? createLiveRenderer({ write: (s) => process.stdout.write(s), diff: Boolean(f.diff) }) : undefined;
     const render: (e: RunEvent) => void = f.json ? createJsonRenderer((l) => process.stdout.write(l)) : live ? live.listener : plain;
@@ -126,6 +138,7 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
       rolesPath: f.rolesPath,
       onEvent,
       signal: abort.signal,
+      confirm,
     });
     await live?.done();
     if (report && f.report) writeReport(f.report, report.data());

@@ -26,7 +26,8 @@ Examples:
   hostwire vault encrypt-string 's3cret' --name db_password >> group_vars/all/vars.yml
   ${VAULT_PASSWORD_ENV}=... hostwire run site.yml -i inventory/cluster.yml`);
   const withPw = (c: Command) => c.option('--vault-password-file <file>', 'password file or script (repeatable)', collect, []);
-  withPw(vault.command('encrypt').argument('<files...>').option('--vault-id <label>', 'label written in a 1.2 header').description('encrypt files in place'))
+  withPw(vault.command('encrypt').argument('<files...>').option('--vault-id <label>', 'label written in a 1.2 header').description('encrypt files in place')
+    .addHelpText('after', '\nExamples:\n  hostwire vault encrypt group_vars/all/vault.yml --vault-password-file ~/.vault-pass\n  hostwire vault encrypt secrets.yml --vault-id prod'))
     .action((files: string[], f: VaultFlags) => act(async () => {
       const pw = (await passwords(f, true))[0]!;
       for (const file of files) {
@@ -36,7 +37,8 @@ Examples:
       }
       process.stderr.write('Encryption successful\n');
     }));
-  withPw(vault.command('decrypt').argument('<files...>').option('--output <file>', 'write the plaintext here instead (- for stdout)').description('decrypt files in place'))
+  withPw(vault.command('decrypt').argument('<files...>').option('--output <file>', 'write the plaintext here instead (- for stdout)').description('decrypt files in place')
+    .addHelpText('after', '\nExamples:\n  hostwire vault decrypt group_vars/all/vault.yml\n  hostwire vault decrypt secrets.yml --output - | less'))
     .action((files: string[], f: VaultFlags) => act(async () => {
       const pws = await passwords(f, false);
       for (const file of files) {
@@ -46,9 +48,11 @@ Examples:
       }
       if (f.output !== '-') process.stderr.write('Decryption successful\n');
     }));
-  withPw(vault.command('view').argument('<file>').description('print a decrypted file'))
+  withPw(vault.command('view').argument('<file>').description('print a decrypted file')
+    .addHelpText('after', '\nExamples:\n  hostwire vault view group_vars/all/vault.yml --vault-password-file ~/.vault-pass'))
     .action((file: string, f: VaultFlags) => act(async () => void process.stdout.write(decryptFile(file, await passwords(f, false)))));
-  withPw(vault.command('encrypt-string').argument('<value>').option('--name <var>', 'print as `var: !vault |` YAML').option('--vault-id <label>', 'label for a 1.2 header').description('encrypt one value for inline use (!vault)'))
+  withPw(vault.command('encrypt-string').argument('<value>').option('--name <var>', 'print as `var: !vault |` YAML').option('--vault-id <label>', 'label for a 1.2 header').description('encrypt one value for inline use (!vault)')
+    .addHelpText('after', '\nExamples:\n  hostwire vault encrypt-string \"s3cret\" --name db_password >> group_vars/all/vars.yml'))
     .action((value: string, f: VaultFlags) => act(async () => {
       const env = encryptVault(value, (await passwords(f, true))[0]!, { vaultId: f.vaultId });
       const body = env.trimEnd().split('\n').map((l) => `          ${l}`).join('\n');

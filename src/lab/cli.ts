@@ -9,10 +9,12 @@ import { DEFAULT_LAB } from './names.js';
 const say = (line: string): void => void process.stderr.write(`${line}\n`);
 
 export function registerLabCommands(program: Command): Command {
-  const lab = program.command('lab').description('throw-away hosts on this machine (systemd-nspawn, private network namespaces)');
+  const lab = program.command('lab').description('throw-away hosts on this machine (systemd-nspawn, private network namespaces)')
+    .addHelpText('after', '\nExamples:\n  hostwire lab up --name demo --hosts 3\n  hostwire lab inventory --name demo > inv.yml && hostwire run site.yml -i inv.yml\n  hostwire lab ssh demo-1\n  hostwire lab down --name demo');
   const nameOpt = (): Option => new Option('-n, --name <lab>', 'lab name: 1-12 lowercase letters/digits').default(DEFAULT_LAB);
 
   lab.command('up').description('build/reuse the rootfs and boot a lab; hosts are named <lab>-1, <lab>-2 ...')
+    .addHelpText('after', '\nExamples:\n  hostwire lab up --name demo --hosts 2\n  hostwire lab up --name ovs --hosts 3 --vms 1          # the 3rd host is a qemu VM (own kernel)\n  hostwire lab up --name fw --packages firewalld,nftables')
     .addOption(nameOpt())
     .option('--hosts <n>', 'number of hosts', (v) => Number(v), 3)
     .option('--vms <n>', 'the last N hosts are VMs (qemu, own kernel: ipip, GRE, VLAN, kernel OVS; ~1 min to boot)', (v) => Number(v), 0)
@@ -30,20 +32,23 @@ export function registerLabCommands(program: Command): Command {
       }
     });
 
-  lab.command('down').description('remove a lab (also a half-made or crashed one)').addOption(nameOpt())
+  lab.command('down').description('remove a lab (also a half-made or crashed one)')
+    .addHelpText('after', '\nExamples:\n  hostwire lab down --name demo\n  hostwire lab down                 # the default lab').addOption(nameOpt())
     .action(async (o: { name: string }) => {
       const started = Date.now();
       const r = await labDown(o.name);
       say(`lab ${o.name} down in ${((Date.now() - started) / 1000).toFixed(1)} s (${r.netns.length} namespaces removed)`);
     });
 
-  lab.command('ls').description('list labs on this machine').action(async () => {
+  lab.command('ls').description('list labs on this machine')
+    .addHelpText('after', '\nExamples:\n  hostwire lab ls').action(async () => {
     for (const l of await labList()) {
       console.log(`${l.name}\t${l.status}\t${l.subnet ?? '-'}\t${l.hosts.map((h) => `${h.name}=${h.ip}${h.kind === 'vm' ? '(vm)' : ''}${h.running ? '' : '(down)'}`).join(' ')}`);
     }
   });
 
   lab.command('ssh').description('ssh into a lab host as root (from inside the lab namespace)')
+    .addHelpText('after', '\nExamples:\n  hostwire lab ssh demo-1\n  hostwire lab ssh demo-2 ip -br addr\n  hostwire lab ssh 1 --name demo journalctl -u ovs-vswitchd')
     .argument('<host>', 'host name (lab-1), index (1) or IP').argument('[command...]', 'command to run instead of a shell')
     .addOption(new Option('-n, --name <lab>', 'lab name (default: from the host name)'))
     .action(async (host: string, command: string[], o: { name?: string }) => {
@@ -51,12 +56,14 @@ export function registerLabCommands(program: Command): Command {
       process.exitCode = await labSshInteractive(state, h, command);
     });
 
-  lab.command('inventory').description('print the lab as an Ansible-format YAML inventory').addOption(nameOpt())
+  lab.command('inventory').description('print the lab as an Ansible-format YAML inventory')
+    .addHelpText('after', '\nExamples:\n  hostwire lab inventory --name demo > inv.yml').addOption(nameOpt())
     .action(async (o: { name: string }) => {
       process.stdout.write(labInventoryYaml(await requireLab(o.name)));
     });
 
-  lab.command('reboot').description('power-cycle a host keeping its disk').argument('<host>')
+  lab.command('reboot').description('power-cycle a host keeping its disk')
+    .addHelpText('after', '\nExamples:\n  hostwire lab reboot demo-1            # then check what survives a reboot').argument('<host>')
     .addOption(new Option('-n, --name <lab>', 'lab name (default: from the host name)'))
     .action(async (host: string, o: { name?: string }) => {
       const r = await labReboot(host, { name: o.name });

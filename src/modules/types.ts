@@ -27,6 +27,8 @@ export interface Change {
   run: string[];
   /** Content to stream atomically to a file instead of (or before) running commands. */
   write?: { path: string; content: string | Buffer; mode?: string; owner?: string; group?: string };
+  /** Why this change may cut the host off (uplink move, firewall of the session, route removal): asked on a TTY first. */
+  disruptive?: string;
 }
 
 export interface ModuleResult {

@@ -66,3 +66,10 @@ test('become user, key file aliases and host key checking var', (t) => {
   });
   t.like(c, { become: true, becomeUser: 'postgres', privateKeyFile: '/keys/id', strictHostKeyChecking: 'no' });
 });
+
+test('ansible_timeout (or ansible_ssh_timeout) bounds the SSH handshake', (t) => {
+  t.is(connectionSettings({ inventory_hostname: 'vm1', ansible_timeout: 60 }).connectTimeoutMs, 60_000);
+  t.is(connectionSettings({ inventory_hostname: 'vm1', ansible_ssh_timeout: '15' }).connectTimeoutMs, 15_000);
+  t.is(connectionSettings({ inventory_hostname: 'vm1' }).connectTimeoutMs, undefined);
+  t.throws(() => connectionSettings({ inventory_hostname: 'vm1', ansible_timeout: 'soon' }), { instanceOf: BadInputError, message: /host vm1: ansible_timeout is 'soon'; expected a number of seconds/ });
+});

@@ -24,6 +24,8 @@ export interface ConnectionSettings {
   proxyJump?: JumpHost;
   knownHostsFile?: string;
   strictHostKeyChecking?: 'yes' | 'no' | 'accept-new';
+  /** ansible_timeout / ansible_ssh_timeout (seconds) as milliseconds: the SSH handshake's limit. */
+  connectTimeoutMs?: number;
 }
 
 const TRUE = ['y', 'yes', 'on', '1', 'true', 't'];
@@ -150,6 +152,12 @@ export function connectionSettings(vars: Vars): ConnectionSettings {
   for (const name of ['ansible_ssh_common_args', 'ansible_ssh_extra_args']) {
     const args = str(vars, name);
     if (args) Object.assign(out, parseSshArgs(args, vars, name));
+  }
+  const timeout = str(vars, 'ansible_timeout', 'ansible_ssh_timeout');
+  if (timeout !== undefined) {
+    const seconds = Number(timeout);
+    if (!Number.isFinite(seconds) || seconds <= 0) throw new BadInputError(`${where(vars)}ansible_timeout is '${timeout}'; expected a number of seconds`);
+    out.connectTimeoutMs = seconds * 1000;
   }
   const hkc = vars.ansible_host_key_checking ?? vars.ansible_ssh_host_key_checking;
   if (hkc !== undefined && out.strictHostKeyChecking === undefined) {

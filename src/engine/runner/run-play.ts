@@ -9,6 +9,7 @@ import { isActive, type HostState } from './host-state.js';
 import { forEachLimited } from './pool.js';
 import { childScope, rootScope, taskVars, type RunVarsContext, type Scope } from './task-vars.js';
 import { runTaskOnHost } from './run-task.js';
+import type { ConfirmFn } from './confirm.js';
 import { shouldRunByTags, type TagFilter } from './tags.js';
 import type { Transport } from '../../transports/transport.js';
 import { flushDaemonReload } from '../../modules/systemd_unit/daemon-reload.js';
@@ -30,6 +31,7 @@ export interface PlayRunOptions extends TagFilter {
   becomePassword?: string;
   interrupted(): boolean;
   sleep(ms: number): Promise<void>;
+  confirm?: ConfirmFn;
 }
 
 interface FlatTask {
@@ -217,6 +219,7 @@ export class PlayRunner {
       delegatedTo,
       lookahead: (host) => this.lookahead(host, task),
       sleep: this.opts.sleep,
+      confirm: this.opts.confirm,
     });
   }
 

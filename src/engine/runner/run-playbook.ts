@@ -17,6 +17,7 @@ import { formatArgsError } from './args-error.js';
 import { emptyStats, type EventListener, type RunEvent, type RunSummary } from './events.js';
 import { newHostState, type HostState } from './host-state.js';
 import { PlayRunner } from './run-play.js';
+import { serializeConfirm, type ConfirmFn } from './confirm.js';
 import { rootScope, taskVars, type RunVarsContext } from './task-vars.js';
 import { maskText, maskValue, registerSecretVars } from '../../vault/index.js';
 
@@ -46,6 +47,8 @@ export interface RunOptions {
   connectConcurrency?: number;
   /** Abort: stop starting tasks, let running ones finish, return with exit code 99. */
   signal?: AbortSignal;
+  /** Asked before applying a change a module marks disruptive (never under --check); false skips it. */
+  confirm?: ConfirmFn;
 }
 
 export const EXIT = { ok: 0, failed: 2, unreachable: 4, badInput: 5, interrupted: 99, internal: 250 } as const;
@@ -55,6 +58,8 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
   // Secrets (vault values, hostwire_secret_vars) are masked before any listener sees an event.
   const emit = (e: RunEvent) => opts.onEvent?.(maskValue(e));
   const check = Boolean(opts.check);
+  // Hosts run in parallel; their questions are asked one at a time.
+  const confirm = opts.confirm && !check ? serializeConfirm(opts.confirm) : undefined;
   const diff = Boolean(opts.diff);
   const playbook = await loadPlaybook(opts.playbook, { rolesPath: opts.rolesPath, knownModule: isKnownModule });
   for (const play of playbook.plays) validatePlayStatically(play);
@@ -171,6 +176,7 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
         becomePassword: opts.becomePassword,
         interrupted: () => interrupted,
         sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+        confirm,
       });
       await runner.run(playHosts);
       emit({ type: 'play_end', name: play.name });

@@ -11,6 +11,7 @@ import type { HostState } from './host-state.js';
 import { invalidateProbes, readProbe, type Lookahead } from './probes.js';
 import { renderString } from '../vars/index.js';
 import { formatArgsError } from './args-error.js';
+import { askBeforeApply, type AskFn, type ConfirmFn } from './confirm.js';
 
 export interface TaskRunOptions {
   check: boolean;
@@ -22,6 +23,7 @@ export interface TaskRunOptions {
   delegatedTo?: string;
   lookahead?: Lookahead;
   sleep(ms: number): Promise<void>;
+  confirm?: ConfirmFn;
 }
 
 const isTrue = (v: unknown) => v === true || (typeof v === 'string' && ['yes', 'true', 'on', '1'].includes(v.toLowerCase()));
@@ -112,11 +114,12 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
     render: (tpl) => renderString(tpl, vars, task.loc),
     probe: (p) => readProbe(h, p, opts.lookahead, opts.become),
   };
+  const ask: AskFn | undefined = opts.confirm && ((changes) => opts.confirm!({ host: h.name, task: task.name ?? task.module, changes }));
   let result: ModuleResult;
   let attempts = 0;
   for (;;) {
     attempts++;
-    result = await execModule(mod, parsed.data, ctx, h);
+    result = await execModule(mod, parsed.data, ctx, h, ask);
     if (task.until === undefined) break;
     const untilVars = withResult(task.register ? { [task.register]: result } : result);
     if (evalCondition(task.until as string, untilVars, task.loc) || attempts > task.retries) {
@@ -149,7 +152,7 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
   };
 }
 
-export async function execModule(mod: Module<any, any>, args: unknown, ctx: ModuleContext, h: HostState): Promise<ModuleResult> {
+export async function execModule(mod: Module<any, any>, args: unknown, ctx: ModuleContext, h: HostState, ask?: AskFn): Promise<ModuleResult> {
   if (ctx.check && mod.skipsInCheck) return { changed: false, skipped: true, msg: `${mod.name} cannot predict its changes: skipped in check mode` };
   if (mod.run) return mod.run(args, ctx);
   if (!mod.probe || !mod.plan) throw new HostwireError('internal', `module ${mod.name} has neither run() nor probe()/plan()`);
@@ -158,6 +161,8 @@ export async function execModule(mod: Module<any, any>, args: unknown, ctx: Modu
   if (changes.length === 0) return { changed: false };
   const diff = changes.filter((c) => c.before !== undefined || c.after !== undefined).map((c) => ({ header: c.summary, before: c.before, after: c.after }));
   if (!ctx.check) {
+    const refused = await askBeforeApply(changes, ask);
+    if (refused) return { changed: false, failed: true, msg: refused, diff, changes: changes.map((c) => c.summary) };
     try {
       if (mod.apply) await mod.apply(changes, args, ctx);
       else await applyChanges(changes, ctx);

@@ -53,6 +53,8 @@ export function planFirewall(s: FirewallState, a: FirewalldArgs): Change[] {
   const label = it.kind === 'masquerade' ? 'masquerade' : `${it.kind} ${it.value}`;
   const wantRuntime = !a.permanent || a.immediate;
   const changes: Change[] = [];
+  // Removing an opening, or moving an interface/source into a zone, can cut off the session this run comes through.
+  const disruptive = !enable ? `removes ${label} from zone ${a.zone}: connections relying on it (the SSH session too) may be cut` : it.kind === 'interface' || it.kind === 'source' ? `puts ${label} under zone ${a.zone}'s rules: the SSH session may be cut if it comes through it` : undefined;
   // Both sides are named in one message, whichever side the task is about to change.
   const conflict = (where: 'runtime' | 'permanent') => {
     const c = conflictOf(s.sourceZone, a.zone);
@@ -63,7 +65,7 @@ export function planFirewall(s: FirewallState, a: FirewalldArgs): Change[] {
     if (has(s.permanent, it) !== enable) {
       conflict('permanent');
       const tool = s.running ? ['firewall-cmd', '--permanent'] : ['firewall-offline-cmd'];
-      changes.push({ summary: `${enable ? 'add' : 'remove'} ${label} ${enable ? 'to' : 'from'} zone ${a.zone} (permanent${s.running ? '' : ', offline'})`, before: `permanent ${label}: ${has(s.permanent, it) ? 'enabled' : 'disabled'}\n`, after: `permanent ${label}: ${a.state}\n`, run: [shellJoin([...tool, '--zone', a.zone, ...opWords(it, enable)])] });
+      changes.push({ summary: `${enable ? 'add' : 'remove'} ${label} ${enable ? 'to' : 'from'} zone ${a.zone} (permanent${s.running ? '' : ', offline'})`, before: `permanent ${label}: ${has(s.permanent, it) ? 'enabled' : 'disabled'}\n`, after: `permanent ${label}: ${a.state}\n`, run: [shellJoin([...tool, '--zone', a.zone, ...opWords(it, enable)])], ...(disruptive ? { disruptive } : {}) });
     }
   }
   if (wantRuntime) {
@@ -71,7 +73,7 @@ export function planFirewall(s: FirewallState, a: FirewalldArgs): Change[] {
       if (!a.permanent) throw new HostwireError('command-failed', `firewalld is not running: a runtime change of ${label} is not applicable (use permanent: true with offline: true)`);
     } else if (has(s.runtime, it) !== enable) {
       conflict('runtime');
-      changes.push({ summary: `${enable ? 'add' : 'remove'} ${label} ${enable ? 'to' : 'from'} zone ${a.zone} (runtime)`, before: `runtime ${label}: ${has(s.runtime, it) ? 'enabled' : 'disabled'}\n`, after: `runtime ${label}: ${a.state}\n`, run: [shellJoin(['firewall-cmd', '--zone', a.zone, ...opWords(it, enable)])] });
+      changes.push({ summary: `${enable ? 'add' : 'remove'} ${label} ${enable ? 'to' : 'from'} zone ${a.zone} (runtime)`, before: `runtime ${label}: ${has(s.runtime, it) ? 'enabled' : 'disabled'}\n`, after: `runtime ${label}: ${a.state}\n`, run: [shellJoin(['firewall-cmd', '--zone', a.zone, ...opWords(it, enable)])], ...(disruptive ? { disruptive } : {}) });
     }
   }
   return changes;

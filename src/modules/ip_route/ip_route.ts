@@ -58,7 +58,7 @@ export function planRoute(routes: RouteEntry[], a: IpRouteArgs): Change[] {
   const cur = routes.find((r) => r.family === family && r.dst === want.dst && r.table === want.table && r.metric === want.metric);
   const words = ['ip', `-${family}`, 'route'];
   const key = [want.dst, 'table', want.table, 'metric', String(want.metric)];
-  if (a.state === 'absent') return cur ? [{ summary: `delete route ${want.dst} (table ${want.table})`, before: show(cur), after: 'absent\n', run: [shellJoin([...words, 'del', ...key])] }] : [];
+  if (a.state === 'absent') return cur ? [{ summary: `delete route ${want.dst} (table ${want.table})`, before: show(cur), after: 'absent\n', run: [shellJoin([...words, 'del', ...key])], disruptive: `removes a route: traffic to ${want.dst} (the SSH session too, if it comes that way) loses its path` }] : [];
   const same = cur && (want.via === undefined || cur.via === want.via) && (want.dev === undefined || cur.dev === want.dev);
   if (same) return [];
   const nexthop = [...(want.via ? ['via', want.via] : []), ...(want.dev ? ['dev', want.dev] : [])];

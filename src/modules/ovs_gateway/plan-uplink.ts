@@ -42,6 +42,7 @@ function bridgeChange(s: GatewayState, u: { config: UplinkConfig; moved: boolean
   return [{
     summary: `${u.moved ? 're-apply' : 'move'} ${e.uplink} into ${e.bridge} (${drift.join(', ')})`,
     before, after: renderEnv(e), run: [],
+    disruptive: `moves ${e.uplink}'s addresses onto ${e.bridge}: the host's connectivity (the SSH session too) blinks, and stays cut if the move goes wrong`,
     txn: { verb: 'apply', bridge: e.bridge, env: renderEnv(e), ...(u.moved ? {} : { prev: renderPrev(u.config) }), ...(e.backend === 'nm' ? { nm: planNmProfiles(u.config, e, primary).join('\n') + '\n' } : {}) },
   }];
 }
@@ -71,7 +72,7 @@ export function planUplink(s: GatewayState, a: OvsGatewayArgs): Change[] {
     if (s.files[prevPath(a.extra_bridge)] === undefined) {
       changes.push({ summary: `delete ${a.extra_bridge} (${HINT_FILES.extraBridge} is gone; no saved NIC configuration)`, run: [`ovs-vsctl --timeout=10 --if-exists del-br ${a.extra_bridge}`, `rm -f ${envPath(a.extra_bridge)}`] });
     } else {
-      changes.push({ summary: `remove ${a.extra_bridge} and restore its NIC (${HINT_FILES.extraBridge} is gone)`, before: s.files[envPath(a.extra_bridge)] ?? '', after: 'absent\n', run: [], txn: { verb: 'remove', bridge: a.extra_bridge } } as TxnChange);
+      changes.push({ summary: `remove ${a.extra_bridge} and restore its NIC (${HINT_FILES.extraBridge} is gone)`, disruptive: `moves the NIC's addresses back off ${a.extra_bridge}: its traffic blinks`, before: s.files[envPath(a.extra_bridge)] ?? '', after: 'absent\n', run: [], txn: { verb: 'remove', bridge: a.extra_bridge } } as TxnChange);
     }
   }
   return changes;

@@ -51,6 +51,7 @@ export function planRouteSet(table: RouteEntry[], a: RouteSetArgs): Change[] {
     before: op.cur ? `${showRoute(op.cur)}\n` : 'absent\n',
     after: op.op === 'del' ? 'absent\n' : `${showRoute(op)}\n`,
     run: [command(op, a.table)],
+    ...(op.op === 'del' ? { disruptive: `removes a route: traffic to ${op.dst} (the SSH session too, if it comes that way) loses its path` } : {}),
   }));
 }
 
