@@ -4,6 +4,6 @@ export { labList, labReboot, labCapabilities, requireLab, requireHost, type LabS
 export { labInventory, labInventoryYaml } from './inventory.js';
 export { labExec, labSshArgv, labSshOptions, labSshInteractive } from './ssh.js';
 export { ensureRootfs, DEFAULT_PACKAGES, type Rootfs, type RootfsOptions } from './rootfs.js';
-export { readState, type LabState, type HostState, type LabCapabilities } from './state.js';
+export { readState, type LabState, type HostState, type HostKind, type LabCapabilities } from './state.js';
 export { registerLabCommands } from './cli.js';
 export { DEFAULT_LAB, checkLabName } from './names.js';
