@@ -360,3 +360,46 @@ test('every handler listening on a topic runs; a skipped delegated task never re
   const delegated = r.events.find((e) => e.type === 'host_result' && e.task.name === 'delegated');
   t.is(delegated && delegated.type === 'host_result' ? delegated.result.delegatedTo : undefined, 'localhost');
 });
+
+test('a delegated file task reads its state on the delegate: a second run is ok, not changed', async (t) => {
+  const ws = workspace();
+  t.teardown(ws.cleanup);
+  localInventory(ws, ['h1']);
+  const pb = `
+- hosts: nodes
+  gather_facts: false
+  tasks:
+    - name: work dir
+      file: { path: "{{ work }}", state: directory }
+    - name: the play host has other content first
+      copy: { dest: "{{ work }}/f", content: "host\\n" }
+    - name: written on the controller
+      copy: { dest: "{{ work }}-controller", content: "controller\\n" }
+      delegate_to: localhost
+`;
+  const first = await run(ws, pb);
+  t.is(first.byTask('written on the controller').h1, 'changed');
+  const second = await run(ws, pb);
+  t.is(second.byTask('written on the controller').h1, 'ok');
+  t.is(readFileSync(`${ws.dir}/h1-controller`, 'utf8'), 'controller\n');
+});
+
+test('hostvars holds every inventory host, also those no play of this run touched', async (t) => {
+  const ws = workspace();
+  t.teardown(ws.cleanup);
+  localInventory(ws, ['h1', 'h2']);
+  const r = await run(ws, `
+- hosts: h1
+  gather_facts: false
+  tasks:
+    - name: read another host's inventory vars
+      assert:
+        that:
+          - "'h2' in hostvars"
+          - hostvars['h2'].inventory_hostname == 'h2'
+          - groups['nodes'] | map('extract', hostvars, 'inventory_hostname') | list == ['h1', 'h2']
+`);
+  t.is(r.summary.exitCode, 0);
+  t.deepEqual(r.byTask("read another host's inventory vars"), { h1: 'ok' });
+  t.deepEqual(Object.keys(r.summary.stats), ['h1'], 'the recap lists only the hosts that ran');
+});

@@ -1,13 +1,15 @@
 // Shared by lab tests of modules: one lab host reached through the real SSH transport, and the
 // converge/no-op/drift/check/fix cycle every state module must pass on it.
 import type { ExecutionContext } from 'ava';
-import { labDown, labUp, type LabUpOptions } from '../../src/lab/index.js';
+import { labDown, labUp, type LabState, type LabUpOptions } from '../../src/lab/index.js';
 import { createTransport } from '../../src/transports/index.js';
 import type { Transport } from '../../src/transports/transport.js';
 import { runModule } from '../../src/engine/runner/run-module.js';
 import type { ModuleResult } from '../../src/modules/types.js';
 
 export interface LabHost {
+  /** The lab's record (inventory, key files, hosts). */
+  state: LabState;
   transport: Transport;
   /** Runs a shell command on the host; throws with rc and stderr when it fails. */
   sh(cmd: string): Promise<string>;
@@ -22,6 +24,7 @@ export async function labHost(lab: string, options: Omit<LabUpOptions, 'name'> =
   const transport = createTransport(h.name, { host: h.ip, user: 'root', privateKeyFile: up.state.keyFile, knownHostsFile: up.state.knownHostsFile, netns: up.state.netns });
   await transport.connect();
   return {
+    state: up.state,
     transport,
     sh: async (cmd) => {
       const r = await transport.exec(cmd);

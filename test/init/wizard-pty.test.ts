@@ -8,20 +8,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
+import { drive as ptyDrive } from '../helpers/pty.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
-const DRIVER = fileURLToPath(new URL('../../../test/init/pty-drive.py', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-wizard-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Drive { code: number; output: string; failed_step: number | null }
-function drive(args: string[], steps: [string, string][]): Promise<Drive> {
-  const spec = path.join(dir, `spec-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(spec, JSON.stringify({ cmd: [process.execPath, CLI, ...args], cwd: dir, steps }));
-  return new Promise((resolve, reject) => {
-    execFile('python3', [DRIVER, spec], { timeout: 120_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout) as Drive)));
-  });
-}
+const drive = (args: string[], steps: [string, string][]) => ptyDrive(dir, args, steps);
 const read = (rel: string) => readFileSync(path.join(dir, rel), 'utf8');
 const DOWN = '\x1b[B';
 const BACKSPACE = '\x7f';

@@ -2,23 +2,20 @@
 // driven by test/init/pty-drive.py) against a lab host shows what will change and asks; "n" leaves the
 // route in place and fails the task, "y" removes it; --yes never asks.
 import test from 'ava';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
-import { labInventoryYaml, readState } from '../../src/lab/index.js';
+import { labInventoryYaml } from '../../src/lab/index.js';
+import { drive as ptyDrive } from '../helpers/pty.js';
 
 const LAB = 'tconfirm';
-const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
-const DRIVER = fileURLToPath(new URL('../../../test/init/pty-drive.py', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-confirm-'));
 let host: LabHost;
 
 test.before(async () => {
   host = await labHost(LAB);
-  writeFileSync(path.join(dir, 'inv.yml'), labInventoryYaml((await readState(LAB))!));
+  writeFileSync(path.join(dir, 'inv.yml'), labInventoryYaml(host.state));
   writeFileSync(path.join(dir, 'remove.yml'), `
 - hosts: all
   gather_facts: false
@@ -32,14 +29,7 @@ test.after.always(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Drive { code: number; output: string; failed_step: number | null }
-function drive(args: string[], steps: [string, string][]): Promise<Drive> {
-  const spec = path.join(dir, `spec-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(spec, JSON.stringify({ cmd: [process.execPath, CLI, ...args], cwd: dir, steps }));
-  return new Promise((resolve, reject) => {
-    execFile('python3', [DRIVER, spec], { timeout: 120_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout) as Drive)));
-  });
-}
+const drive = (args: string[], steps: [string, string][]) => ptyDrive(dir, args, steps);
 const route = () => host.sh('ip route show 198.51.100.0/24');
 const addRoute = () => host.sh('ip route replace 198.51.100.0/24 dev eth0');
 

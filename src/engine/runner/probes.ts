@@ -11,7 +11,7 @@ import { buildBatch, splitBatch } from '../../facts/index.js';
 import { TransportError } from '../errors.js';
 import type { Probe, ProbeOutput } from '../../modules/types.js';
 import type { HostState } from './host-state.js';
-import type { BecomeOptions } from '../../transports/transport.js';
+import type { BecomeOptions, Transport } from '../../transports/transport.js';
 
 /** Lists probe commands the host's upcoming tasks will need (best effort; errors mean "not yet knowable"). */
 export type Lookahead = (h: HostState) => string[];
@@ -62,6 +62,14 @@ export async function runProbeBatch(h: HostState, commands: string[], become?: B
     const p: ProbeOutput | undefined = parts.get(id);
     if (p) h.probeCache.set(command, p);
   });
+}
+
+/** A delegated task's state lives on the delegate: read it there, uncached (the cache is the play host's). */
+export async function readProbeOn<S>(transport: Transport, probe: Probe<S>, become?: BecomeOptions): Promise<S> {
+  const r = await transport.exec(buildBatch([{ id: '0', command: probe.command }]), { become });
+  const out = splitBatch(r.stdout).get('0');
+  if (!out) throw new TransportError(`probe output missing for: ${probe.command}`, transport.name);
+  return probe.parse(out);
 }
 
 export function invalidateProbes(h: HostState): void {

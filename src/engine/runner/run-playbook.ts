@@ -72,6 +72,12 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
     if (!h) hosts.set(name, (h = newHostState(name, hostVars(inv, name, { playLayers }))));
     return h;
   };
+  const otherHostVars = new Map<string, Vars>();
+  const inventoryVarsOf = (name: string): Vars => {
+    let v = otherHostVars.get(name);
+    if (!v) otherHostVars.set(name, (v = hostVars(inv, name, { playLayers })));
+    return v;
+  };
   const localTransports = new Map<string, Transport>();
   // At most this many SSH handshakes at once: hundreds started together starve each other (and the
   // hosts' sshd) of CPU until the slowest pass the connect timeout - measured: 406 of 500 light
@@ -148,6 +154,7 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
         playFileVars: await loadVarsFiles(play, opts.extraVars ?? {}),
         extraVars: opts.extraVars ?? {},
         hosts,
+        inventoryHosts: { names: [...inv.hosts.keys()], vars: (name) => inventoryVarsOf(name) },
         playHosts: names,
         groups: (hostVars(inv, names[0]).groups as Record<string, string[]>) ?? {},
         check,

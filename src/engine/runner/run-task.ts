@@ -8,7 +8,7 @@ import type { TaskDef, Vars } from '../playbook/types.js';
 import type { Transport, BecomeOptions } from '../../transports/transport.js';
 import type { HostResult, TaskStatus } from './events.js';
 import type { HostState } from './host-state.js';
-import { invalidateProbes, readProbe, type Lookahead } from './probes.js';
+import { invalidateProbes, readProbe, readProbeOn, type Lookahead } from './probes.js';
 import { renderString } from '../vars/index.js';
 import { formatArgsError } from './args-error.js';
 import { askBeforeApply, type AskFn, type ConfirmFn } from './confirm.js';
@@ -112,7 +112,7 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
     vars,
     baseDir: task.baseDir,
     render: (tpl) => renderString(tpl, vars, task.loc),
-    probe: (p) => readProbe(h, p, opts.lookahead, opts.become),
+    probe: (p) => (opts.transport === h.transport ? readProbe(h, p, opts.lookahead, opts.become) : readProbeOn(opts.transport, p, opts.become)),
   };
   const ask: AskFn | undefined = opts.confirm && ((changes) => opts.confirm!({ host: h.name, task: task.name ?? task.module, changes }));
   let result: ModuleResult;

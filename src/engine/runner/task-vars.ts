@@ -33,6 +33,8 @@ export interface RunVarsContext {
   playFileVars: Vars;
   extraVars: Vars;
   hosts: Map<string, HostState>;
+  /** Every inventory host, for `hostvars` (Ansible has them all, not only the hosts of this run). */
+  inventoryHosts?: { names: string[]; vars(name: string): Vars };
   playHosts: string[];
   groups: Record<string, string[]>;
   check: boolean;
@@ -51,8 +53,10 @@ function hostvarsOf(ctx: RunVarsContext): Vars {
   let hv = hostvarsCache.get(ctx);
   if (!hv) {
     hv = {};
-    for (const [name, other] of ctx.hosts) {
-      Object.defineProperty(hv, name, { enumerable: true, get: () => hostLevelVars(other) });
+    const inv = ctx.inventoryHosts;
+    for (const name of new Set([...(inv?.names ?? []), ...ctx.hosts.keys()])) {
+      // A host of this run has facts and runtime vars; any other inventory host its inventory vars.
+      Object.defineProperty(hv, name, { enumerable: true, get: () => { const other = ctx.hosts.get(name); return other ? hostLevelVars(other) : inv!.vars(name); } });
     }
     hostvarsCache.set(ctx, hv);
   }
