@@ -33,13 +33,33 @@ export async function createHostNetwork(state: LabState, host: HostState, rootfs
   await ip(['netns', 'add', host.netns]);
   await ip(['-n', host.netns, 'link', 'set', 'lo', 'up']);
   // Both ends are created directly inside their namespaces.
-  await ip(['link', 'add', host.veth, 'netns', state.netns, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', host.netns]);
+  // eth0 keeps one MAC for the host's life (like a real NIC) so a power cycle does not change it.
+  await ip(['link', 'add', host.veth, 'netns', state.netns, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', host.netns, 'address', hostMac(host.ip)]);
   await ip(['-n', state.netns, 'link', 'set', host.veth, 'master', state.bridge]);
   await ip(['-n', state.netns, 'link', 'set', host.veth, 'up']);
   await ip(['-n', host.netns, 'addr', 'add', `${host.ip}/24`, 'dev', 'eth0']);
   await ip(['-n', host.netns, 'link', 'set', 'eth0', 'up']);
   await ip(['-n', host.netns, 'route', 'add', 'default', 'via', state.subnet.gateway]);
   return disableTxOffload(state.netns, host.veth, rootfs);
+}
+
+/** A locally administered MAC from the host's address: 0a:58 + the four octets (as OVN-K derives pod MACs). */
+export function hostMac(ip: string): string {
+  return ['0a', '58', ...ip.split('.').map((o) => Number(o).toString(16).padStart(2, '0'))].join(':');
+}
+
+/**
+ * A power cycle resets the NIC: the host's namespace (links, addresses, routes, nftables, per-namespace
+ * sysctls) is made anew with only eth0 as `lab up` left it. The old lab-side veth dies with its peer.
+ */
+export async function resetHostNetwork(state: LabState, host: HostState, rootfs: string): Promise<void> {
+  await deleteNetns(host.netns);
+  for (let i = 0; i < 50; i++) {
+    const gone = (await run('ip', ['-n', state.netns, 'link', 'show', host.veth], { check: false })).code !== 0;
+    if (gone) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await createHostNetwork(state, host, rootfs);
 }
 
 /**

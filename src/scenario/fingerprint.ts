@@ -29,13 +29,26 @@ export function fingerprintDiff(before: Fingerprint, after: Fingerprint): string
   return Object.keys(before).filter((k) => before[k] !== after[k]);
 }
 
-/** DHCP lease lifetimes count down between two readings: they are time, not state. */
-function normalise(id: string, text: string): string {
-  if (id !== 'addr') return text;
+/**
+ * What the kernel does on its own after a change is not a change by `--check`: DHCP lifetimes count
+ * down, IPv6 link-local addresses finish duplicate address detection (tentative), a fresh bridge gains
+ * carrier (linkdown). Those are dropped before hashing; configured state is kept.
+ */
+export function normalise(id: string, text: string): string {
+  if (id !== 'addr' && id !== 'route') return text;
   try {
-    const links = JSON.parse(text) as { addr_info?: Record<string, unknown>[] }[];
-    for (const l of links) for (const a of l.addr_info ?? []) { delete a.valid_life_time; delete a.preferred_life_time; }
-    return JSON.stringify(links);
+    const rows = JSON.parse(text) as Record<string, unknown>[];
+    if (id === 'addr') {
+      for (const l of rows) {
+        delete l.operstate;
+        l.addr_info = ((l.addr_info as Record<string, unknown>[] | undefined) ?? [])
+          .filter((a) => !(a.family === 'inet6' && a.scope === 'link'))
+          .map(({ valid_life_time: _v, preferred_life_time: _p, tentative: _t, ...rest }) => rest);
+      }
+      return JSON.stringify(rows);
+    }
+    const kernelV6 = (r: Record<string, unknown>) => /^(fe80|ff00)/.test(String(r.dst ?? ''));
+    return JSON.stringify(rows.filter((r) => !kernelV6(r)).map((r) => ({ ...r, flags: ((r.flags as string[] | undefined) ?? []).filter((f) => f !== 'linkdown') })));
   } catch {
     return text;
   }

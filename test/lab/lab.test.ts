@@ -131,12 +131,16 @@ test.serial('two labs at once: distinct subnets and hosts, reboot keeps the disk
   const host = a.state.hosts[1]!;
   t.is((await ssh(a.state, host, 'echo kept > /root/mark; cat /etc/machine-id')).exitCode, 0);
   const before = (await ssh(a.state, host, 'cat /etc/machine-id')).stdout;
+  // What lives only in the kernel (a link, a route, a sysctl) goes with the power; eth0's MAC stays.
+  const mac = (await ssh(a.state, host, 'cat /sys/class/net/eth0/address; ip link add hwgone type bridge; ip route add 198.51.100.0/24 dev eth0; sysctl -qw net.ipv4.ip_forward=1')).stdout.split('\n')[0];
   const rebooted = await labReboot('hwta-2');
   t.is(rebooted.state, 'running');
   const after = await readState('hwta');
   t.not(after!.hosts[1]!.initPid, host.initPid);
   t.false(await isAlive(host.initPid!));
   t.is((await ssh(a.state, host, 'cat /root/mark /etc/machine-id')).stdout, `kept\n${before}`);
+  const kernel = (await ssh(a.state, host, 'cat /sys/class/net/eth0/address; ip -o link show hwgone | wc -l; ip route show 198.51.100.0/24 | wc -l; sysctl -n net.ipv4.ip_forward')).stdout;
+  t.is(kernel.trim(), `${mac}\n0\n0\n0`, 'a reboot resets links, routes and sysctls but keeps the MAC');
 
   // A failed unit turns up as degraded, named, instead of a hang.
   t.is((await ssh(b.state, b.state.hosts[0]!, 'systemd-run --quiet --unit=hwfail false; sleep 0.3; true')).exitCode, 0);

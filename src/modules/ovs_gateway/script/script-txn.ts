@@ -63,9 +63,10 @@ txn() {
   done
   echo "applied; waiting up to $TIMEOUT s for the confirmation $RUN/confirm-$ID"
   date +%s >"$RUN/waiting-$ID"
-  end=$(( $(date +%s) + TIMEOUT ))
+  # Nanoseconds: whole seconds could cut hostwire's window short by up to a second.
+  end=$(( $(date +%s%N) + TIMEOUT * 1000000000 ))
   while [ ! -e "$RUN/confirm-$ID" ]; do
-    [ "$(date +%s)" -lt "$end" ] || rollback "no confirmation from hostwire within $TIMEOUT s"
+    [ "$(date +%s%N)" -lt "$end" ] || rollback "no confirmation from hostwire within $TIMEOUT s"
     sleep 0.2
   done
   for a in $ACTIONS; do
