@@ -69,12 +69,16 @@ test.serial('site.yml on two nodes: each routes to the other', async (t) => {
   t.regex(await peerRoutes(1), new RegExp(`via ${ips[0].replace(/\./g, '\\.')}$`));
 });
 
-test.serial('add-node.yml: node 3 gets the whole bring-up, nodes 1-2 change only their routes', async (t) => {
+test.serial('add-node.yml: node 3 gets the whole bring-up, nodes 1-2 change only their routes (and their boot-time copy)', async (t) => {
   const r = await runRole(playbook('add-node'), inventory('three.yml', 3), { new_nodes: names[2] });
   t.is(r.summary.exitCode, 0, r.failed.join('\n'));
   for (const i of [0, 1]) {
     const mine = r.changed.filter((c) => c.startsWith(`${names[i]}: `));
-    t.deepEqual(mine, [`${names[i]}: Exactly one route per peer lease (via its PublicIP), none for gone leases`], `node ${i + 1} changed: ${mine.join('; ')}`);
+    // Their routes, and the boot-time script that re-applies those routes.
+    t.deepEqual(mine, [
+      `${names[i]}: Exactly one route per peer lease (via its PublicIP), none for gone leases`,
+      `${names[i]}: Boot-time script with the peers' routes and the forwarding/NAT rules`,
+    ], `node ${i + 1} changed: ${mine.join('; ')}`);
     t.true((await peerRoutes(i)).includes(`via ${ips[2]}`));
   }
   const third = r.changed.filter((c) => c.startsWith(`${names[2]}: `));
