@@ -37,26 +37,35 @@ async function main(): Promise<void> {
   const work = mkdtempSync(path.join(tmpdir(), 'hwbench-'));
   onCleanup(async () => rmSync(work, { recursive: true, force: true }));
   const suites: SuiteResult[] = [];
-  let scale: Sample[] = [];
+  const scale: Sample[] = [];
+  // Results are written after every suite: a long run that is stopped still leaves what it measured.
+  const write = (final: boolean) => writeResults(o, machine, suites, scale, final, log);
   try {
     for (const n of o.sizes) {
       suites.push(await runLabSuite({ lab: LABS[n] ?? `bench${n}`, hosts: n, runs: o.runs, workDir: work, log, countAnsible: n === Math.min(...o.sizes) }));
+      write(false);
     }
-    if (o.scale.length || o.ansibleScale.length) {
-      scale = await runScaleSuite({ hostwireSizes: o.scale, ansibleSizes: o.ansibleScale, runs: o.scaleRuns, netns: 'hwb-benchs', workDir: work, log });
+    const jobs = [...o.scale.map((n) => ({ hostwireSizes: [n], ansibleSizes: [] })), ...o.ansibleScale.map((n) => ({ hostwireSizes: [], ansibleSizes: [n] }))];
+    for (const job of jobs) {
+      scale.push(...await runScaleSuite({ ...job, runs: o.scaleRuns, netns: 'hwb-benchs', workDir: work, log }));
+      write(false);
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+  write(true);
+}
+
+function writeResults(o: ReturnType<typeof args>, machine: ReturnType<typeof describeMachine>, suites: SuiteResult[], scale: Sample[], final: boolean, log: (s: string) => void): void {
   machine.loadavgEnd = loadavg().map((x) => Math.round(x * 100) / 100);
   const { table, targets, figures } = summarize(suites, scale);
   const notes = [
     ...suites.map((s) => `- ${s.hosts} hosts: shared verify failures: ${s.verifyFailures.length ? s.verifyFailures.join('; ') : 'none'}; hostwire --check on ansible-converged hosts reported changed = ${s.crossCheckChanged.join(', ') || 'n/a'} (0 = both tools left the same state).`),
   ];
   mkdirSync(o.out, { recursive: true });
-  writeFileSync(path.join(o.out, 'results.json'), `${JSON.stringify({ machine, options: o, targets: targets.met, figures, suites, scale }, null, 1)}\n`);
+  writeFileSync(path.join(o.out, 'results.json'), `${JSON.stringify({ machine, options: o, complete: final, targets: targets.met, figures, suites, scale }, null, 1)}\n`);
   const md = [
-    '# hostwire bench results',
+    final ? '# hostwire bench results' : '# hostwire bench results (PARTIAL: the run was still going when this was written)',
     '',
     `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memGiB} GiB, kernel ${machine.kernel}, node ${machine.node}, ${machine.ansible}, ${machine.openssh}.`,
     `Load average at start ${machine.loadavgStart.join(' ')}, at end ${machine.loadavgEnd.join(' ')} (the lab hosts run on the same cores as the controller). ${machine.date}.`,
@@ -75,7 +84,8 @@ async function main(): Promise<void> {
     '',
   ].join('\n');
   writeFileSync(path.join(o.out, 'results.md'), md);
-  log(`\n${table}\n\n${targets.lines.join('\n')}\n${notes.join('\n')}\nwrote ${path.join(o.out, 'results.md')} and results.json`);
+  if (final) log(`\n${table}\n\n${targets.lines.join('\n')}\n${notes.join('\n')}\nwrote ${path.join(o.out, 'results.md')} and results.json`);
+  else log(`(partial results written to ${path.join(o.out, 'results.md')})`);
 }
 
 main().catch((e) => {

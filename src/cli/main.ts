@@ -1,13 +1,22 @@
 #!/usr/bin/env node
 // hostwire's command line: run, inventory, facts, lab, test.
 import { Command, CommanderError } from 'commander';
-import { registerRunCommand } from './run.js';
-import { registerInventoryCommands } from './inventory.js';
-import { registerLabCommands } from '../lab/cli.js';
-import { registerTestCommand } from './test.js';
-import { registerVaultCommands } from './vault.js';
-import { registerInitCommand } from './init.js';
-import { registerGraphCommand } from './graph.js';
+
+type Register = (program: Command) => void;
+// Each command's module loads only when that command runs (the engine's dependencies are heavy and
+// start-up counts in every run); help, completion and unknown words load them all.
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  run: async () => (await import('./run.js')).registerRunCommand,
+  inventory: async () => (await import('./inventory.js')).registerInventoryCommands,
+  lab: async () => (await import('../lab/cli.js')).registerLabCommands,
+  test: async () => (await import('./test.js')).registerTestCommand,
+  vault: async () => (await import('./vault.js')).registerVaultCommands,
+  init: async () => (await import('./init.js')).registerInitCommand,
+  graph: async () => (await import('./graph.js')).registerGraphCommand,
+  subnets: async () => (await import('./subnets.js')).registerSubnetsCommand,
+  completion: async () => (await import('./completion.js')).registerCompletionCommand,
+};
+const ALIASES: Record<string, string> = { facts: 'inventory' };
 
 const program = new Command();
 program
@@ -17,15 +26,10 @@ program
   .exitOverride()
   .showHelpAfterError();
 
-registerRunCommand(program);
-registerInventoryCommands(program);
-registerLabCommands(program);
-registerTestCommand(program);
-registerVaultCommands(program);
-registerInitCommand(program);
-registerGraphCommand(program);
-(await import('./subnets.js')).registerSubnetsCommand(program);
-(await import('./completion.js')).registerCompletionCommand(program);
+const word = process.argv.slice(2).find((a) => !a.startsWith('-'));
+const only = word && (COMMANDS[word] ? word : ALIASES[word]);
+const wanted = only && only !== 'completion' ? [only] : Object.keys(COMMANDS);
+for (const register of await Promise.all(wanted.map((k) => COMMANDS[k]!()))) register(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,6 +1,5 @@
 // `hostwire run PLAYBOOK`: ansible-playbook's options, renderers chosen by --json / TTY.
 import type { Command } from 'commander';
-import { confirm as askYesNo, password } from '@inquirer/prompts';
 import { formatConfirmSummary, type ConfirmFn } from '../engine/runner/confirm.js';
 import { runPlaybook, EXIT } from '../engine/runner/run-playbook.js';
 import { loadPlaybook } from '../engine/playbook/load-playbook.js';
@@ -10,13 +9,11 @@ import type { RunEvent } from '../engine/runner/events.js';
 import type { TaskItem } from '../engine/playbook/types.js';
 import { createPlainRenderer } from '../ui/plain-renderer.js';
 import { createJsonRenderer } from '../ui/json-renderer.js';
-import { createLiveRenderer } from '../ui/live-renderer.js';
 import { colorsWanted } from '../ui/colors.js';
 import { parseExtraVars } from './extra-vars.js';
 import { reportError } from './errors.js';
 import { collect, count, splitList } from './options.js';
 import { collectVaultPasswords, setVaultPasswords } from '../vault/index.js';
-import { createReportCollector, writeReport } from '../report/index.js';
 
 interface RunFlags {
   inventory: string[];
@@ -89,24 +86,29 @@ Examples:
     });
 }
 
+// Prompts (inquirer), the live view (listr2) and the HTML report load only when used: a plain run
+// starts faster (start-up counts in every run's wall time).
 async function runCommand(playbook: string, f: RunFlags): Promise<number> {
-  const report = f.report ? createReportCollector() : undefined;
+  const reporting = f.report ? await import('../report/index.js') : undefined;
+  const report = reporting?.createReportCollector();
+  const writeReport = (data: Parameters<NonNullable<typeof reporting>['writeReport']>[1]) => reporting && f.report && reporting.writeReport(f.report, data);
   try {
     setVaultPasswords(await collectVaultPasswords({ passwordFiles: f.vaultPasswordFile, ask: f.askVaultPass }));
     if (f.syntaxCheck || f.listTasks || f.listHosts) return await listOnly(playbook, f);
     const extraVars = parseExtraVars(f.extraVars);
-    const becomePassword = f.askBecomePass ? await password({ message: 'BECOME password:', mask: false }) : undefined;
+    const becomePassword = f.askBecomePass ? await (await import('@inquirer/prompts')).password({ message: 'BECOME password:', mask: false }) : undefined;
     // On a terminal, disruptive changes are asked first (not with --yes; --check applies nothing).
     const confirm: ConfirmFn | undefined = process.stdin.isTTY && process.stdout.isTTY && !f.yes && !f.check && !f.json
       ? async (req) => {
           process.stdout.write(`\n${formatConfirmSummary(req)}\n`);
+          const { confirm: askYesNo } = await import('@inquirer/prompts');
           return askYesNo({ message: `Apply these changes on ${req.host}?`, default: false });
         }
       : undefined;
     // The live view redraws the screen and would fight a prompt: plain output when questions may come.
     const useLive = !confirm && !f.json && f.live !== false && Boolean(process.stdout.isTTY) && !process.env.CI;
     const plain = createPlainRenderer({ write: (s) => process.stdout.write(s), color: colorsWanted(process.stdout), verbosity: f.verbose, diff: Boolean(f.diff) });
-    const live = useLive ? createLiveRenderer({ write: (s) => process.stdout.write(s), diff: Boolean(f.diff) }) : undefined;
+    const live = useLive ? (await import('../ui/live-renderer.js')).createLiveRenderer({ write: (s) => process.stdout.write(s), diff: Boolean(f.diff) }) : undefined;
     const render: (e: RunEvent) => void = f.json ? createJsonRenderer((l) => process.stdout.write(l)) : live ? live.listener : plain;
     const onEvent = report ? (e: RunEvent) => (render(e), report.listener(e)) : render;
     const abort = new AbortController();
@@ -141,7 +143,7 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
       confirm,
     });
     await live?.done();
-    if (report && f.report) writeReport(f.report, report.data());
+    if (report) writeReport(report.data());
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
     if (f.detailedExitcode && summary.exitCode === EXIT.ok) {
@@ -150,7 +152,7 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
     }
     return summary.exitCode;
   } catch (err) {
-    if (report && f.report) writeReport(f.report, { ...report.data(), error: (err as Error)?.message ?? String(err) });
+    if (report) writeReport({ ...report.data(), error: (err as Error)?.message ?? String(err) });
     return reportError(err, f.verbose);
   }
 }

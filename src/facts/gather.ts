@@ -40,9 +40,10 @@ function defaultIp(routes: DefaultRoute[], ifaces: Map<string, InterfaceFacts>, 
 }
 
 /** Pure: turn the split batch output into Facts. */
-export function assembleFacts(outputs: Map<string, ProbeOutput>): Facts {
+export function assembleFacts(outputs: Map<string, ProbeOutput>, gathered?: Set<string>): Facts {
   const errors: string[] = [];
   const read = <T>(p: FactProbe<T>, fallback: T): T => {
+    if (gathered && !gathered.has(p.id)) return fallback;
     const o = outputs.get(p.id);
     if (!o) { errors.push(`${p.id}: no output (the batch was cut short)`); return fallback; }
     try { return p.parse(o); } catch (e) { errors.push(`${p.id}: ${(e as Error).message}`); return fallback; }
@@ -81,19 +82,30 @@ export function assembleFacts(outputs: Map<string, ProbeOutput>): Facts {
   };
   // Ansible's per-interface keys: dashes and dots become underscores (br-ex -> ansible_br_ex).
   for (const i of ifaces) facts[`ansible_${i.device.replace(/[^A-Za-z0-9_]/g, '_')}`] = i;
+  // Facts outside gather_subset are left undefined (as in Ansible), not filled with empty values.
+  if (gathered) for (const [key, probe] of FACT_KEYS) if (!gathered.has(probe)) delete (facts as unknown as Record<string, unknown>)[key];
   return facts;
 }
 
+const FACT_KEYS: [string, string][] = [
+  ['ansible_processor_nproc', nprocFact.id], ['ansible_memtotal_mb', memoryFact.id],
+  ['ansible_default_ipv4', defaultRouteV4Fact.id], ['ansible_default_ipv6', defaultRouteV6Fact.id],
+  ['ansible_interfaces', interfacesFact.id], ['ansible_all_ipv4_addresses', interfacesFact.id],
+  ['ansible_all_ipv6_addresses', interfacesFact.id], ['hostwire_interfaces', interfacesFact.id],
+  ['hostwire_networkmanager', networkManagerFact.id], ['hostwire_ovs', ovsFact.id], ['hostwire_firewalld', firewalldFact.id],
+];
+
 /** The shell script gathering every fact (one exec). */
-export function factsScript(): string {
-  return buildBatch(FACT_PROBES);
+export function factsScript(gathered?: Set<string>): string {
+  return buildBatch(gathered ? FACT_PROBES.filter((p) => gathered.has(p.id)) : FACT_PROBES);
 }
 
-export async function gatherFacts(transport: Transport): Promise<Facts> {
-  const script = factsScript();
+/** One exec; `gathered` (from gather_subset) narrows which facts are read. */
+export async function gatherFacts(transport: Transport, gathered?: Set<string>): Promise<Facts> {
+  const script = factsScript(gathered);
   const r = await transport.exec(script);
   if (r.code !== 0) {
     throw new CommandError({ command: 'gather facts', exitCode: r.code, stdout: r.stdout, stderr: r.stderr, host: transport.name });
   }
-  return assembleFacts(splitBatch(r.stdout));
+  return assembleFacts(splitBatch(r.stdout), gathered);
 }

@@ -67,6 +67,8 @@ export interface Module<Args = Record<string, unknown>, State = unknown> {
   /** State-reading modules declare a probe; the runner may batch it with other tasks' probes. */
   probe?(args: Args, ctx: Pick<ModuleContext, 'host' | 'vars'>): Probe<State>;
   plan?(state: State, args: Args, ctx: ModuleContext): Change[];
+  /** Probes a run() module will ask for (command's creates/removes), so the runner can read them ahead. */
+  readsAhead?(args: Args): string[];
   /** Defaults to running each change's write/run in one exec. */
   apply?(changes: Change[], args: Args, ctx: ModuleContext): Promise<void>;
   /** True when a module cannot predict its outcome and must skip under --check. */

@@ -1,6 +1,6 @@
 // Applies the host key checking policy (strict | accept-new | off) on top of the pure matcher,
 // producing an ssh2 hostVerifier plus the reason when it refused (ssh2 itself only says "denied").
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
@@ -39,9 +39,18 @@ export function userKnownHostsFile(opts: Pick<HostKeyPolicyOptions, 'knownHostsF
   return opts.knownHostsFile ?? join(homedir(), '.ssh', 'known_hosts');
 }
 
+// Parsed once per file version: a run opens one connection per host, all reading the same file.
+const parsed = new Map<string, { stamp: string; source: KnownHostsSource }>();
+
 function readSource(file: string): KnownHostsSource | undefined {
   if (!existsSync(file)) return undefined;
-  return { file, entries: parseKnownHosts(readFileSync(file, 'utf8')) };
+  const st = statSync(file);
+  const stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
+  const hit = parsed.get(file);
+  if (hit?.stamp === stamp) return hit.source;
+  const source = { file, entries: parseKnownHosts(readFileSync(file, 'utf8')) };
+  parsed.set(file, { stamp, source });
+  return source;
 }
 
 export function createHostKeyVerifier(opts: HostKeyPolicyOptions): HostKeyVerifier {

@@ -33,9 +33,17 @@ export function hostKeyName(host: string, port: number): string {
   return port === 22 ? host : `[${host}]:${port}`;
 }
 
+const globs = new Map<string, RegExp>();
+
 function globMatch(pattern: string, name: string): boolean {
-  const re = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
-  return new RegExp(`^${re}$`, 'i').test(name);
+  // Most entries are plain names: compare them directly (a fleet's known_hosts has one per host).
+  if (!/[*?]/.test(pattern)) return pattern.toLowerCase() === name.toLowerCase();
+  let re = globs.get(pattern);
+  if (!re) {
+    re = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'i');
+    globs.set(pattern, re);
+  }
+  return re.test(name);
 }
 
 function hashedMatch(entry: string, name: string): boolean {

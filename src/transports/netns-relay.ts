@@ -108,6 +108,11 @@ class RelaySocket extends Duplex {
     else this.queued.push({ chunk, cb });
   }
 
+  // ssh2 writes one packet at a time; packets queued behind a pending write go out in one syscall.
+  override _writev(chunks: { chunk: Buffer }[], cb: (e?: Error | null) => void): void {
+    this._write(chunks.length === 1 ? chunks[0]!.chunk : Buffer.concat(chunks.map((c) => c.chunk)), 'latin1', cb);
+  }
+
   override _read(): void {
     this.real?.resume();
   }

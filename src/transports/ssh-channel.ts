@@ -79,6 +79,8 @@ export function runOnChannel(ch: ClientChannel, stdin: Buffer | undefined, timeo
       if (code !== undefined) finish();
       else setTimeout(finish, 250);
     });
+    // A fast command may have closed the channel already: ending it again only builds an error.
+    if (!ch.writable) return;
     if (stdin && stdin.length) ch.end(stdin);
     else ch.end();
   });

@@ -15,6 +15,7 @@ import { describeEndpoint, openSsh, type SshAuthOptions, type SshEndpoint } from
 import type { RunningCommand, StreamingTransport } from './streaming.js';
 import type { ExecOptions, ExecResult, TransportStats, WriteFileOptions } from './transport.js';
 import { buildWriteScript } from './write-script.js';
+import { maskText } from '../vault/secrets.js';
 import { exitCodeOf } from './exit-code.js';
 
 export interface SshTransportOptions extends SshEndpoint, SshAuthOptions {
@@ -29,6 +30,8 @@ export interface SshTransportOptions extends SshEndpoint, SshAuthOptions {
 }
 
 const CHANNEL_OPEN_TIMEOUT_MS = 15_000;
+// HOSTWIRE_TRACE=1: each exec's time on stderr (profiling aid; only a command's start, known secrets masked).
+const TRACE = process.env.HOSTWIRE_TRACE === '1';
 
 export class SshTransport implements StreamingTransport {
   readonly name: string;
@@ -55,7 +58,11 @@ export class SshTransport implements StreamingTransport {
 
   async connect(): Promise<void> {
     if (this.connected) return;
-    this.opening ??= this.open().finally(() => { this.opening = undefined; });
+    const t0 = performance.now();
+    this.opening ??= this.open().finally(() => {
+      this.opening = undefined;
+      if (TRACE) process.stderr.write(`trace ${this.name} connect ${(performance.now() - t0).toFixed(0)} ms\n`);
+    });
     await this.opening;
   }
 
@@ -139,7 +146,9 @@ export class SshTransport implements StreamingTransport {
     const stdin = joinStdin(wrapped.stdinPrefix, options.stdin);
     this.stats.execs++;
     this.stats.bytesSent += Buffer.byteLength(wrapped.command) + (stdin?.length ?? 0);
+    const t0 = TRACE ? performance.now() : 0;
     return this.channels.run(async () => {
+      const t1 = TRACE ? performance.now() : 0;
       const ch = await this.channel(wrapped.command);
       // The host's timeout(1) does the killing (sshd ignores signal requests); ours is a backstop.
       const r = await runOnChannel(ch, stdin, options.timeoutMs && options.timeoutMs + 5000);
@@ -147,6 +156,7 @@ export class SshTransport implements StreamingTransport {
       if (!r.exited) {
         throw new TransportError(`${this.endpoint}: connection lost while running: ${command}`, this.options.host);
       }
+      if (TRACE) process.stderr.write(`trace ${this.name} exec ${(performance.now() - t0).toFixed(0)} ms (queued ${(t1 - t0).toFixed(0)}): ${maskText(command.slice(0, 24)).replace(/\s+/g, ' ')}...\n`);
       return { stdout: maskSecrets(r.stdout, secrets), stderr: maskSecrets(r.stderr, secrets), code: r.code };
     });
   }

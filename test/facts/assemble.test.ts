@@ -1,5 +1,6 @@
 import test from 'ava';
 import { assembleFacts } from '../../src/facts/gather.js';
+import { factIdsFor } from '../../src/facts/subsets.js';
 import { fixtureBatch } from './helpers.js';
 
 test('facts of this Debian machine, Ansible names', (t) => {
@@ -40,4 +41,19 @@ test('a broken or missing probe is reported, the rest still parsed', (t) => {
   t.is(f.hostwire_fact_errors.length, 2);
   t.regex(f.hostwire_fact_errors.join('\n'), /ip_addr: ip -j addr did not print JSON/);
   t.regex(f.hostwire_fact_errors.join('\n'), /nproc: no output/);
+});
+
+test('gather_subset: min always (unless !min), network, hardware, all; unknown names are bad input', (t) => {
+  const ids = (s: unknown) => [...factIdsFor(s)].sort();
+  t.true(ids('all').includes('firewalld') && ids('all').includes('memtotal'));
+  t.deepEqual(ids(['!all', '!min', 'network']), ['ip_addr', 'route4', 'route6']);
+  t.true(ids('network').includes('os_release') && !ids('network').includes('memtotal'), 'min comes with any subset');
+  t.false(ids(['all', '!hostwire']).includes('ovs'));
+  t.throws(() => factIdsFor(['netwrok']), { message: /gather_subset: unknown subset 'netwrok', expected one of: all, min/ });
+  // Facts outside the subset are undefined, not empty values that would mislead a template.
+  const f = assembleFacts(fixtureBatch('debian-host'), factIdsFor(['!all', '!min', 'network'])) as unknown as Record<string, unknown>;
+  t.like(f.ansible_default_ipv4, { address: '192.0.2.2' });
+  t.false('ansible_memtotal_mb' in f);
+  t.false('hostwire_firewalld' in f);
+  t.deepEqual(f.hostwire_fact_errors, [], 'facts not asked for are not errors');
 });

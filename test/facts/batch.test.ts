@@ -1,6 +1,6 @@
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { buildBatch, splitBatch } from '../../src/facts/batch.js';
+import { buildBatch, inlineProbe, splitBatch } from '../../src/facts/batch.js';
 
 const run = (script: string) => execFileSync('/bin/sh', ['-c', script], { encoding: 'utf8' });
 
@@ -36,4 +36,20 @@ test('a batch cut short leaves the unfinished probe out', (t) => {
 test('ids are validated and unique', (t) => {
   t.throws(() => buildBatch([{ id: 'a b', command: 'true' }]), { message: /probe id/ });
   t.throws(() => buildBatch([{ id: 'a', command: 'true' }, { id: 'a', command: 'true' }]), { message: /duplicate probe id a/ });
+});
+
+test('an inline probe runs in the batch shell (no subshell) and splits back the same', (t) => {
+  const probes = [
+    { id: 'a', command: inlineProbe('v=1; test -e /nonexistent-hostwire') },
+    { id: 'b', command: 'echo "v=$v"' },
+    { id: 'c', command: inlineProbe('printf "x\\n"') },
+  ];
+  const script = buildBatch(probes);
+  t.regex(script, /^\{\n#hw:inline\nv=1/m, 'inline probes are brace groups');
+  t.regex(script, /^\(\necho "v=\$v"\n\) /m, 'other probes keep their subshell');
+  const out = splitBatch(run(script));
+  t.deepEqual(out.get('a'), { stdout: '', rc: 1 });
+  t.deepEqual(out.get('b'), { stdout: 'v=1\n', rc: 0 }, 'the inline probe ran in the shell the next probe inherits');
+  t.deepEqual(out.get('c'), { stdout: 'x\n', rc: 0 });
+  t.is(inlineProbe(inlineProbe('true')), inlineProbe('true'), 'marking twice is marking once');
 });

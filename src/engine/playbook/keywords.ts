@@ -8,7 +8,7 @@ export const TASK_KEYWORDS = new Set([
 
 export const PLAY_KEYWORDS = new Set([
   'name', 'hosts', 'vars', 'vars_files', 'roles', 'pre_tasks', 'tasks', 'post_tasks', 'handlers',
-  'gather_facts', 'become', 'become_user', 'become_method', 'serial', 'any_errors_fatal',
+  'gather_facts', 'gather_subset', 'become', 'become_user', 'become_method', 'serial', 'any_errors_fatal',
   'max_fail_percentage', 'strategy', 'tags', 'check_mode', 'connection', 'remote_user', 'environment',
   'collections', 'order', 'force_handlers', 'ignore_unreachable', 'no_log', 'diff', 'vars_prompt', 'module_defaults',
 ]);

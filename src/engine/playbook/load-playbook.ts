@@ -1,5 +1,6 @@
 // Reads a playbook file into PlayDefs: roles expanded (dependencies first), handlers collected,
 // every task remembering file:line for error messages.
+import { factIdsFor } from '../../facts/subsets.js';
 import path from 'node:path';
 import { BadInputError } from '../errors.js';
 import { locOf, readYamlFile } from '../yaml-source.js';
@@ -82,6 +83,7 @@ async function loadPlay(raw: unknown, file: string, dir: string, loadRole: Retur
     postTasks,
     handlers: [...extraHandlers, ...playHandlers],
     gatherFacts: p.gather_facts === undefined ? true : Boolean(p.gather_facts),
+    gatherSubset: factIdsFor(p.gather_subset, loc),
     become: p.become === undefined ? undefined : Boolean(p.become),
     becomeUser: p.become_user as string | undefined,
     serial,

@@ -71,6 +71,8 @@ export interface PlayDef {
   postTasks: TaskItem[];
   handlers: TaskDef[];
   gatherFacts: boolean;
+  /** Fact probe ids gather_subset asks for. */
+  gatherSubset: Set<string>;
   become?: boolean;
   becomeUser?: string;
   serial: (number | string)[];

@@ -25,7 +25,7 @@ export interface PlayRunOptions extends TagFilter {
   connect(h: HostState): Promise<Transport>;
   /** Takes the run lock of every connected host of the batch (deadlock-free; may wait). */
   lockHosts(batch: HostState[]): Promise<void>;
-  gatherFacts(h: HostState): Promise<Vars>;
+  gatherFacts(h: HostState, subset: Set<string>): Promise<Vars>;
   /** Transport for delegate_to targets that are not play hosts (e.g. localhost). */
   delegateTransport(name: string): Promise<Transport>;
   becomePassword?: string;
@@ -119,7 +119,7 @@ export class PlayRunner {
       const started = Date.now();
       try {
         if (this.play.gatherFacts) {
-          h.facts = await this.opts.gatherFacts(h);
+          h.facts = await this.opts.gatherFacts(h, this.play.gatherSubset);
           h.stats.ok++;
           this.opts.emit({ type: 'host_result', task: info, result: { host: h.name, status: 'ok', durationMs: Date.now() - started } });
         }
@@ -304,7 +304,7 @@ export class PlayRunner {
     for (let i = start; i < this.flat.length && out.length < 400; i++) {
       const { task, scope } = this.flat[i];
       const mod = getModule(task.module);
-      if (!mod?.probe) continue;
+      if (!mod?.probe && !mod?.readsAhead) continue;
       if (!shouldRunByTags([...scope.tags, ...task.tags], this.opts)) continue;
       try {
         const items = task.loop === undefined ? [undefined] : (renderValue(task.loop, taskVars(this.vctx, h, scope, task), task.loc) as unknown[]);
@@ -313,7 +313,9 @@ export class PlayRunner {
           const vars = taskVars(this.vctx, h, scope, task, extra);
           if (!evalCondition([...scope.when, ...task.when] as string[], vars)) continue;
           const parsed = mod.args.safeParse(renderValue(task.args, vars));
-          if (parsed.success) out.push(mod.probe(parsed.data, { host: h.name, vars }).command);
+          if (!parsed.success) continue;
+          if (mod.probe) out.push(mod.probe(parsed.data, { host: h.name, vars }).command);
+          else out.push(...mod.readsAhead!(parsed.data));
         }
       } catch {
         // Depends on something not known yet (a register of an earlier task): read it when its turn comes.

@@ -173,7 +173,7 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
         emit,
         connect,
         lockHosts,
-        gatherFacts: async (h) => gatherFacts(h.transport!) as unknown as Promise<Vars>,
+        gatherFacts: async (h, subset) => gatherFacts(h.transport!, subset) as unknown as Promise<Vars>,
         delegateTransport: async (name) => {
           if (name !== 'localhost' && name !== '127.0.0.1') throw new BadInputError(`delegate_to: '${name}' is not in the inventory`);
           let t = localTransports.get(name);

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { Module, ModuleContext, ModuleResult } from '../types.js';
 import { quoteWord, splitWords } from '../shell-words.js';
+import { inlineProbe } from '../../facts/batch.js';
 
 const commandArgs = z
   .object({
@@ -33,12 +34,19 @@ function buildScript(args: CommandArgs, viaShell: boolean): string {
   return args.chdir ? `cd ${quoteWord(args.chdir)} && ${script}` : script;
 }
 
+/** `creates`/`removes`: one test in the batch's shell (the runner reads them ahead with the other probes). */
+export const existsProbe = (path: string) => ({ command: inlineProbe(`test -e ${quoteWord(path)}`), parse: (o: { rc: number }) => o.rc === 0 });
+
+function readsAhead(args: CommandArgs): string[] {
+  return [args.creates, args.removes].filter((p): p is string => p !== undefined).map((p) => existsProbe(p).command);
+}
+
 async function runCommand(args: CommandArgs, ctx: ModuleContext, viaShell: boolean): Promise<ModuleResult> {
   const cmd = buildScript(args, viaShell);
   for (const [key, wantExists] of [['creates', true], ['removes', false]] as const) {
     const p = args[key];
     if (p === undefined) continue;
-    const exists = await ctx.probe({ command: `test -e ${quoteWord(p)}`, parse: (o) => o.rc === 0 });
+    const exists = await ctx.probe(existsProbe(p));
     if (exists === wantExists) {
       return { changed: false, cmd, rc: 0, stdout: '', stderr: '', msg: `skipped, since ${p} ${wantExists ? 'exists' : 'does not exist'}` };
     }
@@ -68,10 +76,12 @@ export const commandModule: Module<CommandArgs> = {
   name: 'command',
   args: commandArgs,
   run: (args, ctx) => runCommand(args, ctx, false),
+  readsAhead,
 };
 
 export const shellModule: Module<CommandArgs> = {
   name: 'shell',
   args: commandArgs,
   run: (args, ctx) => runCommand(args, ctx, true),
+  readsAhead,
 };

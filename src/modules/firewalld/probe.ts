@@ -1,6 +1,7 @@
 // The firewalld read: runtime and permanent zone settings over D-Bus (busctl, ~7 ms each) or,
 // without busctl, through firewall-cmd; with the daemon stopped, the permanent config offline.
 import { HostwireError } from '../../engine/errors.js';
+import { inlineProbe } from '../../facts/batch.js';
 import { shellQuote } from '../../transports/quote.js';
 import { need, readSections, requireTool, section, type Section } from '../ip_link/sections.js';
 import { parseBusSettings, parseBusString, parseListAll, type ZoneItems } from './parse.js';
@@ -18,13 +19,26 @@ export interface FirewallState {
   sourceZone: { runtime?: string; permanent?: string };
 }
 
+// Several firewalld tasks of one host read the same zone: the probe runs inline in the batch's shell
+// and keeps each zone's D-Bus answers in hwfw_<hex zone>_* variables, so a batch asks firewalld
+// once per zone (its D-Bus calls cost the host ~15 ms of CPU each). A source's zone is only asked
+// when the zone itself does not hold the source at runtime and permanently (the no-op case).
 export function firewallProbeCommand(zone: string, source?: string): string {
   const z = shellQuote(zone);
   const s = source === undefined ? '' : shellQuote(source);
+  const v = `hwfw_${Buffer.from(zone).toString('hex')}`;
+  const cached = (name: string, command: string) =>
+    `if [ -z "\${${v}_${name}+x}" ]; then ${v}_${name}=$(${section(name, command)}); fi; printf '%s\\n' "$${v}_${name}"`;
+  // busctl --json prints the zone's sources as JSON strings: look for exactly that, quotes included.
+  const holds = source === undefined ? '' : shellQuote(JSON.stringify(source));
   const bus = [
-    section('runtime', `${BUS} ${ZONE_IF} getZoneSettings2 s ${z}`),
-    section('permanent', `p=$(busctl call org.fedoraproject.FirewallD1 ${CONFIG} getZoneByName s ${z}) && ${BUS} "$(echo "$p" | cut -d'"' -f2)" org.fedoraproject.FirewallD1.config.zone getSettings2`),
-    ...(source === undefined ? [] : [section('srczone-runtime', `${BUS} ${ZONE_IF} getZoneOfSource s ${s}`), section('srczone-permanent', `${BUS} ${CONFIG} getZoneOfSource s ${s}`)]),
+    cached('runtime', `${BUS} ${ZONE_IF} getZoneSettings2 s ${z}`),
+    cached('permanent', `hwfw_p=$(busctl call org.fedoraproject.FirewallD1 ${CONFIG} getZoneByName s ${z}) && hwfw_p=\${hwfw_p#*\\"} && ${BUS} "\${hwfw_p%%\\"*}" org.fedoraproject.FirewallD1.config.zone getSettings2`),
+    ...(source === undefined ? [] : [
+      `case "$${v}_runtime" in *${holds}*) hwfw_in=1 ;; *) hwfw_in=0 ;; esac`,
+      `case "$${v}_permanent" in *${holds}*) ;; *) hwfw_in=0 ;; esac`,
+      `if [ "$hwfw_in" = 0 ]; then ${section('srczone-runtime', `${BUS} ${ZONE_IF} getZoneOfSource s ${s}`)}; ${section('srczone-permanent', `${BUS} ${CONFIG} getZoneOfSource s ${s}`)}; fi`,
+    ]),
   ].join('; ');
   const cmd = [
     section('runtime-text', `firewall-cmd --zone ${z} --list-all`),
@@ -35,7 +49,8 @@ export function firewallProbeCommand(zone: string, source?: string): string {
     section('offline', `firewall-offline-cmd --zone ${z} --list-all`),
     ...(source === undefined ? [] : [section('srczone-offline', `firewall-offline-cmd --get-zone-of-source ${s}`)]),
   ].join('; ');
-  return `${requireTool('firewall-cmd')}; if systemctl is-active --quiet firewalld; then echo '::running'; if command -v busctl >/dev/null 2>&1; then ${bus}; else ${cmd}; fi; else ${offline}; fi`;
+  const active = 'if [ -z "${hwfw_on+x}" ]; then if systemctl is-active --quiet firewalld; then hwfw_on=1; else hwfw_on=0; fi; fi';
+  return inlineProbe(`${requireTool('firewall-cmd')}; ${active}; if [ "$hwfw_on" = 1 ]; then echo '::running'; if command -v busctl >/dev/null 2>&1; then ${bus}; else ${cmd}; fi; else ${offline}; fi`);
 }
 
 function zoneError(s: Section, zone: string): HostwireError {

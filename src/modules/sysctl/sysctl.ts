@@ -9,6 +9,7 @@ import type { Change, Module } from '../types.js';
 import { applyInOrder } from '../file/apply-ordered.js';
 import { assertRegularFile, planContent } from '../file/content-plan.js';
 import { statCommand } from '../file/stat-probe.js';
+import { inlineProbe } from '../../facts/batch.js';
 import { editSysctlFile, normValue, parseSysctl, procPath, type SysctlState } from './parse.js';
 
 export const DEFAULT_SYSCTL_FILE = '/etc/sysctl.d/99-hostwire.conf';
@@ -50,7 +51,8 @@ export const sysctlModule: Module<SysctlArgs, SysctlState> = {
   name: 'sysctl',
   args: sysctlArgs,
   probe: (a) => ({
-    command: `(k=${quoteWord(procPath(a.name))}; if [ -f "$k" ]; then printf 'runtime:%s\\n' "$(tr '\\n' ' ' < "$k")"; else echo runtime_missing; fi); ${statCommand(a.sysctl_file, true)}`,
+    // Read with the shell's own `read` (no fork; inline in the batch): lines joined by spaces, as tr did.
+    command: inlineProbe(`k=${quoteWord(procPath(a.name))}; if [ -f "$k" ]; then v=; while IFS= read -r l || [ -n "$l" ]; do v="$v$l "; done < "$k"; printf 'runtime:%s\\n' "$v"; else echo runtime_missing; fi; ${statCommand(a.sysctl_file, true)}`),
     parse: parseSysctl,
   }),
   plan: (st, a, ctx) => planSysctl(st, a, ctx.host),
