@@ -40,14 +40,22 @@ async function main(): Promise<void> {
   const scale: Sample[] = [];
   // Results are written after every suite: a long run that is stopped still leaves what it measured.
   const write = (final: boolean) => writeResults(o, machine, suites, scale, final, log);
-  try {
-    for (const n of o.sizes) {
+  // Order: hostwire's scale run (short), the lab suites largest first (the targets are at 10 hosts),
+  // then Ansible's scale comparison (the longest); partial results are written after each.
+  const scaleJob = (job: { hostwireSizes: number[]; ansibleSizes: number[] }) => async () => {
+    scale.push(...await runScaleSuite({ ...job, runs: o.scaleRuns, netns: 'hwb-benchs', workDir: work, log }));
+  };
+  const jobs: (() => Promise<void>)[] = [
+    ...o.scale.map((n) => scaleJob({ hostwireSizes: [n], ansibleSizes: [] })),
+    ...[...o.sizes].sort((a, b) => b - a).map((n) => async () => {
       suites.push(await runLabSuite({ lab: LABS[n] ?? `bench${n}`, hosts: n, runs: o.runs, workDir: work, log, countAnsible: n === Math.min(...o.sizes) }));
-      write(false);
-    }
-    const jobs = [...o.scale.map((n) => ({ hostwireSizes: [n], ansibleSizes: [] })), ...o.ansibleScale.map((n) => ({ hostwireSizes: [], ansibleSizes: [n] }))];
+      suites.sort((a, b) => a.hosts - b.hosts);
+    }),
+    ...o.ansibleScale.map((n) => scaleJob({ hostwireSizes: [], ansibleSizes: [n] })),
+  ];
+  try {
     for (const job of jobs) {
-      scale.push(...await runScaleSuite({ ...job, runs: o.scaleRuns, netns: 'hwb-benchs', workDir: work, log }));
+      await job();
       write(false);
     }
   } finally {
