@@ -91,7 +91,6 @@ Examples:
 async function runCommand(playbook: string, f: RunFlags): Promise<number> {
   const reporting = f.report ? await import('../report/index.js') : undefined;
   const report = reporting?.createReportCollector();
-  const writeReport = (data: Parameters<NonNullable<typeof reporting>['writeReport']>[1]) => reporting && f.report && reporting.writeReport(f.report, data);
   try {
     setVaultPasswords(await collectVaultPasswords({ passwordFiles: f.vaultPasswordFile, ask: f.askVaultPass }));
     if (f.syntaxCheck || f.listTasks || f.listHosts) return await listOnly(playbook, f);
@@ -143,7 +142,7 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
       confirm,
     });
     await live?.done();
-    if (report) writeReport(report.data());
+    if (report) reporting!.writeReport(f.report!, report.data());
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
     if (f.detailedExitcode && summary.exitCode === EXIT.ok) {
@@ -152,7 +151,7 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
     }
     return summary.exitCode;
   } catch (err) {
-    if (report) writeReport({ ...report.data(), error: (err as Error)?.message ?? String(err) });
+    if (report) reporting!.writeReport(f.report!, { ...report.data(), error: (err as Error)?.message ?? String(err) });
     return reportError(err, f.verbose);
   }
 }

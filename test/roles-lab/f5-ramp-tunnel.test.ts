@@ -6,19 +6,18 @@ import test from 'ava';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { labDown, labInventoryYaml, labUp } from '../../src/lab/index.js';
-import { createTransport } from '../../src/transports/index.js';
-import type { Transport } from '../../src/transports/transport.js';
+import { labInventoryYaml } from '../../src/lab/index.js';
+import { labHost, type LabHost } from '../helpers/lab-host.js';
 import { runRole } from './sdn-agent-helpers.js';
 
 const LAB = 'f5dev2';
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-f5-ramp-'));
 const inventory = path.join(dir, 'inventory.yml');
 const playbook = path.join(dir, 'ramp.yml');
-let host: Transport | undefined;
+let lab: LabHost | undefined;
 
 const sh = async (cmd: string) => {
-  const r = await host!.exec(cmd);
+  const r = await lab!.transport.exec(cmd);
   return { rc: r.code, out: r.stdout.trim() };
 };
 
@@ -34,18 +33,13 @@ const vars = (f5: string, extra: Record<string, unknown> = {}) => ({
 });
 
 test.before(async () => {
-  await labDown(LAB).catch(() => undefined);
-  const up = await labUp({ name: LAB, hosts: 1 });
-  writeFileSync(inventory, labInventoryYaml(up.state));
+  lab = await labHost(LAB);
+  writeFileSync(inventory, labInventoryYaml(lab.state));
   writeFileSync(playbook, '- hosts: all\n  roles:\n    - f5_ramp_node\n');
-  const h = up.state.hosts[0];
-  host = createTransport(h.name, { host: h.ip, user: 'root', privateKeyFile: up.state.keyFile, knownHostsFile: up.state.knownHostsFile, netns: up.state.netns });
-  await host.connect();
 });
 
 test.after.always(async () => {
-  await host?.close().catch(() => undefined);
-  await labDown(LAB).catch(() => undefined);
+  await lab?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -8,18 +8,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
-import { labDown, labInventory, labUp } from '../../src/lab/index.js';
-import { createTransport } from '../../src/transports/index.js';
-import type { Transport } from '../../src/transports/transport.js';
+import { labInventory } from '../../src/lab/index.js';
+import { labHost, type LabHost } from '../helpers/lab-host.js';
 
 const LAB = 'msdev';
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const cli = path.join(repo, 'dist/src/cli/main.js');
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-msdrift-'));
 const inventory = path.join(dir, 'inventory.yml');
-let host: Transport | undefined;
+let lab: LabHost | undefined;
 
-const sh = async (cmd: string) => (await host!.exec(cmd)).stdout.trim();
+const sh = async (cmd: string) => (await lab!.transport.exec(cmd)).stdout.trim();
 const hostwire = (...args: string[]) =>
   new Promise<{ code: number; out: string }>((resolve) => {
     execFile(process.execPath, [cli, ...args], { cwd: repo, maxBuffer: 16 << 20, env: { ...process.env, NO_COLOR: '1' } }, (err, stdout, stderr) => {
@@ -32,19 +31,14 @@ const remediate = (...extra: string[]) => hostwire('run', 'playbooks/remediate.y
 const snapshot = () => sh('cat /proc/sys/net/ipv4/ip_forward; firewall-cmd --zone trusted --list-sources; firewall-cmd --permanent --zone trusted --list-sources; cat /etc/systemd/system/ovs-vswitchd.service.d/microshift-cpuaffinity.conf; systemctl show -p CPUAffinity ovs-vswitchd');
 
 test.before(async () => {
-  await labDown(LAB).catch(() => undefined);
-  const up = await labUp({ name: LAB, hosts: 1 });
-  const inv = labInventory(up.state) as { all: { vars?: Record<string, unknown> } };
+  lab = await labHost(LAB);
+  const inv = labInventory(lab.state) as { all: { vars?: Record<string, unknown> } };
   inv.all.vars = { ...inv.all.vars, configure_ovs_datapath_type: 'netdev' };
   writeFileSync(inventory, stringify(inv, { lineWidth: 0 }));
-  const h = up.state.hosts[0];
-  host = createTransport(h.name, { host: h.ip, user: 'root', privateKeyFile: up.state.keyFile, knownHostsFile: up.state.knownHostsFile, netns: up.state.netns });
-  await host.connect();
 });
 
 test.after.always(async () => {
-  await host?.close().catch(() => undefined);
-  await labDown(LAB).catch(() => undefined);
+  await lab?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -7,9 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { labDown, labInventory, labUp } from '../../src/lab/index.js';
-import { createTransport } from '../../src/transports/index.js';
-import type { Transport } from '../../src/transports/transport.js';
+import { labInventory } from '../../src/lab/index.js';
+import { labHost, type LabHost } from '../helpers/lab-host.js';
 import { fixture, runRole } from './sdn-agent-helpers.js';
 
 const LAB = 'ovndev';
@@ -17,29 +16,25 @@ const dir = mkdtempSync(path.join(tmpdir(), 'hw-ovn-'));
 const inventory = path.join(dir, 'inventory.yml');
 const playbook = fixture('agent.yml');
 const vars = { sdn: 'ovn', sdn_agent_ovn_bridge_datapath_type: 'netdev' };
-let host: Transport | undefined;
+let lab: LabHost | undefined;
 let name = '';
 let ip = '';
 
-const sh = async (cmd: string) => (await host!.exec(cmd)).stdout.trim();
+const sh = async (cmd: string) => (await lab!.transport.exec(cmd)).stdout.trim();
 /** The chassis' encapsulations as the southbound DB lists them: `type ip` lines. */
 const encaps = () => sh(`ovn-sbctl --timeout=5 --format=csv --data=bare --no-headings --columns=type,ip find Encap chassis_name=${name}`);
 
 test.before(async () => {
-  await labDown(LAB).catch(() => undefined);
-  const up = await labUp({ name: LAB, hosts: 1 });
-  const inv = labInventory(up.state) as { all: { children: Record<string, unknown> } };
-  name = up.state.hosts[0].name;
-  ip = up.state.hosts[0].ip;
+  lab = await labHost(LAB);
+  const inv = labInventory(lab.state) as { all: { children: Record<string, unknown> } };
+  name = lab.state.hosts[0].name;
+  ip = lab.state.hosts[0].ip;
   inv.all.children.masters = { hosts: { [name]: {} } };
   writeFileSync(inventory, stringify(inv, { lineWidth: 0 }));
-  host = createTransport(name, { host: ip, user: 'root', privateKeyFile: up.state.keyFile, knownHostsFile: up.state.knownHostsFile, netns: up.state.netns });
-  await host.connect();
 });
 
 test.after.always(async () => {
-  await host?.close().catch(() => undefined);
-  await labDown(LAB).catch(() => undefined);
+  await lab?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
