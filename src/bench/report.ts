@@ -1,6 +1,6 @@
 // Turns the samples into bench/results.json and the bench/results.md table: medians with min-max,
 // the ratios the targets are about, execs/bytes per host, controller CPU and peak memory.
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import type { Sample, SuiteResult } from './lab-suite.js';
 import { stat, type Stat } from './measure.js';
@@ -18,7 +18,11 @@ export interface Machine {
   date: string;
 }
 
-const sh = (cmd: string, args: string[]) => { try { return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim(); } catch (e) { return String((e as { stderr?: string }).stderr ?? '').trim() || 'unknown'; } };
+// `ssh -V` prints its version on stderr (exit 0): take whichever stream has text.
+const sh = (cmd: string, args: string[]) => {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return (r.stdout ?? '').trim() || (r.stderr ?? '').trim() || 'unknown';
+};
 
 export function describeMachine(): Machine {
   return {
