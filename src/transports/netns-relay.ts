@@ -29,6 +29,8 @@ export interface NetnsRelay {
   child: ChildProcess;
   /** Last words of the relay about this connection (its connect error), for error messages. */
   stderr(): string;
+  /** The same, waiting up to `ms` for it: the relay's stderr line can arrive after the socket reset. */
+  reason(ms: number): Promise<string>;
   close(): void;
 }
 
@@ -148,6 +150,10 @@ export function openNetnsRelay(netns: string, host: string, port: number): Netns
     sock,
     child: r.child,
     stderr: () => (r.errors.get(id) ?? r.fatal).trim(),
+    async reason(ms: number) {
+      for (const until = Date.now() + ms; !r.errors.has(id) && !r.fatal && Date.now() < until;) await new Promise((res) => setTimeout(res, 10));
+      return (r.errors.get(id) ?? r.fatal).trim();
+    },
     close() {
       sock.destroy();
       if (closed) return;

@@ -59,7 +59,7 @@ function reasonOf(e: unknown): string {
 
 /** Connect and authenticate; `sock` is an already-open stream to the server (netns / jump). */
 export async function openSsh(
-  ep: SshEndpoint, auth: SshAuthOptions, sock?: Duplex, explain?: () => string | undefined,
+  ep: SshEndpoint, auth: SshAuthOptions, sock?: Duplex, explain?: () => Promise<string | undefined>,
 ): Promise<NodeSSH> {
   const verifier = createHostKeyVerifier({
     host: ep.host, port: ep.port, policy: auth.hostKeyChecking,
@@ -87,7 +87,7 @@ export async function openSsh(
     await ssh.connect(config);
   } catch (e) {
     ssh.dispose();
-    const why = verifier.rejection || explain?.() || reasonOf(e);
+    const why = verifier.rejection || (await explain?.()) || reasonOf(e);
     throw new TransportError(`cannot connect to ${describeEndpoint(ep)}: ${why}`, ep.host, e);
   }
   // node-ssh drops its error listener once ready; a later socket error must not crash the run.

@@ -75,7 +75,10 @@ export class SshTransport implements StreamingTransport {
       this.relay = openNetnsRelay(o.netns, first.host, first.port);
       sock = this.relay.sock;
     }
-    const explain = () => (this.relay?.stderr() ? `${this.relay.stderr()} (in netns ${o.netns})` : undefined);
+    const explain = async () => {
+      const why = await this.relay?.reason(500);
+      return why ? `${why} (in netns ${o.netns})` : undefined;
+    };
     if (o.proxyJump) {
       this.jump = await openSsh(o.proxyJump, o, sock, explain);
       try {
