@@ -54,11 +54,13 @@ export function hostMac(ip: string): string {
  */
 export async function resetHostNetwork(state: LabState, host: HostState, rootfs: string): Promise<void> {
   await deleteNetns(host.netns);
-  for (let i = 0; i < 50; i++) {
-    const gone = (await run('ip', ['-n', state.netns, 'link', 'show', host.veth], { check: false })).code !== 0;
-    if (gone) break;
-    await new Promise((r) => setTimeout(r, 100));
+  let gone = false;
+  for (let i = 0; i < 50 && !gone; i++) {
+    gone = (await run('ip', ['-n', state.netns, 'link', 'show', host.veth], { check: false })).code !== 0;
+    if (!gone) await new Promise((r) => setTimeout(r, 100));
   }
+  // The kernel tears a namespace down asynchronously (slow under load): remove the old veth ourselves.
+  if (!gone) await run('ip', ['-n', state.netns, 'link', 'del', host.veth], { check: false });
   await createHostNetwork(state, host, rootfs);
 }
 
