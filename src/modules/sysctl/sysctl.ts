@@ -8,8 +8,7 @@ import { quoteWord } from '../shell-words.js';
 import type { Change, Module } from '../types.js';
 import { applyInOrder } from '../file/apply-ordered.js';
 import { assertRegularFile, planContent } from '../file/content-plan.js';
-import { statCommand } from '../file/stat-probe.js';
-import { inlineProbe } from '../../facts/batch.js';
+import { fileReadCommand } from '../file/stat-probe.js';
 import { editSysctlFile, normValue, parseSysctl, procPath, type SysctlState } from './parse.js';
 
 export const DEFAULT_SYSCTL_FILE = '/etc/sysctl.d/99-hostwire.conf';
@@ -52,7 +51,11 @@ export const sysctlModule: Module<SysctlArgs, SysctlState> = {
   args: sysctlArgs,
   probe: (a) => ({
     // Read with the shell's own `read` (no fork; inline in the batch): lines joined by spaces, as tr did.
-    command: inlineProbe(`k=${quoteWord(procPath(a.name))}; if [ -f "$k" ]; then v=; while IFS= read -r l || [ -n "$l" ]; do v="$v$l "; done < "$k"; printf 'runtime:%s\\n' "$v"; else echo runtime_missing; fi; ${statCommand(a.sysctl_file, true)}`),
+    command: fileReadCommand({
+      path: a.sysctl_file,
+      content: true,
+      before: `k=${quoteWord(procPath(a.name))}; if [ -f "$k" ]; then v=; while IFS= read -r l || [ -n "$l" ]; do v="$v$l "; done < "$k"; printf 'runtime:%s\\n' "$v"; else echo runtime_missing; fi`,
+    }),
     parse: parseSysctl,
   }),
   plan: (st, a, ctx) => planSysctl(st, a, ctx.host),

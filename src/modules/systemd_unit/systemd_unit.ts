@@ -9,7 +9,7 @@ import { applyInOrder } from '../file/apply-ordered.js';
 import { assertRegularFile, planContent } from '../file/content-plan.js';
 import { modeArg } from '../file/mode.js';
 import { parseStat, type FileStat } from '../file/parse.js';
-import { statCommand } from '../file/stat-probe.js';
+import { fileReadCommand } from '../file/stat-probe.js';
 import { DAEMON_RELOAD, clearDaemonReload, markDaemonReload } from './daemon-reload.js';
 
 const unitArgs = z
@@ -59,7 +59,7 @@ export const systemdUnitModule: Module<UnitArgs, UnitState> = {
   name: 'systemd_unit',
   args: unitArgs,
   probe: (a) => ({
-    command: `command -v systemctl >/dev/null 2>&1 || echo systemctl:missing; ${statCommand(unitFilePath(a), true)}`,
+    command: fileReadCommand({ path: unitFilePath(a), content: true, before: 'command -v systemctl >/dev/null 2>&1 || echo systemctl:missing' }),
     parse: parseUnitState,
   }),
   plan: (st, a, ctx) => planUnit(st, a, ctx.host),

@@ -37,6 +37,20 @@ networkd_dhcp() {
   else systemctl start systemd-networkd; fi
 }
 
+# The netdev datapath's bridge port is a tap ovs-vswitchd owns: under load it was seen to come back
+# without the address set just before (the uplink-rollback flake). Re-apply until two checks in a row
+# find every address.
+ensure_addrs() {
+  good=0; i=0
+  while [ $i -lt 25 ]; do
+    miss=0
+    for a in $ADDRS; do ip -o addr show dev "$1" | grep -qF " \${a%%/*}/" || { miss=1; ip addr replace "$a" dev "$1"; }; done
+    if [ $miss = 0 ]; then good=$((good+1)); [ $good -ge 2 ] && return 0; else good=0; fi
+    i=$((i+1)); sleep 0.2
+  done
+  echo "the addresses $ADDRS do not stay on $1"; return 1
+}
+
 has_v4() { ip -o -4 addr show dev "$1" scope global 2>/dev/null | grep -q inet; }
 
 apply_bridge() {
@@ -57,6 +71,7 @@ apply_bridge() {
     i=0; until has_v4 "$BRIDGE"; do i=$((i+1)); [ $i -le 60 ] || { echo "DHCP on $BRIDGE got no lease in 30 s"; return 1; }; sleep 0.5; done
   else
     for a in $ADDRS; do ip addr replace "$a" dev "$BRIDGE"; done
+    ensure_addrs "$BRIDGE" || return 1
   fi
   ip addr flush dev "$UPLINK" scope global
   if [ "$METHOD" != dhcp ] && [ -n "$ROUTES" ]; then
