@@ -1,11 +1,12 @@
 // How each contender is started: hostwire (its CLI, --json for the exec counts), ansible-playbook
 // (inside the lab namespace, bench/ansible/ansible.cfg), and the two fan-out floors.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { measure, type Measured } from './measure.js';
 
 export const ROOT = path.resolve(new URL('../../..', import.meta.url).pathname);
-export const CLI = path.join(ROOT, 'dist/src/cli/main.js');
+// What users run: the package's bin (the bundled CLI, scripts/bundle.js).
+export const CLI = path.join(ROOT, (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bin: { hostwire: string } }).bin.hostwire);
 export const FLOOR = path.join(ROOT, 'dist/src/bench/floor.js');
 
 export interface HostwireRun extends Measured {
