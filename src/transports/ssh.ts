@@ -17,6 +17,7 @@ import type { ExecOptions, ExecResult, TransportStats, WriteFileOptions } from '
 import { buildWriteScript } from './write-script.js';
 import { maskText } from '../vault/secrets.js';
 import { exitCodeOf } from './exit-code.js';
+import { trace, TRACE } from './trace.js';
 
 export interface SshTransportOptions extends SshEndpoint, SshAuthOptions {
   /** Inventory name of the host. */
@@ -30,8 +31,6 @@ export interface SshTransportOptions extends SshEndpoint, SshAuthOptions {
 }
 
 const CHANNEL_OPEN_TIMEOUT_MS = 15_000;
-// HOSTWIRE_TRACE=1: each exec's time on stderr (profiling aid; only a command's start, known secrets masked).
-const TRACE = process.env.HOSTWIRE_TRACE === '1';
 
 export class SshTransport implements StreamingTransport {
   readonly name: string;
@@ -61,7 +60,7 @@ export class SshTransport implements StreamingTransport {
     const t0 = performance.now();
     this.opening ??= this.open().finally(() => {
       this.opening = undefined;
-      if (TRACE) process.stderr.write(`trace ${this.name} connect ${(performance.now() - t0).toFixed(0)} ms\n`);
+      trace(this.name, 'connect', t0);
     });
     await this.opening;
   }
@@ -159,7 +158,7 @@ export class SshTransport implements StreamingTransport {
       if (!r.exited) {
         throw new TransportError(`${this.endpoint}: connection lost while running: ${command}`, this.options.host);
       }
-      if (TRACE) process.stderr.write(`trace ${this.name} exec ${(performance.now() - t0).toFixed(0)} ms (queued ${(t1 - t0).toFixed(0)}): ${maskText(command.slice(0, 24)).replace(/\s+/g, ' ')}...\n`);
+      if (TRACE) trace(this.name, `exec (queued ${(t1 - t0).toFixed(0)} ms) ${maskText(command.slice(0, 24)).replace(/\s+/g, ' ')}...`, t0);
       return { stdout: maskSecrets(r.stdout, secrets), stderr: maskSecrets(r.stderr, secrets), code: r.code };
     });
   }

@@ -283,8 +283,28 @@ test('facts are gathered in one exec and usable in tasks', async (t) => {
           - ansible_processor_nproc | int >= 1
 `);
   t.is(r.summary.exitCode, 0, JSON.stringify(r.results.map((x) => x.result.msg)));
-  // One exec holds the run lock, one gathers every fact; assert needs none.
-  t.is(r.summary.execs.factshost, 2);
+  // One exec holds the run lock and gathers every fact with it; assert needs none.
+  t.is(r.summary.execs.factshost, 1);
+});
+
+test('without facts the first tasks\' state is read by the run lock\'s own exec: a no-op re-run is one exec', async (t) => {
+  const ws = workspace();
+  t.teardown(ws.cleanup);
+  localInventory(ws, ['lockread']);
+  const play = `
+- hosts: nodes
+  gather_facts: false
+  tasks:
+    - copy: { dest: "${ws.dir}/a.conf", content: "a\\n" }
+    - file: { path: "${ws.dir}/d", state: directory }
+    - lineinfile: { path: "${ws.dir}/b.conf", line: "b", create: true }
+`;
+  const first = await run(ws, play);
+  t.is(first.summary.exitCode, 0);
+  const again = await run(ws, play);
+  t.deepEqual(again.tasksRun().length, 3);
+  t.is(again.summary.stats.lockread.changed, 0);
+  t.is(again.summary.execs.lockread, 1);
 });
 
 test('group_vars and host_vars beside the playbook are read, above the inventory', async (t) => {

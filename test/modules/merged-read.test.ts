@@ -1,15 +1,14 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { splitMergedRead, mergedReadScript } from '../../src/modules/file/merged-read.js';
+import { fileReadKind, type FileRead } from '../../src/modules/file/merged-read.js';
 import { parseStat } from '../../src/modules/file/parse.js';
-import type { FileRead } from '../../src/modules/file/stat-probe.js';
 
 interface Case { reads: FileRead[]; command: string; stdout: string; single: string[] }
 const load = (name: string): Case => JSON.parse(readFileSync(new URL(`../../../src/modules/file/cases/${name}.json`, import.meta.url), 'utf8'));
 
 test('one merged read parses to exactly what each path read alone gives (recorded on real files)', (t) => {
   const c = load('merged-read');
-  const split = splitMergedRead(c.stdout, c.reads);
+  const split = fileReadKind.split(c.stdout, c.reads);
   t.truthy(split);
   t.is(split!.length, c.reads.length);
   c.reads.forEach((r, i) => t.deepEqual(parseStat({ stdout: split![i], rc: 0 }), parseStat({ stdout: c.single[i], rc: 0 }), r.path));
@@ -22,19 +21,19 @@ test('one merged read parses to exactly what each path read alone gives (recorde
 
 test('the script is still the recorded one (so the recording stays valid)', (t) => {
   const c = load('merged-read');
-  t.is(mergedReadScript(c.reads), c.command);
+  t.is(fileReadKind.script(c.reads), c.command);
 });
 
 test('contents that do not add up to the sizes stat printed are not trusted (/proc claims size 0)', (t) => {
   const c = load('merged-read-proc');
-  t.is(splitMergedRead(c.stdout, c.reads), undefined);
+  t.is(fileReadKind.split(c.stdout, c.reads), undefined);
 });
 
 test('cut-off or foreign output is not trusted', (t) => {
   const c = load('merged-read');
-  t.is(splitMergedRead(c.stdout.slice(0, 40), c.reads), undefined);
-  t.is(splitMergedRead('/etc/passwd\0regular file|644|root|root|0|0|10\0\0\0', c.reads), undefined);
+  t.is(fileReadKind.split(c.stdout.slice(0, 40), c.reads), undefined);
+  t.is(fileReadKind.split('/etc/passwd\0regular file|644|root|root|0|0|10\0\0\0', c.reads), undefined);
   // A content byte lost on the way.
   const cut = c.stdout.slice(0, c.stdout.lastIndexOf('\0') + 1) + Buffer.from('short').toString('base64');
-  t.is(splitMergedRead(cut, c.reads), undefined);
+  t.is(fileReadKind.split(cut, c.reads), undefined);
 });

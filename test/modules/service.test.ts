@@ -1,6 +1,6 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { parseShow } from '../../src/modules/service/parse.js';
+import { parseShow, unitShowKind } from '../../src/modules/service/parse.js';
 import { planService } from '../../src/modules/service/service.js';
 import { getModule } from '../../src/modules/registry.js';
 
@@ -46,4 +46,17 @@ test('unknown unit and missing systemctl are clear failures', (t) => {
   // a unit file written earlier in this batch, not yet reloaded: act (after the reload) instead of failing
   t.deepEqual(runs(planService(load('not-found'), args({ name: 'nope', state: 'started' }), 'h1', true)), ['systemctl daemon-reload', 'systemctl start -- nope']);
   t.throws(() => planService(load('no-systemctl'), args({ name: 'ssh', state: 'started' }), 'h1'), { message: 'systemctl not found on h1: install systemd' });
+});
+
+test('several units read by one systemctl show split back into each unit\'s own read (recorded)', (t) => {
+  const c = JSON.parse(readFileSync(new URL('../../../src/modules/service/cases/merged-show.json', import.meta.url), 'utf8')) as { units: string[]; stdout: string; single: string[] };
+  const split = unitShowKind.split(c.stdout, c.units);
+  t.truthy(split);
+  c.units.forEach((u, i) => t.deepEqual(parseShow({ stdout: split![i], rc: 0 }), parseShow({ stdout: c.single[i], rc: 0 }), u));
+  t.like(parseShow({ stdout: split![1], rc: 0 }), { loadState: 'not-found' });
+  t.like(parseShow({ stdout: split![3], rc: 0 }), { activeState: 'active', subState: 'running' });
+  // One block short (a unit systemctl refused): not trusted, each is read alone.
+  t.is(unitShowKind.split(c.stdout, [...c.units, 'extra.service']), undefined);
+  t.deepEqual(unitShowKind.split('systemctl:missing\n', ['a', 'b']), ['systemctl:missing\n', 'systemctl:missing\n']);
+  t.is(unitShowKind.script(['a.service']), getModule('service')!.probe!(getModule('service')!.args.parse({ name: 'a.service' }), { host: 'h', vars: {} }).command);
 });

@@ -13,12 +13,12 @@ test.serial('a second run waits for the lock, or fails at once with wait:false',
   const a = sshTo(sshd, { name: 'node-a' });
   const b = sshTo(sshd, { name: 'node-a' });
   t.teardown(async () => { await a.close(); await b.close(); });
-  const releaseA = await acquireHostLock(a, { wait: true, path });
+  const { release: releaseA } = await acquireHostLock(a, { wait: true, path });
   const e = await t.throwsAsync(acquireHostLock(b, { wait: false, path }), { instanceOf: HostLockedError });
   t.regex(e!.message, /host node-a is locked by another hostwire run/);
   let waited = 0;
   let got = false;
-  const pending = acquireHostLock(b, { wait: true, path, onWait: () => waited++ }).then((r) => { got = true; return r; });
+  const pending = acquireHostLock(b, { wait: true, path, onWait: () => waited++ }).then((r) => { got = true; return r.release; });
   // The waiter reports once that it waits (poll: a loaded machine may take a while to get there).
   for (let i = 0; i < 100 && waited === 0; i++) await new Promise((r) => setTimeout(r, 100));
   t.is(waited, 1);
@@ -39,7 +39,7 @@ test.serial('the lock is released by the kernel when the holding connection dies
   const sessionPid = Number((await a.exec('echo $PPID')).stdout.trim());
   const pending = acquireHostLock(b, { wait: true, path });
   process.kill(sessionPid, 'SIGKILL');
-  const release = await pending;
+  const { release } = await pending;
   await release();
   t.pass();
 });
@@ -48,9 +48,26 @@ test.serial('the lock works over the local transport too', async (t) => {
   const path = `${sshd.dir}/lock-c`;
   const l1 = new LocalTransport('local1');
   const l2 = new LocalTransport('local1');
-  const r1 = await acquireHostLock(l1, { wait: true, path });
+  const { release: r1 } = await acquireHostLock(l1, { wait: true, path });
   await t.throwsAsync(acquireHostLock(l2, { wait: false, path }), { message: /local1 is locked/ });
   await r1();
-  const r2 = await acquireHostLock(l2, { wait: false, path });
+  const { release: r2 } = await acquireHostLock(l2, { wait: false, path });
   await r2();
+});
+
+test.serial('a read script rides on the lock exec: its output comes back, the lock is held, one exec in all', async (t) => {
+  const path = `${sshd.dir}/lock-d`;
+  const a = sshTo(sshd);
+  const b = sshTo(sshd);
+  t.teardown(async () => { await a.close(); await b.close(); });
+  const execs = a.stats.execs;
+  // Output without a trailing newline and a line that looks like a marker both come back intact.
+  const { release, output } = await acquireHostLock(a, { wait: true, path, then: "echo first; echo '@@lock-read-end'; printf 'no newline'" });
+  t.is(output, 'first\n@@lock-read-end\nno newline');
+  t.is(a.stats.execs - execs, 1);
+  await t.throwsAsync(acquireHostLock(b, { wait: false, path, then: 'echo never' }), { instanceOf: HostLockedError });
+  await release();
+  const again = await acquireHostLock(b, { wait: false, path });
+  t.is(again.output, undefined);
+  await again.release();
 });

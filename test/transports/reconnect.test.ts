@@ -48,9 +48,9 @@ test.serial('keepalive notices a hung session within a few intervals; the lock i
   t.teardown(() => ssh.close());
   const path = `${sshd.dir}/lock-reconnect`;
   await ssh.connect();
-  let release = await acquireHostLock(ssh, { wait: false, path });
+  let { release } = await acquireHostLock(ssh, { wait: false, path });
   let waited = 0;
-  ssh.onReconnect(async () => { release = await acquireHostLock(ssh, { wait: true, path, onWait: () => waited++ }); });
+  ssh.onReconnect(async () => { ({ release } = await acquireHostLock(ssh, { wait: true, path, onWait: () => waited++ })); });
   const hung = sshd.sessionPids();
   signalAll(hung, 'SIGSTOP');
   t.teardown(() => signalAll(hung, 'SIGKILL'));

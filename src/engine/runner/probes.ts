@@ -7,11 +7,10 @@
 // thrown away after one task, then read again (quadratic: measured 0.5-1 s of wasted host work per
 // changed task). So after an invalidation the next batch is only as large as the part of the last
 // batch that was actually used, and it grows again (x4) each time a batch is used up unspoiled.
-import { buildBatch, inlineProbe, splitBatch, type BatchProbe } from '../../facts/index.js';
-import { mergedReadScript, splitMergedRead } from '../../modules/file/merged-read.js';
-import { fileReadOf } from '../../modules/file/stat-probe.js';
+import { buildBatch, splitBatch } from '../../facts/index.js';
+import { mergeBatch } from '../../facts/merge.js';
 import { TransportError } from '../errors.js';
-import type { Probe, ProbeOutput } from '../../modules/types.js';
+import type { Probe } from '../../modules/types.js';
 import type { HostState } from './host-state.js';
 import type { BecomeOptions, Transport } from '../../transports/transport.js';
 
@@ -55,36 +54,15 @@ export async function readProbe<S>(h: HostState, probe: Probe<S>, lookahead?: Lo
   return probe.parse(out);
 }
 
-export async function runProbeBatch(h: HostState, commands: string[], become?: BecomeOptions, mergeFiles = true): Promise<void> {
+export async function runProbeBatch(h: HostState, commands: string[], become?: BecomeOptions, merge = true): Promise<void> {
   if (!h.transport) throw new TransportError('not connected', h.name);
-  // File reads (two or more) are read together: one stat, one cat (merged-read.ts).
-  const reads = commands.flatMap((command) => {
-    const read = fileReadOf(command);
-    return read ? [{ command, read }] : [];
-  });
-  const merge = mergeFiles && reads.length >= 2;
-  const plain = merge ? commands.filter((c) => !fileReadOf(c)) : commands;
-  const ids: BatchProbe[] = plain.map((command, i) => ({ id: String(i), command }));
-  if (merge) {
-    ids.push({ id: 'files', command: mergedReadScript(reads.map((r) => r.read)) });
-    reads.forEach(({ read }, i) => read.before && ids.push({ id: `before${i}`, command: inlineProbe(read.before) }));
-  }
-  const r = await h.transport.exec(buildBatch(ids), { become });
-  const parts = splitBatch(r.stdout);
-  ids.slice(0, plain.length).forEach(({ id, command }) => {
-    const p: ProbeOutput | undefined = parts.get(id);
-    if (p) h.probeCache.set(command, p);
-  });
-  if (!merge) return;
-  const files = parts.get('files');
-  const split = files && splitMergedRead(files.stdout, reads.map((x) => x.read));
-  // Not trustworthy (a file changed between stat and cat, an unreadable file): read those one by one.
-  if (!split) return runProbeBatch(h, reads.map((x) => x.command), become, false);
-  reads.forEach(({ command, read }, i) => {
-    const before = read.before ? parts.get(`before${i}`) : undefined;
-    if (read.before && !before) return;
-    h.probeCache.set(command, { stdout: before ? `${before.stdout}\n${split[i]}` : split[i], rc: 0 });
-  });
+  // Reads many probes make alike (files, units, OVS rows) are made once for all (facts/merge.ts).
+  const batch = mergeBatch(commands, merge);
+  const r = await h.transport.exec(buildBatch(batch.probes), { become });
+  const { outputs, retry } = batch.finish(splitBatch(r.stdout));
+  for (const [command, out] of outputs) h.probeCache.set(command, out);
+  // Not trustworthy (a file changed between stat and cat, a tool failed): those are read one by one.
+  if (retry.length) await runProbeBatch(h, retry, become, false);
 }
 
 /** A delegated task's state lives on the delegate: read it there, uncached (the cache is the play host's). */

@@ -13,6 +13,8 @@ import type { ConfirmFn } from './confirm.js';
 import { shouldRunByTags, type TagFilter } from './tags.js';
 import type { Transport } from '../../transports/transport.js';
 import { flushDaemonReload } from '../../modules/systemd_unit/daemon-reload.js';
+import { buildBatch, factsScript, splitBatch } from '../../facts/index.js';
+import { mergeBatch, type MergedBatch } from '../../facts/merge.js';
 
 export interface PlayRunOptions extends TagFilter {
   check: boolean;
@@ -23,9 +25,13 @@ export interface PlayRunOptions extends TagFilter {
   emit: EventListener;
   /** Opens (or reuses) the transport of a host, gathers nothing. Throws TransportError when unreachable. */
   connect(h: HostState): Promise<Transport>;
-  /** Takes the run lock of every connected host of the batch (deadlock-free; may wait). */
-  lockHosts(batch: HostState[]): Promise<void>;
-  gatherFacts(h: HostState, subset: Set<string>): Promise<Vars>;
+  /**
+   * Takes the run lock of every connected host of the batch (deadlock-free; may wait); the lock's
+   * exec also runs each host's `firstRead` script and hands back its output.
+   */
+  lockHosts(batch: HostState[], firstRead?: (h: HostState) => string | undefined): Promise<Map<HostState, string>>;
+  /** `read`: the output of factsScript() when the lock already ran it. */
+  gatherFacts(h: HostState, subset: Set<string>, read?: string): Promise<Vars>;
   /** Transport for delegate_to targets that are not play hosts (e.g. localhost). */
   delegateTransport(name: string): Promise<Transport>;
   becomePassword?: string;
@@ -114,12 +120,29 @@ export class PlayRunner {
         this.opts.emit({ type: 'host_result', task: info, result: { host: h.name, status: 'unreachable', msg, durationMs: Date.now() - started } });
       }
     });
-    await this.opts.lockHosts(active);
+    // The first read rides on the lock's exec: the facts, or (without facts) the first tasks' probes.
+    const firstProbes = new Map<HostState, MergedBatch>();
+    const firstRead = (h: HostState): string | undefined => {
+      if (this.play.gatherFacts) return factsScript(this.play.gatherSubset);
+      const first = this.flat.find(({ task }) => getModule(task.module)?.probe || getModule(task.module)?.readsAhead);
+      // Probes run as the connection's user; a first task that needs become reads on its own.
+      if (!first || (first.task.become ?? first.scope.become)) return undefined;
+      const commands = this.lookahead(h, first.task);
+      if (!commands.length) return undefined;
+      const batch = mergeBatch(commands);
+      firstProbes.set(h, batch);
+      return buildBatch(batch.probes);
+    };
+    const firstOutputs = await this.opts.lockHosts(active, firstRead);
+    for (const [h, batch] of firstProbes) {
+      const out = firstOutputs.get(h);
+      if (out !== undefined) for (const [command, o] of batch.finish(splitBatch(out)).outputs) h.probeCache.set(command, o);
+    }
     await forEachLimited(active.filter(isActive), this.opts.forks, async (h) => {
       const started = Date.now();
       try {
         if (this.play.gatherFacts) {
-          h.facts = await this.opts.gatherFacts(h, this.play.gatherSubset);
+          h.facts = await this.opts.gatherFacts(h, this.play.gatherSubset, firstOutputs.get(h));
           h.stats.ok++;
           this.opts.emit({ type: 'host_result', task: info, result: { host: h.name, status: 'ok', durationMs: Date.now() - started } });
         }

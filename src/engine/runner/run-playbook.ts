@@ -11,7 +11,7 @@ import { connectionSettings, hostVars, loadInventory, loadVarsDir, selectHosts, 
 import { acquireHostLock, createTransport, HostLockedError, LocalTransport, type HostKeyChecking } from '../../transports/index.js';
 import { Semaphore } from '../../transports/semaphore.js';
 import type { Transport } from '../../transports/transport.js';
-import { gatherFacts } from '../../facts/index.js';
+import { assembleFacts, gatherFacts, splitBatch } from '../../facts/index.js';
 import { getModule, isKnownModule } from '../../modules/registry.js';
 import { formatArgsError } from './args-error.js';
 import { emptyStats, type EventListener, type RunEvent, type RunSummary } from './events.js';
@@ -100,31 +100,36 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
     if (!ssh.onReconnect || relocking.has(t)) return;
     relocking.add(t);
     ssh.onReconnect(async () => {
-      h.releaseLock = await acquireHostLock(t, { wait: true });
+      h.releaseLock = (await acquireHostLock(t, { wait: true })).release;
     });
   };
   // Locks are taken for a whole batch without waiting; when one is busy, every lock this run took in
   // that round is released and retried after a random pause, so two runs over overlapping hosts
   // can never deadlock each other.
-  const lockHosts = async (batch: HostState[]): Promise<void> => {
+  // `firstRead` gives a host's first read (facts or a probe batch), run by the lock's own exec;
+  // its outputs come back per host.
+  const lockHosts = async (batch: HostState[], firstRead?: (h: HostState) => string | undefined): Promise<Map<HostState, string>> => {
+    const outputs = new Map<HostState, string>();
     let waitedOnce = false;
     for (;;) {
       const todo = batch.filter((h) => h.transport && !h.releaseLock && !h.unreachable);
-      if (!todo.length) return;
+      if (!todo.length) return outputs;
       const busy: HostState[] = [];
       await Promise.all(todo.map(async (h) => {
         const t = h.transport!;
         // Several inventory names can be this same machine (-c local): each gets its own lock file.
         const path = t instanceof LocalTransport ? `/tmp/hostwire-local-${h.name.replace(/[^\w.-]/g, '_')}.lock` : undefined;
         try {
-          h.releaseLock = await acquireHostLock(t, { wait: false, path });
+          const lock = await acquireHostLock(t, { wait: false, path, then: firstRead?.(h) });
+          h.releaseLock = lock.release;
+          if (lock.output !== undefined) outputs.set(h, lock.output);
           relockOnReconnect(h, t);
         } catch (err) {
           if (!(err instanceof HostLockedError)) throw err;
           busy.push(h);
         }
       }));
-      if (!busy.length) return;
+      if (!busy.length) return outputs;
       if (opts.noWait) throw busyError(busy);
       if (!waitedOnce) for (const h of busy) emit({ type: 'host_wait', host: h.name, message: `waiting for another hostwire run to release ${h.name}` });
       waitedOnce = true;
@@ -132,6 +137,8 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
         await h.releaseLock?.();
         h.releaseLock = undefined;
       }));
+      // What was read under the released locks may change before they are taken again.
+      outputs.clear();
       await new Promise((r) => setTimeout(r, 200 + Math.random() * 800));
     }
   };
@@ -173,7 +180,7 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
         emit,
         connect,
         lockHosts,
-        gatherFacts: async (h, subset) => gatherFacts(h.transport!, subset) as unknown as Promise<Vars>,
+        gatherFacts: async (h, subset, read) => (read !== undefined ? assembleFacts(splitBatch(read), subset) : await gatherFacts(h.transport!, subset)) as unknown as Vars,
         delegateTransport: async (name) => {
           if (name !== 'localhost' && name !== '127.0.0.1') throw new BadInputError(`delegate_to: '${name}' is not in the inventory`);
           let t = localTransports.get(name);

@@ -10,7 +10,12 @@
 // (a file changed between the two reads, an unreadable file, a /proc file that claims size 0) the
 // merge is not trusted and the caller reads those files one by one.
 import { quoteWord } from '../shell-words.js';
-import type { FileRead } from './stat-probe.js';
+import type { MergeKind } from '../../facts/merge.js';
+
+export interface FileRead {
+  path: string;
+  content: boolean;
+}
 
 const REGULAR = new Set(['regular file', 'regular empty file']);
 
@@ -21,7 +26,7 @@ function uniquePaths(reads: readonly FileRead[]): { all: string[]; withContent: 
 }
 
 /** One subshell (it sets the positional parameters) reading every path of `reads`. */
-export function mergedReadScript(reads: readonly FileRead[]): string {
+function mergedReadScript(reads: readonly FileRead[]): string {
   const { all, withContent } = uniquePaths(reads);
   const words = (ps: string[]) => ps.map(quoteWord).join(' ');
   const lines = [
@@ -47,7 +52,7 @@ interface Entry {
 }
 
 /** Per read, the lines its single-file command would have printed; undefined when the merge is not trustworthy. */
-export function splitMergedRead(stdout: string, reads: readonly FileRead[]): string[] | undefined {
+function splitMergedRead(stdout: string, reads: readonly FileRead[]): string[] | undefined {
   const { all, withContent } = uniquePaths(reads);
   const tokens = stdout.split('\0');
   let i = 0;
@@ -92,3 +97,5 @@ export function splitMergedRead(stdout: string, reads: readonly FileRead[]): str
   }
   return out;
 }
+
+export const fileReadKind: MergeKind<FileRead> = { name: 'files', script: mergedReadScript, split: splitMergedRead };

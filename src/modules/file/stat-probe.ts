@@ -3,24 +3,15 @@
 // costs the host ~1 ms and a fleet re-run reads hundreds of files. It only sets $f, so it may run
 // inline in the batch's shell.
 //
-// Every command built here is also remembered as a FileRead, so the runner can recognise a batch's
-// file reads and read them all with one `stat` and one `cat` (merged-read.ts) instead of two
-// processes per file; run alone, the command prints the same lines itself.
+// Every command built here is also mergeable (../../facts/merge.ts): the runner reads a batch's
+// files with one `stat` and one `cat` (merged-read.ts) instead of two processes per file; run
+// alone, the command prints the same lines itself.
 import { inlineProbe } from '../../facts/batch.js';
+import { mergeableCommand } from '../../facts/merge.js';
 import { quoteWord } from '../shell-words.js';
 import type { Probe } from '../types.js';
+import { fileReadKind, type FileRead } from './merged-read.js';
 import { parseStat, type FileStat } from './parse.js';
-
-export interface FileRead {
-  path: string;
-  content: boolean;
-  /** Read-only inline shell text whose output comes before the file's lines (sysctl's runtime value). */
-  before?: string;
-}
-
-const reads = new Map<string, FileRead>();
-// Commands are per host and path: bound the memory of a long run (a forgotten read just runs unmerged).
-const MAX_REMEMBERED = 100_000;
 
 export function statCommand(path: string, withContent: boolean): string {
   const content = withContent
@@ -32,19 +23,10 @@ export function statCommand(path: string, withContent: boolean): string {
   );
 }
 
-/** The probe command of a file read (with its `before` part), remembered for merging. */
-export function fileReadCommand(read: FileRead): string {
-  const command = inlineProbe(`${read.before ? `${read.before}; ` : ''}${statCommand(read.path, read.content)}`);
-  if (!reads.has(command)) {
-    if (reads.size >= MAX_REMEMBERED) reads.clear();
-    reads.set(command, read);
-  }
-  return command;
-}
-
-/** The file read a probe command was built from, if it was. */
-export function fileReadOf(command: string): FileRead | undefined {
-  return reads.get(command);
+/** The probe command of a file read; `before`: read-only inline shell text printed first (sysctl's runtime value). */
+export function fileReadCommand(read: FileRead & { before?: string }): string {
+  const item: FileRead = { path: read.path, content: read.content };
+  return mergeableCommand(inlineProbe(`${read.before ? `${read.before}; ` : ''}${statCommand(read.path, read.content)}`), fileReadKind, item, { before: read.before });
 }
 
 export function statProbe(path: string, withContent = true): Probe<FileStat> {

@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
-import { need, readSections, requireTool, section } from '../ip_link/sections.js';
+import { need, readSections } from '../ip_link/sections.js';
+import { VSCTL, vsctlReadCommand } from './vsctl-read.js';
 import { asMap, checkOvs, formatMap, mapAssignments, mapDiff, ovsAtom, parseOvsTables, stringMap, type OvsValue } from './ovsdb.js';
 
 export const ovsMap = z.record(z.union([z.string(), z.number(), z.boolean()])).default({}).transform(stringMap);
@@ -22,7 +23,7 @@ const ovsBridgeArgs = z
 export type OvsBridgeArgs = z.infer<typeof ovsBridgeArgs>;
 export type BridgeRow = Record<string, OvsValue> | undefined;
 
-export const VSCTL = 'ovs-vsctl --timeout=5';
+export { VSCTL } from './vsctl-read.js';
 
 export function readBridge(stdout: string): BridgeRow {
   const s = need(readSections(stdout), 'bridge', stdout);
@@ -60,7 +61,7 @@ export const ovsBridgeModule: Module<OvsBridgeArgs, BridgeRow> = {
   name: 'ovs_bridge',
   args: ovsBridgeArgs,
   probe: (a) => ({
-    command: `${requireTool('ovs-vsctl')}; ${section('bridge', shellJoin([...VSCTL.split(' '), '--format=json', '--columns=name,datapath_type,fail_mode,other_config,external_ids', 'find', 'Bridge', `name=${ovsAtom(a.bridge)}`]))}`,
+    command: vsctlReadCommand({ section: 'bridge', commands: [['--columns=name,datapath_type,fail_mode,other_config,external_ids', 'find', 'Bridge', `name=${ovsAtom(a.bridge)}`]] }),
     parse: (o) => readBridge(o.stdout),
   }),
   plan: (row, a) => planBridge(row, a),

@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { HostwireError } from '../../engine/errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
-import { need, readSections, requireTool, section } from '../ip_link/sections.js';
+import { need, readSections } from '../ip_link/sections.js';
 import { asMap, checkOvs, ovsAtom, parseOvsTables, type OvsValue } from '../ovs_bridge/ovsdb.js';
-import { VSCTL } from '../ovs_bridge/ovs_bridge.js';
+import { VSCTL, vsctlReadCommand } from '../ovs_bridge/vsctl-read.js';
 
 const ovsDbArgs = z
   .object({
@@ -56,7 +56,7 @@ export const ovsDbModule: Module<OvsDbArgs, DbState> = {
   name: 'ovs_db',
   args: ovsDbArgs,
   probe: (a) => ({
-    command: `${requireTool('ovs-vsctl')}; ${section('db', shellJoin([...VSCTL.split(' '), '--format=json', `--columns=${a.col}`, 'list', a.table, a.record]))}`,
+    command: vsctlReadCommand({ section: 'db', commands: [[`--columns=${a.col}`, 'list', a.table, a.record]] }),
     parse: (o) => readDb(o.stdout, a),
   }),
   plan: (s, a) => planDb(s, a),

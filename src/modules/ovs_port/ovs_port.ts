@@ -4,9 +4,10 @@
 import { z } from 'zod';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
-import { need, readSections, requireTool, section } from '../ip_link/sections.js';
+import { need, readSections } from '../ip_link/sections.js';
 import { asList, asMap, checkOvs, formatMap, mapAssignments, mapDiff, ovsAtom, parseOvsTables } from '../ovs_bridge/ovsdb.js';
-import { ovsMap, VSCTL } from '../ovs_bridge/ovs_bridge.js';
+import { ovsMap } from '../ovs_bridge/ovs_bridge.js';
+import { VSCTL, vsctlReadCommand } from '../ovs_bridge/vsctl-read.js';
 
 const ovsPortArgs = z
   .object({
@@ -73,14 +74,15 @@ export function planPort(p: PortState, a: OvsPortArgs): Change[] {
   return [{ summary: `update OVS port ${a.port}`, before: show(p, a.port), after, run: [shellJoin([...vsctl, ...words])] }];
 }
 
+/** The port, its interface and every bridge's port list: three tables. */
 export function portProbeCommand(port: string): string {
   const q = ovsAtom(port);
-  return shellJoin([...VSCTL.split(' '), '--format=json', '--', '--columns=_uuid,name,external_ids', 'find', 'Port', `name=${q}`, '--', '--columns=name,type,options', 'find', 'Interface', `name=${q}`, '--', '--columns=name,ports', 'list', 'Bridge']);
+  return vsctlReadCommand({ section: 'port', commands: [['--columns=_uuid,name,external_ids', 'find', 'Port', `name=${q}`], ['--columns=name,type,options', 'find', 'Interface', `name=${q}`], ['--columns=name,ports', 'list', 'Bridge']] });
 }
 
 export const ovsPortModule: Module<OvsPortArgs, PortState> = {
   name: 'ovs_port',
   args: ovsPortArgs,
-  probe: (a) => ({ command: `${requireTool('ovs-vsctl')}; ${section('port', portProbeCommand(a.port))}`, parse: (o) => readPort(o.stdout) }),
+  probe: (a) => ({ command: portProbeCommand(a.port), parse: (o) => readPort(o.stdout) }),
   plan: (p, a) => planPort(p, a),
 };

@@ -7,7 +7,8 @@ import { quoteWord } from '../shell-words.js';
 import type { Change, Module, ModuleContext } from '../types.js';
 import { applyInOrder } from '../file/apply-ordered.js';
 import { DAEMON_RELOAD, clearDaemonReload, pendingDaemonReload } from '../systemd_unit/daemon-reload.js';
-import { isEnabled, isMasked, isRunning, parseShow, type UnitStatus } from './parse.js';
+import { mergeableCommand } from '../../facts/merge.js';
+import { isEnabled, isMasked, isRunning, parseShow, showCommand, unitShowKind, type UnitStatus } from './parse.js';
 
 const serviceArgs = z
   .object({
@@ -52,7 +53,7 @@ export const serviceModule: Module<ServiceArgs, UnitStatus> = {
   name: 'service',
   args: serviceArgs,
   probe: (a) => ({
-    command: `if command -v systemctl >/dev/null 2>&1; then systemctl show -p LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload -- ${quoteWord(a.name)}; else echo systemctl:missing; fi`,
+    command: mergeableCommand(showCommand([a.name]), unitShowKind, a.name),
     parse: parseShow,
   }),
   plan: (s, a, ctx: ModuleContext) => planService(s, a, ctx.host, pendingDaemonReload(ctx.transport).length > 0),
