@@ -1,6 +1,6 @@
 // Per-host run lock: flock(1) held by a long-lived command on the host, so two runs against one
 // host never interleave, and the kernel drops the lock when the run or its connection dies
-// (the holder's stdin closes, `cat` ends, the fd is gone).
+// (the holder's stdin closes, its shell ends, the fd is gone).
 import { randomBytes } from 'node:crypto';
 import { HostwireError, TransportError } from '../engine/errors.js';
 import { shellQuote } from './quote.js';
@@ -47,8 +47,9 @@ export function lockScript(wait: boolean, path?: string, then?: { script: string
     `if ! flock -n 9; then echo busy; ${wait ? 'flock 9 || exit 71' : 'exit 75'}; fi`,
     'echo locked',
     ...(then ? [then.script, `printf '\\n%s\\n' '${then.end}'`] : []),
-    // Hold the lock until our stdin closes: release() or the connection's death.
-    'exec cat >/dev/null',
+    // Hold the lock until our stdin closes: release() or the connection's death (the shell's own
+    // `read`, not `exec cat`: one program start less per host).
+    'while read -r _; do :; done',
   ].join('\n');
 }
 

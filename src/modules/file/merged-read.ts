@@ -9,6 +9,7 @@
 // token is unambiguous). The contents are cut by the sizes stat printed; when they do not add up
 // (a file changed between the two reads, an unreadable file, a /proc file that claims size 0) the
 // merge is not trusted and the caller reads those files one by one.
+import { inlineProbe } from '../../facts/batch.js';
 import { quoteWord } from '../shell-words.js';
 import type { MergeKind } from '../../facts/merge.js';
 
@@ -25,7 +26,10 @@ function uniquePaths(reads: readonly FileRead[]): { all: string[]; withContent: 
   return { all, withContent };
 }
 
-/** One subshell (it sets the positional parameters) reading every path of `reads`. */
+/**
+ * One script reading every path of `reads`. It runs inline in the batch's shell (no subshell fork):
+ * it only sets $f, $n and the function hw_read_contents, whose positional parameters are its own.
+ */
 function mergedReadScript(reads: readonly FileRead[]): string {
   const { all, withContent } = uniquePaths(reads);
   const words = (ps: string[]) => ps.map(quoteWord).join(' ');
@@ -37,12 +41,12 @@ function mergedReadScript(reads: readonly FileRead[]): string {
   ];
   if (withContent.length) {
     lines.push(
-      'set --',
-      `for f in ${words(withContent)}; do if [ -f "$f" ] && [ ! -L "$f" ]; then set -- "$@" "$f"; fi; done`,
-      'if [ $# -gt 0 ]; then cat -- "$@" | base64 -w0; fi',
+      // Keeps the regular files (not links) among its arguments, then cats them all through one base64.
+      'hw_read_contents() { n=$#; while [ "$n" -gt 0 ]; do f=$1; shift; n=$((n - 1)); if [ -f "$f" ] && [ ! -L "$f" ]; then set -- "$@" "$f"; fi; done; if [ $# -gt 0 ]; then cat -- "$@" | base64 -w0; fi; }',
+      `hw_read_contents ${words(withContent)}`,
     );
   }
-  return lines.join('\n');
+  return inlineProbe(lines.join('\n'));
 }
 
 interface Entry {
