@@ -6,6 +6,19 @@
 // repository's roles relative to its own file.
 import { build } from 'esbuild';
 
+/** `require('./x.node')` inside a package -> `require('<package>/<path>/x.node')`, resolved at run time. */
+const nativeFromNodeModules = {
+  name: 'native-from-node-modules',
+  setup(b) {
+    b.onResolve({ filter: /\.node$/ }, (args) => {
+      const i = args.resolveDir.lastIndexOf('/node_modules/');
+      if (i < 0) return { path: args.path, external: true };
+      const inPackage = `${args.resolveDir.slice(i + '/node_modules/'.length)}/${args.path}`.replace(/\/\.\//g, '/');
+      return { path: inPackage, external: true };
+    });
+  },
+};
+
 await build({
   entryPoints: ['dist/src/cli/main.js'],
   outdir: 'dist/bundle/cli',
@@ -14,9 +27,10 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // Loaded from node_modules at run time: ssh2 (its optional native crypto binding sits beside its
-  // files) and nunjucks (engine/vars/nj.ts loads one of its files by path: one copy of its classes).
-  external: ['ssh2', 'cpu-features', '*.node', 'nunjucks'],
+  // Native add-ons stay in node_modules: ssh2's optional crypto binding is loaded from there by
+  // package path (plugin below), cpu-features (optional) too.
+  external: ['cpu-features'],
+  plugins: [nativeFromNodeModules],
   sourcemap: 'linked',
   logLevel: 'warning',
   // CommonJS dependencies bundled into ESM still call require() and read __dirname.

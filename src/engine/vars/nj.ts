@@ -1,7 +1,8 @@
 // Typed handles on nunjucks internals (@types/nunjucks only covers the public API). We use the parser,
 // node classes, compiler and runtime to build templates from an AST and to patch Jinja semantics in.
-import { createRequire } from 'node:module';
 import nunjucks from 'nunjucks';
+// @ts-expect-error -- no types for this internal file (typed by NjInternals below)
+import njTransformer from 'nunjucks/src/transformer.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export interface NjNode {
@@ -25,6 +26,5 @@ export interface NjInternals {
 
 export const nj = nunjucks as unknown as NjInternals & typeof nunjucks;
 
-/** nunjucks' index does not re-export the transformer; load it from its file. */
-const require = createRequire(import.meta.url);
-export const transformer = require('nunjucks/src/transformer.js') as NjInternals['transformer'];
+/** nunjucks' index does not re-export the transformer: imported from its file (so a bundle keeps one copy of nunjucks). */
+export const transformer = njTransformer as NjInternals['transformer'];
