@@ -18,6 +18,13 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
 };
 const ALIASES: Record<string, string> = { facts: 'inventory' };
 
+// A reader that stops early (`hostwire inventory --list | head`) is not an error: end quietly with
+// the status a SIGPIPE'd program has (141), not with an unhandled EPIPE and its stack trace.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(141);
+});
+
 const program = new Command();
 program
   .name('hostwire')

@@ -2,7 +2,7 @@
 // tests run dist/src/cli/main.js. This runs the bundle itself: a local play with a template
 // (nunjucks, loaded from node_modules), files and a command converges, then changes nothing.
 import test from 'ava';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,4 +38,20 @@ test('the bundled bin prints its version and runs a play idempotently', async (t
   t.is(readFileSync(path.join(dir, 'out/t.conf'), 'utf8'), 'A\nB\n');
   const again = await run(['--check']);
   t.regex(again.out, /localhost\s+: ok=5\s+changed=0\s+unreachable=0\s+failed=0/, again.out);
+});
+
+test('a reader that stops early ends the output quietly (status 141, no EPIPE stack trace)', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'hw-epipe-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  // ~1 MB of --list output: far more than a pipe buffers.
+  writeFileSync(path.join(dir, 'inv.yml'), `all:\n  hosts:\n    node[0001:3000]:\n      note: "${'a'.repeat(200)}"\n`);
+  const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [BIN, 'inventory', '-i', path.join(dir, 'inv.yml'), '--list'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+  t.is(r.code, 141);
+  t.is(r.stderr, '');
 });
