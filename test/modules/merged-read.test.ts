@@ -37,3 +37,10 @@ test('cut-off or foreign output is not trusted', (t) => {
   const cut = c.stdout.slice(0, c.stdout.lastIndexOf('\0') + 1) + Buffer.from('short').toString('base64');
   t.is(fileReadKind.split(cut, c.reads), undefined);
 });
+
+test('a stat that prints nothing (no --printf) does not make existing files absent', (t) => {
+  const c = load('merged-read-nostat');
+  // The shell saw the directory and the file (1 1) and not the missing path (0); stat printed nothing.
+  t.is(c.stdout, '\0\0' + '110' + '\0');
+  t.is(fileReadKind.split(c.stdout, c.reads), undefined);
+});

@@ -5,10 +5,12 @@
 // so modules parse the same text either way.
 //
 // Output: stat records `name\0info\0`..., an empty token, link records `name\0target\0`..., an
-// empty token, then the base64 of the concatenated contents (a path is never empty, so the empty
-// token is unambiguous). The contents are cut by the sizes stat printed; when they do not add up
-// (a file changed between the two reads, an unreadable file, a /proc file that claims size 0) the
-// merge is not trusted and the caller reads those files one by one.
+// empty token, the shell's own existence test of each path (`1`/`0`) and `\0`, then the base64 of
+// the concatenated contents (a path is never empty, so the empty token is unambiguous). The merge
+// is not trusted, and the caller reads those files one by one, when stat and the shell disagree on
+// what exists (a stat without --printf, a file created in between) or when the contents do not add
+// up to the sizes stat printed (a file changed between the reads, an unreadable file, a /proc file
+// that claims size 0).
 import { inlineProbe } from '../../facts/batch.js';
 import { quoteWord } from '../shell-words.js';
 import type { MergeKind } from '../../facts/merge.js';
@@ -37,6 +39,8 @@ function mergedReadScript(reads: readonly FileRead[]): string {
     `stat --printf '%n\\0%F|%a|%U|%G|%u|%g|%s\\0' -- ${words(all)}`,
     `printf '\\0'`,
     `for f in ${words(all)}; do if [ -L "$f" ]; then printf '%s\\0' "$f"; readlink -n -- "$f"; printf '\\0'; fi; done`,
+    `printf '\\0'`,
+    `for f in ${words(all)}; do if [ -e "$f" ] || [ -L "$f" ]; then printf 1; else printf 0; fi; done`,
     `printf '\\0'`,
   ];
   if (withContent.length) {
@@ -70,6 +74,8 @@ function splitMergedRead(stdout: string, reads: readonly FileRead[]): string[] |
   const targets = new Map<string, string>();
   for (; i + 1 < tokens.length && tokens[i] !== ''; i += 2) targets.set(tokens[i], tokens[i + 1]);
   if (tokens[i++] !== '') return undefined;
+  const exists = tokens[i++] ?? '';
+  if (exists.length !== all.length || all.some((p, k) => (exists[k] === '1') !== entries.has(p))) return undefined;
   const blob = Buffer.from(tokens.slice(i).join(''), 'base64');
 
   const contents = new Map<string, Buffer>();
