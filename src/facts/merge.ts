@@ -9,7 +9,7 @@ import type { ProbeOutput } from '../modules/types.js';
 
 export interface MergeKind<T> {
   name: string;
-  /** One shell script reading all items (runs in a subshell, so it may set anything). */
+  /** One shell script reading all items (a subshell unless marked with inlineProbe()). */
   script(items: readonly T[]): string;
   /** Per item, what its own command prints; undefined when the output cannot be trusted. */
   split(stdout: string, items: readonly T[]): string[] | undefined;
@@ -18,8 +18,6 @@ export interface MergeKind<T> {
 interface Mergeable {
   kind: MergeKind<unknown>;
   item: unknown;
-  /** Items merge only within a group (the same `systemctl show` properties). */
-  group: string;
   /** Read-only inline shell text whose output precedes the item's (sysctl's runtime value). */
   before?: string;
 }
@@ -29,10 +27,10 @@ const remembered = new Map<string, Mergeable>();
 const MAX_REMEMBERED = 100_000;
 
 /** Remember `command` (which reads `item` alone) as mergeable; returns the command. */
-export function mergeableCommand<T>(command: string, kind: MergeKind<T>, item: T, opts: { group?: string; before?: string } = {}): string {
+export function mergeableCommand<T>(command: string, kind: MergeKind<T>, item: T, opts: { before?: string } = {}): string {
   if (!remembered.has(command)) {
     if (remembered.size >= MAX_REMEMBERED) remembered.clear();
-    remembered.set(command, { kind: kind as MergeKind<unknown>, item, group: opts.group ?? '', before: opts.before });
+    remembered.set(command, { kind: kind as MergeKind<unknown>, item, before: opts.before });
   }
   return command;
 }
@@ -45,14 +43,13 @@ export interface MergedBatch {
 
 /** The batch for `commands`, groups of two or more mergeable reads replaced by one script each. */
 export function mergeBatch(commands: readonly string[], merge = true): MergedBatch {
-  const groups = new Map<string, { kind: MergeKind<unknown>; members: { command: string; m: Mergeable }[] }>();
+  const groups = new Map<MergeKind<unknown>, { kind: MergeKind<unknown>; members: { command: string; m: Mergeable }[] }>();
   for (const command of commands) {
     const m = merge ? remembered.get(command) : undefined;
     if (!m) continue;
-    const key = `${m.kind.name}\n${m.group}`;
-    const g = groups.get(key) ?? { kind: m.kind, members: [] };
+    const g = groups.get(m.kind) ?? { kind: m.kind, members: [] };
     g.members.push({ command, m });
-    groups.set(key, g);
+    groups.set(m.kind, g);
   }
   const merged = [...groups.values()].filter((g) => g.members.length >= 2);
   const inMerge = new Set(merged.flatMap((g) => g.members.map((x) => x.command)));

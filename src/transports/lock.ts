@@ -2,6 +2,7 @@
 // host never interleave, and the kernel drops the lock when the run or its connection dies
 // (the holder's stdin closes, its shell ends, the fd is gone).
 import { randomBytes } from 'node:crypto';
+import { StringDecoder } from 'node:string_decoder';
 import { HostwireError, TransportError } from '../engine/errors.js';
 import { shellQuote } from './quote.js';
 import { isStreamingTransport } from './streaming.js';
@@ -64,8 +65,10 @@ export async function acquireHostLock(transport: Transport, opts: HostLockOption
   const state = await new Promise<string>((resolve) => {
     let buf = '';
     let locked = false;
+    // `then`'s output may hold multi-byte characters split across chunks.
+    const utf8 = new StringDecoder('utf8');
     const onData = (d: Buffer) => {
-      buf += d.toString();
+      buf += utf8.write(d);
       if (locked) return readThen();
       for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
         const word = buf.slice(0, i).trim();

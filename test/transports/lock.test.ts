@@ -71,3 +71,14 @@ test.serial('a read script rides on the lock exec: its output comes back, the lo
   t.is(again.output, undefined);
   await again.release();
 });
+
+test.serial('the read on the lock comes back whole when multi-byte characters straddle chunks', async (t) => {
+  const path = `${sshd.dir}/lock-e`;
+  const a = sshTo(sshd);
+  t.teardown(() => a.close());
+  // 32 KB of two-byte characters after one ASCII byte, written at once: SSH data chunks (even sizes)
+  // split characters.
+  const { release, output } = await acquireHostLock(a, { wait: true, path, then: "s=é; i=0; while [ $i -lt 14 ]; do s=$s$s; i=$((i+1)); done; printf 'x%s' \"$s\"" });
+  t.is(output, `x${'é'.repeat(2 ** 14)}`);
+  await release();
+});

@@ -54,14 +54,28 @@ export async function readProbe<S>(h: HostState, probe: Probe<S>, lookahead?: Lo
   return probe.parse(out);
 }
 
+/**
+ * One exec's worth of probe reads: the script (reads many probes make alike merged, facts/merge.ts)
+ * and how its output fills the host's cache; `store` returns the commands to read again one by one.
+ */
+export function probeBatch(commands: string[], merge = true): { script: string; store(h: HostState, stdout: string): string[] } {
+  const batch = mergeBatch(commands, merge);
+  return {
+    script: buildBatch(batch.probes),
+    store(h, stdout) {
+      const { outputs, retry } = batch.finish(splitBatch(stdout));
+      for (const [command, out] of outputs) h.probeCache.set(command, out);
+      return retry;
+    },
+  };
+}
+
 export async function runProbeBatch(h: HostState, commands: string[], become?: BecomeOptions, merge = true): Promise<void> {
   if (!h.transport) throw new TransportError('not connected', h.name);
-  // Reads many probes make alike (files, units, OVS rows) are made once for all (facts/merge.ts).
-  const batch = mergeBatch(commands, merge);
-  const r = await h.transport.exec(buildBatch(batch.probes), { become });
-  const { outputs, retry } = batch.finish(splitBatch(r.stdout));
-  for (const [command, out] of outputs) h.probeCache.set(command, out);
+  const batch = probeBatch(commands, merge);
+  const r = await h.transport.exec(batch.script, { become });
   // Not trustworthy (a file changed between stat and cat, a tool failed): those are read one by one.
+  const retry = batch.store(h, r.stdout);
   if (retry.length) await runProbeBatch(h, retry, become, false);
 }
 

@@ -13,8 +13,8 @@ import type { ConfirmFn } from './confirm.js';
 import { shouldRunByTags, type TagFilter } from './tags.js';
 import type { Transport } from '../../transports/transport.js';
 import { flushDaemonReload } from '../../modules/systemd_unit/daemon-reload.js';
-import { buildBatch, factsScript, splitBatch } from '../../facts/index.js';
-import { mergeBatch, type MergedBatch } from '../../facts/merge.js';
+import { factsScript } from '../../facts/index.js';
+import { probeBatch } from './probes.js';
 
 export interface PlayRunOptions extends TagFilter {
   check: boolean;
@@ -121,7 +121,7 @@ export class PlayRunner {
       }
     });
     // The first read rides on the lock's exec: the facts, or (without facts) the first tasks' probes.
-    const firstProbes = new Map<HostState, MergedBatch>();
+    const firstProbes = new Map<HostState, ReturnType<typeof probeBatch>>();
     const firstRead = (h: HostState): string | undefined => {
       if (this.play.gatherFacts) return factsScript(this.play.gatherSubset);
       const first = this.flat.find(({ task }) => getModule(task.module)?.probe || getModule(task.module)?.readsAhead);
@@ -129,14 +129,15 @@ export class PlayRunner {
       if (!first || (first.task.become ?? first.scope.become)) return undefined;
       const commands = this.lookahead(h, first.task);
       if (!commands.length) return undefined;
-      const batch = mergeBatch(commands);
+      const batch = probeBatch(commands);
       firstProbes.set(h, batch);
-      return buildBatch(batch.probes);
+      return batch.script;
     };
     const firstOutputs = await this.opts.lockHosts(active, firstRead);
     for (const [h, batch] of firstProbes) {
       const out = firstOutputs.get(h);
-      if (out !== undefined) for (const [command, o] of batch.finish(splitBatch(out)).outputs) h.probeCache.set(command, o);
+      // Reads not trusted here are simply made again when their task asks.
+      if (out !== undefined) batch.store(h, out);
     }
     await forEachLimited(active.filter(isActive), this.opts.forks, async (h) => {
       const started = Date.now();
