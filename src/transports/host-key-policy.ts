@@ -82,6 +82,16 @@ export function createHostKeyVerifier(opts: HostKeyPolicyOptions): HostKeyVerifi
           ].join('\n');
           return false;
         case 'unknown':
+          // As OpenSSH: a host with keys on record must present one of them; accept-new only
+          // records the first key of a host, never one of another type (a changed key in disguise).
+          if (policy === 'accept-new' && r.otherTypes.length) {
+            v.rejection = [
+              `host key for ${name} is a ${type} key, but only ${r.otherTypes.join(', ')} key(s) are recorded for it in the`,
+              `known_hosts files: refusing it even with accept-new (the host may be impersonated, or was reinstalled).`,
+              `If the change is expected, remove the old key (ssh-keygen -f ${userFile} -R '${name}') and retry.`,
+            ].join(' ');
+            return false;
+          }
           if (policy === 'accept-new') {
             mkdirSync(dirname(userFile), { recursive: true, mode: 0o700 });
             appendFileSync(userFile, `${formatKnownHostLine(opts.host, opts.port, key)}\n`, { mode: 0o600 });

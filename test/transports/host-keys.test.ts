@@ -72,3 +72,20 @@ test('a revoked key is refused', async (t) => {
   t.regex(e!.message, /revoked/);
   t.true(e!.message.includes(`${f}:2`));
 });
+
+test('accept-new refuses a key of another type for a host with a recorded key, and appends nothing', async (t) => {
+  // The host serves RSA; an ed25519 key is on record for it (OpenSSH refuses this too).
+  const rsa = await startSshd({ hostKeyType: 'rsa' });
+  t.teardown(() => rsa.stop());
+  const f = khFile(`[127.0.0.1]:${rsa.port} ${otherKey()}\n`);
+  const before = readFileSync(f, 'utf8');
+  const e = await t.throwsAsync(sshTo(rsa, { knownHostsFile: f, hostKeyChecking: 'accept-new' }).connect(), { instanceOf: TransportError });
+  t.regex(e!.message, /is a ssh-rsa key, but only ssh-ed25519 key\(s\) are recorded/);
+  t.is(readFileSync(f, 'utf8'), before, 'nothing appended');
+  // A host with nothing on record is still accepted and recorded.
+  const fresh = khFile('');
+  const ok = sshTo(rsa, { knownHostsFile: fresh, hostKeyChecking: 'accept-new' });
+  t.teardown(() => ok.close());
+  await ok.connect();
+  t.regex(readFileSync(fresh, 'utf8'), /ssh-rsa/);
+});
