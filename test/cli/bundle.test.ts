@@ -34,7 +34,7 @@ test('the bundled bin prints its version and runs a play idempotently', async (t
   const run = (extra: string[] = []) => hostwire(['run', '-c', 'local', '-i', 'localhost,', path.join(dir, 'play.yml'), '--no-live', ...extra]);
   const first = await run();
   t.is(first.code, 0, first.out);
-  t.regex(first.out, /localhost\s+: ok=0\s+changed=5\s+unreachable=0\s+failed=0/);
+  t.regex(first.out, /localhost\s+: ok=5\s+changed=5\s+unreachable=0\s+failed=0/);
   t.is(readFileSync(path.join(dir, 'out/t.conf'), 'utf8'), 'A\nB\n');
   const again = await run(['--check']);
   t.regex(again.out, /localhost\s+: ok=5\s+changed=0\s+unreachable=0\s+failed=0/, again.out);

@@ -76,3 +76,19 @@ export type EventListener = (event: RunEvent) => void;
 export function emptyStats(): HostStats {
   return { ok: 0, changed: 0, unreachable: 0, failed: 0, skipped: 0, rescued: 0, ignored: 0 };
 }
+
+/**
+ * Counts one task result as Ansible's recap does (plugins/strategy/__init__.py): `ok` counts every
+ * task that ran, changed ones included (ok=5 changed=2: five ran, two of them changed); an ignored
+ * failure counts as ok and ignored (and changed when its result says so).
+ */
+export function countResult(s: HostStats, r: Pick<HostResult, 'status' | 'ignored' | 'result'>): void {
+  if (r.status === 'unreachable') s.unreachable++;
+  else if (r.status === 'skipped') s.skipped++;
+  else if (r.status === 'failed' && !r.ignored) s.failed++;
+  else {
+    s.ok++;
+    if (r.status === 'changed' || (r.status === 'failed' && r.result?.changed === true)) s.changed++;
+    if (r.status === 'failed') s.ignored++;
+  }
+}

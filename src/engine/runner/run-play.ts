@@ -4,7 +4,7 @@ import { BadInputError, HostwireError } from '../errors.js';
 import { evalCondition, renderValue } from '../vars/index.js';
 import { getModule } from '../../modules/registry.js';
 import type { BlockDef, PlayDef, TaskDef, TaskItem, Vars } from '../playbook/types.js';
-import type { EventListener, HostResult, TaskInfo } from './events.js';
+import { countResult, type EventListener, type HostResult, type TaskInfo } from './events.js';
 import { isActive, type HostState } from './host-state.js';
 import { forEachLimited } from './pool.js';
 import { childScope, rootScope, taskVars, type RunVarsContext, type Scope } from './task-vars.js';
@@ -248,21 +248,10 @@ export class PlayRunner {
   }
 
   private record(task: TaskDef, h: HostState, result: HostResult, info: TaskInfo): void {
-    const s = h.stats;
-    if (result.status === 'unreachable') {
-      h.unreachable = true;
-      s.unreachable++;
-    } else if (result.status === 'failed') {
-      if (result.ignored) s.ignored++;
-      else {
-        h.failed = true;
-        s.failed++;
-      }
-    } else if (result.status === 'skipped') s.skipped++;
-    else if (result.status === 'changed') {
-      s.changed++;
-      this.notify(task, h);
-    } else s.ok++;
+    if (result.status === 'unreachable') h.unreachable = true;
+    else if (result.status === 'failed' && !result.ignored) h.failed = true;
+    countResult(h.stats, result);
+    if (result.status === 'changed') this.notify(task, h);
     this.opts.emit({ type: 'host_result', task: info, result });
   }
 
