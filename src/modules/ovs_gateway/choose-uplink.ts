@@ -3,7 +3,9 @@
 // never br-ex1 or the extra_bridge NIC. When that device is br-ex itself (already moved), its
 // physical port is the answer. A valid /var/lib/ovnk/iface_default_hint (non-empty, not
 // br-ex/br-ex1, an existing device with a default route) wins over the route's device.
+import { parseEnvText } from './env.js';
 import { HINT_FILES } from './probe.js';
+import { ETC_DIR } from './script/index.js';
 import type { GatewayState } from './parse.js';
 
 export interface UplinkChoice {
@@ -32,6 +34,20 @@ export function physicalPort(s: GatewayState, bridge: string): string | undefine
 const linkExists = (s: GatewayState, name: string) => s.links.some((l) => l.name === name);
 const hasDefaultRoute = (s: GatewayState, dev: string) => s.routes.some((r) => r.dst === 'default' && r.dev === dev);
 
+/**
+ * A moved host that lost its default route (the drift to repair) still names its uplink: the
+ * bridge's saved env (UPLINK=), else the hint file, when that NIC is still the bridge's port.
+ */
+function recordedUplink(s: GatewayState, o: ChooseOptions): UplinkChoice | undefined {
+  const env = s.files[`${ETC_DIR}/${o.bridge}.env`];
+  const saved = env ? parseEnvText(env).UPLINK : undefined;
+  const ports = s.bridges.find((b) => b.name === o.bridge)?.ports ?? [];
+  if (saved && ports.includes(saved)) return { iface: saved, reason: `recorded in ${o.bridge}.env (no default route)` };
+  const hint = fileValue(s, HINT_FILES.ifaceHint);
+  if (hint && ports.includes(hint)) return { iface: hint, reason: `${HINT_FILES.ifaceHint} (no default route)` };
+  return undefined;
+}
+
 export function chooseUplink(s: GatewayState, o: ChooseOptions): UplinkChoice {
   if (o.forced) return { iface: o.forced, reason: 'configure_ovs_uplink' };
   const extraNic = fileValue(s, HINT_FILES.extraBridge);
@@ -52,7 +68,7 @@ export function chooseUplink(s: GatewayState, o: ChooseOptions): UplinkChoice {
   const defaults = [4, 6].flatMap((f) => s.routes.filter((r) => r.family === f && r.dst === 'default' && r.dev && !excluded.has(r.dev)))
     .sort((a, b) => a.family - b.family || (a.metric ?? 0) - (b.metric ?? 0));
   const routeDev = defaults[0]?.dev;
-  if (!routeDev) return { reason: 'no default route (v4 or v6) outside the extra bridge' };
+  if (!routeDev) return recordedUplink(s, o) ?? { reason: 'no default route (v4 or v6) outside the extra bridge' };
   if (routeDev === o.bridge) {
     const iface = resolve(routeDev);
     return iface ? { iface, reason: `default route on ${o.bridge}, its port` } : { reason: `default route on ${o.bridge} but it has no physical port` };

@@ -4,7 +4,7 @@ import { readSections, type Section } from '../ip_link/sections.js';
 import { asMap, parseOvsTables } from '../ovs_bridge/ovsdb.js';
 
 export interface Addr { family: 'inet' | 'inet6'; local: string; prefixlen: number; scope: string; dynamic: boolean }
-export interface Link { name: string; mac?: string; mtu: number; up: boolean; master?: string; addrs: Addr[] }
+export interface Link { name: string; mac?: string; mtu: number; up: boolean; master?: string; addrs: Addr[]; linkType?: string; kind?: string; maxMtu?: number }
 export interface Route { dst: string; gateway?: string; dev?: string; metric?: number; protocol?: string; scope?: string; family: 4 | 6 }
 export interface OvsBridgeInfo { name: string; datapathType: string; failMode: string; otherConfig: Record<string, string>; externalIds: Record<string, string>; ports: string[] }
 export interface NmDevice { device: string; type: string; state: string; conUuid: string }
@@ -34,7 +34,7 @@ function json<T>(s: Section | undefined, what: string): T {
   }
 }
 
-interface AddrJson { ifname: string; address?: string; mtu: number; flags?: string[]; master?: string; link_type?: string; addr_info?: { family: string; local: string; prefixlen: number; scope?: string; dynamic?: boolean }[] }
+interface AddrJson { ifname: string; address?: string; mtu: number; flags?: string[]; master?: string; link_type?: string; max_mtu?: number; linkinfo?: { info_kind?: string }; addr_info?: { family: string; local: string; prefixlen: number; scope?: string; dynamic?: boolean }[] }
 
 export function parseLinks(s: Section | undefined): Link[] {
   return json<AddrJson[]>(s, 'ip -j addr').map((l) => ({
@@ -43,6 +43,10 @@ export function parseLinks(s: Section | undefined): Link[] {
     mtu: l.mtu,
     up: (l.flags ?? []).includes('UP'),
     ...(l.master ? { master: l.master } : {}),
+    // ip -d: the link's kind (veth, bridge, tun...) and the largest MTU its driver takes.
+    ...(l.link_type ? { linkType: l.link_type } : {}),
+    ...(l.linkinfo?.info_kind ? { kind: l.linkinfo.info_kind } : {}),
+    ...(l.max_mtu ? { maxMtu: l.max_mtu } : {}),
     addrs: (l.addr_info ?? []).filter((a) => a.family === 'inet' || a.family === 'inet6').map((a) => ({
       family: a.family as Addr['family'], local: a.local, prefixlen: a.prefixlen, scope: a.scope ?? 'global', dynamic: Boolean(a.dynamic),
     })),

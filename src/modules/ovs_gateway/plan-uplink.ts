@@ -13,6 +13,7 @@ import type { GatewayState } from './parse.js';
 import { HINT_FILES } from './probe.js';
 import { BOOT_UNIT, BOOT_UNIT_PATH, BOOT_UNIT_TEXT, SCRIPT, SCRIPT_PATH } from './script/index.js';
 import { prevPath, uplinkConfig } from './uplink-config.js';
+import { assertBridgeName, assertRemoteTargets, assertUplink } from './validate.js';
 
 
 export interface TxnAction {
@@ -49,6 +50,9 @@ function bridgeChange(s: GatewayState, u: { config: UplinkConfig; moved: boolean
 
 export function planUplink(s: GatewayState, a: OvsGatewayArgs): Change[] {
   if (s.ovsError) throw new HostwireError('command-failed', `Open vSwitch is not running (start openvswitch-switch / openvswitch): ${s.ovsError}`);
+  assertBridgeName(s, a.bridge, 'bridge');
+  assertBridgeName(s, a.extra_bridge, 'extra_bridge');
+  assertRemoteTargets(s, a);
   const backend = chooseBackend(s, a);
   const changes: Change[] = [];
   if (s.scriptSha !== sha256(SCRIPT)) changes.push({ summary: `install ${SCRIPT_PATH}`, run: [], write: { path: SCRIPT_PATH, content: SCRIPT, mode: '0755' } });
@@ -57,6 +61,7 @@ export function planUplink(s: GatewayState, a: OvsGatewayArgs): Change[] {
 
   const choice = chooseUplink(s, { forced: a.uplink, nodeIp: a.node_ip, bridge: a.bridge, extraBridge: a.extra_bridge });
   if (!choice.iface) throw new HostwireError('command-failed', `cannot choose the uplink for ${a.bridge}: ${choice.reason}`);
+  assertUplink(s, a, choice.iface);
   if (s.files[HINT_FILES.ifaceHint]?.trim() !== choice.iface) {
     changes.push({ summary: `record ${choice.iface} in ${HINT_FILES.ifaceHint}`, before: s.files[HINT_FILES.ifaceHint] ?? '', after: `${choice.iface}\n`, run: [], write: { path: HINT_FILES.ifaceHint, content: `${choice.iface}\n`, mode: '0644' } });
   }
@@ -66,6 +71,7 @@ export function planUplink(s: GatewayState, a: OvsGatewayArgs): Change[] {
   const extraNic = s.files[HINT_FILES.extraBridge]?.trim();
   if (extraNic) {
     if (extraNic === choice.iface) throw new HostwireError('bad-input', `${HINT_FILES.extraBridge} names ${extraNic}, the uplink of ${a.bridge}`);
+    assertUplink(s, { ...a, mtu: undefined }, extraNic);
     const extra = uplinkConfig(s, extraNic, a.extra_bridge);
     changes.push(...bridgeChange(s, extra, desiredEnv(extra.config, a, a.extra_bridge, a.extra_metric, backend, false), false));
   } else if (s.files[envPath(a.extra_bridge)] !== undefined || s.bridges.some((b) => b.name === a.extra_bridge)) {

@@ -20,7 +20,7 @@ export const GATEWAY_PROBE = [
   section('ovs-br', `${VS} --format=json --columns=name,datapath_type,fail_mode,other_config,external_ids list Bridge`),
   section('ovs-ports', `for b in $(${VS} list-br); do echo "@@br $b"; ${VS} list-ports "$b"; done`),
   section('ovs-if', `${VS} --format=json --columns=name,type,mtu_request list Interface`),
-  section('addr', 'ip -j addr'),
+  section('addr', 'ip -d -j addr'),
   section('route4', 'ip -j route show table main'),
   section('route6', 'ip -j -6 route show default'),
   section('files', `for f in ${Object.values(HINT_FILES).join(' ')} ${BOOT_UNIT_PATH} ${ETC_DIR}/*.env ${LIB_DIR}/*.prev; do [ -f "$f" ] && { echo "@@file $f"; cat "$f"; echo; }; done; true`),
