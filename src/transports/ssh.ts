@@ -164,7 +164,7 @@ export class SshTransport implements StreamingTransport {
   }
 
   async writeFile(path: string, content: string | Buffer, options: WriteFileOptions = {}): Promise<void> {
-    const r = await this.exec(buildWriteScript(path, options), { stdin: content, become: options.become });
+    const r = await this.exec(buildWriteScript(path, content, options), { stdin: content, become: options.become });
     if (r.code !== 0) {
       throw new CommandError({ command: `write ${path}`, exitCode: r.code, stdout: r.stdout, stderr: r.stderr, host: this.name });
     }

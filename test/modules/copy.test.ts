@@ -16,7 +16,7 @@ test('same bytes and attributes: no change; attributes only: chmod/chown without
   t.deepEqual(planContent(text, { path: '/tmp/hw-text.txt', content: 'line one\nline two\n', mode: '0640', group: 'daemon' }), []);
   const [c] = planContent(text, { path: '/tmp/hw-text.txt', content: 'line one\nline two\n', mode: '0644' });
   t.is(c.write, undefined);
-  t.deepEqual(c.run, ['chmod 0644 -- /tmp/hw-text.txt']);
+  t.deepEqual(c.run, ['chmod -- 0644 /tmp/hw-text.txt']);
 });
 
 test('new content: one atomic write with old/new text for --diff; backup goes first', (t) => {

@@ -36,10 +36,10 @@ test('modes: octal strings and YAML 1.1 numbers, like Ansible', (t) => {
 
 test('directory: creates a missing one with its mode, leaves a matching one alone', (t) => {
   const [c] = planFile(st('absent'), args({ path: '/tmp/x', state: 'directory', mode: '0700' }));
-  t.deepEqual(c.run, ['mkdir -p -- /tmp/x', 'chmod 0700 -- /tmp/x']);
+  t.deepEqual(c.run, ['mkdir -p -- /tmp/x', 'chmod -- 0700 /tmp/x']);
   t.deepEqual(planFile(st('directory'), args({ path: '/tmp/hw-dir', state: 'directory', mode: '0755', owner: 'root', group: '0' })), []);
   const [m] = planFile(st('directory'), args({ path: '/tmp/hw-dir', state: 'directory', mode: 0o750 }));
-  t.deepEqual(m.run, ['chmod 0750 -- /tmp/hw-dir']);
+  t.deepEqual(m.run, ['chmod -- 0750 /tmp/hw-dir']);
   t.is(m.before, 'mode: 0755\n');
   t.is(m.after, 'mode: 0750\n');
   t.throws(() => planFile(st('text-file'), args({ path: '/tmp/hw-text.txt', state: 'directory' })), { message: /is a file, not a directory/ });
@@ -48,7 +48,7 @@ test('directory: creates a missing one with its mode, leaves a matching one alon
 test('file/touch/absent states', (t) => {
   t.throws(() => planFile(st('absent'), args({ path: '/tmp/x' })), { message: /is absent, cannot continue/ });
   const [own] = planFile(st('text-file'), args({ path: '/tmp/hw-text.txt', owner: 'root', group: 'root' }));
-  t.deepEqual(own.run, ['chown :root -- /tmp/hw-text.txt']);
+  t.deepEqual(own.run, ['chown -- :root /tmp/hw-text.txt']);
   t.deepEqual(planFile(st('text-file'), args({ path: '/tmp/hw-text.txt', state: 'touch', mode: '0640' })), []);
   t.deepEqual(planFile(st('absent'), args({ path: '/tmp/n', state: 'touch' }))[0].run, ['touch -- /tmp/n']);
   t.deepEqual(planFile(st('directory'), args({ path: '/tmp/hw-dir', state: 'absent' }))[0].run, ['rm -rf -- /tmp/hw-dir']);

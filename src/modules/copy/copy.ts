@@ -1,6 +1,7 @@
 // copy: a file's content from `content` or from the role's files/, written atomically; changed
 // only when the bytes or the attributes differ. backup: yes keeps `<dest>.<timestamp>~`.
 import { z } from 'zod';
+import { groupArg, ownerArg } from '../file/account.js';
 import type { Module } from '../types.js';
 import { applyInOrder } from '../file/apply-ordered.js';
 import { planContent } from '../file/content-plan.js';
@@ -15,8 +16,8 @@ const copyArgs = z
     content: z.string().optional(),
     src: z.string().min(1).optional(),
     mode: modeArg.optional(),
-    owner: z.string().min(1).optional(),
-    group: z.string().min(1).optional(),
+    owner: ownerArg.optional(),
+    group: groupArg.optional(),
     backup: z.boolean().default(false),
     /** no: only create the file when it is missing, never replace its content. */
     force: z.boolean().default(true),

@@ -1,4 +1,5 @@
 // Plan mode/owner/group fixes of an existing path: the commands plus a before/after for --diff.
+import { chownSpec } from '../../transports/write-script.js';
 import { quoteWord } from '../shell-words.js';
 import type { Change } from '../types.js';
 import { sameMode, showMode } from './mode.js';
@@ -23,7 +24,7 @@ export function planAttrs(path: string, st: FileStat, want: Attrs): Change[] {
   if (want.mode !== undefined && !isLink && st.mode !== undefined && !sameMode(st.mode, want.mode)) {
     before.push(`mode: ${showMode(st.mode)}`);
     after.push(`mode: ${showMode(want.mode)}`);
-    run.push(`chmod ${want.mode} -- ${p}`);
+    run.push(`chmod -- ${want.mode} ${p}`);
   }
   const owner = want.owner !== undefined && !sameId(want.owner, st.owner, st.uid) ? want.owner : undefined;
   const group = want.group !== undefined && !sameId(want.group, st.group, st.gid) ? want.group : undefined;
@@ -36,7 +37,8 @@ export function planAttrs(path: string, st: FileStat, want: Attrs): Change[] {
     after.push(`group: ${group}`);
   }
   if (owner !== undefined || group !== undefined) {
-    run.push(`chown ${isLink ? '-h ' : ''}${quoteWord(`${owner ?? ''}${group !== undefined ? `:${group}` : ''}`)} -- ${p}`);
+    // `--` before the operands: a value can never be read as an option (--reference=...).
+    run.push(`chown ${isLink ? '-h ' : ''}-- ${quoteWord(chownSpec(owner, group)!)} ${p}`);
   }
   if (run.length === 0) return [];
   return [{ summary: `set ${after.join(', ')} on ${path}`, before: before.join('\n') + '\n', after: after.join('\n') + '\n', run }];

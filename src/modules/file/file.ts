@@ -2,7 +2,9 @@
 // `touch` creates a missing file and fixes attributes but keeps timestamps, so it converges
 // (Ansible's touch with modification_time/access_time: preserve).
 import { z } from 'zod';
+import { groupArg, ownerArg } from './account.js';
 import { HostwireError } from '../../engine/errors.js';
+import { chownSpec } from '../../transports/write-script.js';
 import { quoteWord } from '../shell-words.js';
 import type { Change, Module } from '../types.js';
 import { applyInOrder } from './apply-ordered.js';
@@ -17,8 +19,8 @@ const fileArgs = z
     state: z.enum(['file', 'directory', 'absent', 'link', 'touch']).default('file'),
     src: z.string().min(1).optional(),
     mode: modeArg.optional(),
-    owner: z.string().min(1).optional(),
-    group: z.string().min(1).optional(),
+    owner: ownerArg.optional(),
+    group: groupArg.optional(),
     /** Replace a file or directory standing where a link should be. */
     force: z.boolean().default(false),
     recurse: z.literal(false, { errorMap: () => ({ message: 'recurse: yes is not supported' }) }).optional(),
@@ -60,7 +62,8 @@ export function planFile(st: FileStat, a: FileArgs): Change[] {
       if (st.exists && st.type !== 'link' && !a.force) fail(`refusing to replace the ${st.type} ${a.path} with a link (set force: yes)`);
       const run = st.exists && st.type !== 'link' ? [`rm -rf -- ${p}`] : [];
       run.push(`ln -sfn -- ${quoteWord(src)} ${p}`);
-      if (a.owner !== undefined || a.group !== undefined) run.push(`chown -h ${quoteWord(`${a.owner ?? ''}${a.group ? `:${a.group}` : ''}`)} -- ${p}`);
+      const spec = chownSpec(a.owner, a.group);
+      if (spec !== undefined) run.push(`chown -h -- ${quoteWord(spec)} ${p}`);
       return [{ summary: `link ${a.path} -> ${src}`, before: describe(st), after: `state: link\nsrc: ${src}\n`, run }];
     }
   }

@@ -1,6 +1,7 @@
 // ini_file: one option of an INI-style file (NetworkManager conf.d and keyfiles, /etc/default,
 // /etc/sysconfig), computed purely from the old content and written atomically when it differs.
 import { z } from 'zod';
+import { groupArg, ownerArg } from '../file/account.js';
 import { HostwireError } from '../../engine/errors.js';
 import type { Module } from '../types.js';
 import { applyInOrder } from '../file/apply-ordered.js';
@@ -24,8 +25,8 @@ const iniArgs = z
     create: z.boolean().default(true),
     backup: z.boolean().default(false),
     mode: modeArg.optional(),
-    owner: z.string().min(1).optional(),
-    group: z.string().min(1).optional(),
+    owner: ownerArg.optional(),
+    group: groupArg.optional(),
   })
   .strict();
 

@@ -1,5 +1,6 @@
 // lineinfile: make sure one line is (or is not) in a file, leaving every other line alone.
 import { z } from 'zod';
+import { groupArg, ownerArg } from '../file/account.js';
 import { HostwireError } from '../../engine/errors.js';
 import type { Module } from '../types.js';
 import { applyInOrder } from '../file/apply-ordered.js';
@@ -31,8 +32,8 @@ const lineinfileArgs = z
     create: z.boolean().default(false),
     backup: z.boolean().default(false),
     mode: modeArg.optional(),
-    owner: z.string().min(1).optional(),
-    group: z.string().min(1).optional(),
+    owner: ownerArg.optional(),
+    group: groupArg.optional(),
   })
   .strict()
   .refine((a) => a.state === 'absent' || a.line !== undefined, { message: "state 'present' requires 'line'", path: ['line'] })

@@ -1,6 +1,7 @@
 // template: render <role>/templates/<src> with the task's variables, then write it like copy.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { groupArg, ownerArg } from '../file/account.js';
 import type { Module } from '../types.js';
 import { applyInOrder } from '../file/apply-ordered.js';
 import { planContent } from '../file/content-plan.js';
@@ -14,8 +15,8 @@ const templateArgs = z
     src: z.string().min(1),
     dest: z.string().min(1),
     mode: modeArg.optional(),
-    owner: z.string().min(1).optional(),
-    group: z.string().min(1).optional(),
+    owner: ownerArg.optional(),
+    group: groupArg.optional(),
     backup: z.boolean().default(false),
     force: z.boolean().default(true),
   })
