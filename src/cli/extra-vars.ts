@@ -6,6 +6,7 @@ import { parseKeyValueArgs } from '../engine/playbook/kv-args.js';
 import { pyBools } from '../engine/yaml-source.js';
 import { decryptFileText } from '../vault/keyring.js';
 import { withVaultTag } from '../vault/yaml-tag.js';
+import { withUnsafeTag } from '../engine/vars/unsafe.js';
 
 export function parseExtraVars(values: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -19,10 +20,10 @@ export function parseExtraVars(values: string[]): Record<string, unknown> {
         throw new BadInputError(`--extra-vars: cannot read file '${v.slice(1)}'`);
       }
       text = decryptFileText(text, v.slice(1));
-      data = YAML.parse(text, { version: '1.1', customTags: ((t: never[]) => withVaultTag(pyBools(t))) as never });
+      data = YAML.parse(text, { version: '1.1', customTags: ((t: never[]) => withUnsafeTag(withVaultTag(pyBools(t)))) as never });
     } else if (/^\s*[{[]/.test(v)) {
       try {
-        data = YAML.parse(v, { version: '1.1', customTags: pyBools as never });
+        data = YAML.parse(v, { version: '1.1', customTags: ((t: never[]) => withUnsafeTag(pyBools(t))) as never });
       } catch {
         throw new BadInputError(`--extra-vars: expected a JSON/YAML mapping, got '${v}'`);
       }

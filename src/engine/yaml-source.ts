@@ -6,6 +6,7 @@ import { LineCounter, parseDocument, isMap, isSeq, isScalar, isAlias, isPair, ty
 import { BadInputError, type SourceLoc } from './errors.js';
 import { decryptFileText } from '../vault/keyring.js';
 import { VAULT_TAG_PREFIX, withVaultTag } from '../vault/yaml-tag.js';
+import { withUnsafeTag } from './vars/unsafe.js';
 
 const objectLocs = new WeakMap<object, SourceLoc>();
 const keyLocs = new WeakMap<object, Map<string, SourceLoc>>();
@@ -47,7 +48,7 @@ export const pyBools = (tags: Tag[]): Tag[] =>
 
 export function parseYaml(text: string, file: string): unknown {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, version: '1.1', prettyErrors: false, uniqueKeys: false, customTags: ((tags: Tag[]) => withVaultTag(pyBools(tags))) as never });
+  const doc = parseDocument(text, { lineCounter, version: '1.1', prettyErrors: false, uniqueKeys: false, customTags: ((tags: Tag[]) => withUnsafeTag(withVaultTag(pyBools(tags)))) as never });
   const err = doc.errors[0];
   if (err) {
     const pos = lineCounter.linePos(err.pos[0]);

@@ -4,6 +4,7 @@
 import { isAlias, isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { BadInputError, type SourceLoc } from '../errors.js';
 import { VAULT_TAG_PREFIX, withVaultTag } from '../../vault/yaml-tag.js';
+import { withUnsafeTag } from '../vars/unsafe.js';
 import { pyBools } from '../yaml-source.js';
 
 export interface YamlSource {
@@ -21,7 +22,7 @@ export interface YamlEntry {
 export function readYaml(text: string, file: string): YamlSource {
   const lines = new LineCounter();
   // pyBools: PyYAML's booleans (yes/no/on/off/true/false), not YAML 1.1's y/n.
-  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter: lines, prettyErrors: false, customTags: ((tags: never[]) => withVaultTag(pyBools(tags))) as never });
+  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter: lines, prettyErrors: false, customTags: ((tags: never[]) => withUnsafeTag(withVaultTag(pyBools(tags)))) as never });
   const err = doc.errors[0];
   if (err) {
     // Point at the offending token rather than at the indentation before it.

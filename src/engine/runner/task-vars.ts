@@ -1,7 +1,7 @@
 // Variable precedence for one task on one host (lowest first), as documented in the README:
 // role defaults < inventory (all < parent < child < host) < facts < play vars/vars_files
 // < role vars and params < block vars < task vars < set_fact/register < extra vars (-e).
-import { mergeVars, templatedVars } from '../vars/index.js';
+import { mergeTrustedLayers, mergeVars, templatedVars } from '../vars/index.js';
 import type { PlayDef, RoleContext, TaskDef, Vars } from '../playbook/types.js';
 import type { HostState } from './host-state.js';
 
@@ -81,20 +81,22 @@ export function taskVars(ctx: RunVarsContext, h: HostState, scope: Scope, task?:
     role_path: role?.dir,
     ansible_facts: h.facts,
   };
-  const merged = mergeVars(
-    role?.defaults,
-    h.inventoryVars,
-    h.facts,
-    ctx.play.vars,
-    ctx.playFileVars,
-    role?.vars,
-    role?.params,
-    ...scope.vars,
-    task?.vars,
-    h.runtimeVars,
-    extra,
-    ctx.extraVars,
-    magic,
-  );
-  return templatedVars(merged);
+  // Facts, register/set_fact results, loop items and the magic vars are data from hosts or from
+  // rendering: never rendered again (a host cannot make the controller evaluate a template).
+  const { vars, untrusted } = mergeTrustedLayers([
+    [role?.defaults, 'trusted'],
+    [h.inventoryVars, 'trusted'],
+    [h.facts, 'data'],
+    [ctx.play.vars, 'trusted'],
+    [ctx.playFileVars, 'trusted'],
+    [role?.vars, 'trusted'],
+    [role?.params, 'trusted'],
+    ...scope.vars.map((v): [Vars, 'trusted'] => [v, 'trusted']),
+    [task?.vars, 'trusted'],
+    [h.runtimeVars, 'data'],
+    [extra, 'data'],
+    [ctx.extraVars, 'trusted'],
+    [magic, 'data'],
+  ]);
+  return templatedVars(vars, undefined, untrusted);
 }

@@ -14,7 +14,8 @@
 export type { Vars } from './render.js';
 export { renderValue, renderString, evalCondition, evalExpression, isTemplated } from './render.js';
 export { referencedVars } from './referenced.js';
-export { mergeVars } from './merge.js';
+export { mergeVars, mergeTrustedLayers } from './merge.js';
 export { templatedVars } from './lazy.js';
+export { UnsafeText, withUnsafeTag } from './unsafe.js';
 export { compileCount } from './environment.js';
 export { OMIT, isOmit } from './undefined.js';

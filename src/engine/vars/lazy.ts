@@ -1,21 +1,26 @@
 // Lazily templated variables: `vm_dir: "{{ base }}/vms"` is rendered when read, against the same view, so
 // variables may reference each other in any order. A cycle (a -> b -> a) fails with the chain named.
 // The view snapshots its input: build a new one after variables change (set_fact, register).
+// Variables named `untrusted` (registered results, facts, set_fact values: data, see unsafe.ts) are
+// returned as they are, never rendered; `!unsafe` values anywhere yield their plain text.
 import { BadInputError, type SourceLoc } from '../errors.js';
 import { failureMessage } from './environment.js';
 import { isPlainObject } from './py.js';
 import { isTemplated, renderDeep, type Vars } from './render.js';
 import { TemplateFailure } from './undefined.js';
+import { unsafeTextOf } from './unsafe.js';
 
+/** Whether reading `v` needs a render: a template to evaluate or an `!unsafe` value to unwrap. */
 function hasTemplate(v: unknown, depth = 0): boolean {
   if (typeof v === 'string') return isTemplated(v);
+  if (unsafeTextOf(v) !== undefined) return true;
   if (depth > 50) return false;
   if (Array.isArray(v)) return v.some((x) => hasTemplate(x, depth + 1));
   if (isPlainObject(v)) return Object.values(v).some((x) => hasTemplate(x, depth + 1));
   return false;
 }
 
-export function templatedVars(vars: Vars, where?: SourceLoc): Vars {
+export function templatedVars(vars: Vars, where?: SourceLoc, untrusted?: ReadonlySet<string>): Vars {
   const resolved = new Map<string, unknown>();
   const plain = new Set<string>();
   const resolving: string[] = [];
@@ -23,7 +28,7 @@ export function templatedVars(vars: Vars, where?: SourceLoc): Vars {
     get(target, key, receiver) {
       if (typeof key !== 'string') return Reflect.get(target, key, receiver) as unknown;
       const raw = target[key];
-      if (plain.has(key)) return raw;
+      if (plain.has(key) || untrusted?.has(key)) return raw;
       if (resolved.has(key)) return resolved.get(key);
       if (!hasTemplate(raw)) {
         plain.add(key);

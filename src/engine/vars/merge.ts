@@ -10,3 +10,19 @@ export function mergeVars(...layers: (Vars | undefined)[]): Vars {
   }
   return out;
 }
+
+/** mergeVars over layers that say whether they hold data (untrusted: never rendered, see unsafe.ts);
+ * `untrusted` names the variables whose winning layer is data. */
+export function mergeTrustedLayers(layers: [Vars | undefined, 'trusted' | 'data'][]): { vars: Vars; untrusted: Set<string> } {
+  const vars: Vars = {};
+  const untrusted = new Set<string>();
+  for (const [layer, kind] of layers) {
+    if (!layer) continue;
+    for (const key of Object.keys(layer)) {
+      vars[key] = layer[key];
+      if (kind === 'data') untrusted.add(key);
+      else untrusted.delete(key);
+    }
+  }
+  return { vars, untrusted };
+}

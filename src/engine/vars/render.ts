@@ -4,6 +4,7 @@ import { BadInputError, type SourceLoc } from '../errors.js';
 import { compile, failureMessage, renderCompiled } from './environment.js';
 import { isPlainObject, pyStr, pyTruthy } from './py.js';
 import { OMIT, TemplateFailure, assertDefinedDeep } from './undefined.js';
+import { unsafeTextOf } from './unsafe.js';
 
 export type Vars = Record<string, unknown>;
 
@@ -47,6 +48,8 @@ export function renderOne(s: string, vars: object): unknown {
 /** Internal: deep render; dict keys whose value became `omit` are dropped (list items too). */
 export function renderDeep(value: unknown, vars: object): unknown {
   if (typeof value === 'string') return renderOne(value, vars);
+  const unsafe = unsafeTextOf(value);
+  if (unsafe !== undefined) return unsafe;
   if (Array.isArray(value)) return value.map((x) => renderDeep(x, vars)).filter((x) => x !== OMIT);
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};

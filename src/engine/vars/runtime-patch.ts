@@ -8,6 +8,7 @@ import { nj } from './nj.js';
 import { isPlainObject, pyEq, pyStr, pyTruthy, pyTypeName } from './py.js';
 import { pyMethod } from './py-methods.js';
 import { TemplateFailure, Undef, UndefinedError } from './undefined.js';
+import { unwrapUnsafe } from './unsafe.js';
 
 /** Key in the nunjucks context that holds the caller's vars object. */
 export const VARS_KEY = '__hw_vars';
@@ -46,14 +47,15 @@ export function memberLookup(obj: unknown, key: unknown, base = '(expression)'):
   if (obj === null || obj === undefined) return new Undef(path, `'None' has no attribute '${String(key)}'`);
   if ((Array.isArray(obj) || typeof obj === 'string') && typeof key === 'number') {
     const i = key < 0 ? obj.length + key : key;
-    if (Number.isInteger(i) && i >= 0 && i < obj.length) return obj[i];
+    if (Number.isInteger(i) && i >= 0 && i < obj.length) return unwrapUnsafe(obj[i]);
     return new Undef(path, `${pyTypeName(obj)} object has no element ${key}`);
   }
   const k = String(key);
   if (typeof obj === 'object' && !Array.isArray(obj) && (hasOwn(obj, k) || (!isPlainObject(obj) && k in obj))) {
     const v = (obj as Record<string, unknown>)[k];
     if (typeof v === 'function') return (...args: unknown[]) => (v as (...a: unknown[]) => unknown).apply(obj, args);
-    if (v !== undefined) return v;
+    // hostvars hands out raw inventory values: an `!unsafe` one reads as its text, unrendered.
+    if (v !== undefined) return unwrapUnsafe(v);
   }
   const method = pyMethod(obj, k);
   if (method) return method;
