@@ -9,6 +9,7 @@ import { isActive, type HostState } from './host-state.js';
 import { forEachLimited } from './pool.js';
 import { childScope, rootScope, taskVars, type RunVarsContext, type Scope } from './task-vars.js';
 import { runTaskOnHost } from './run-task.js';
+import { displayName } from './task-name.js';
 import type { ConfirmFn } from './confirm.js';
 import { shouldRunByTags, type TagFilter } from './tags.js';
 import type { Transport } from '../../transports/transport.js';
@@ -188,8 +189,9 @@ export class PlayRunner {
     }
   }
 
-  private taskInfo(task: TaskDef, handler: boolean): TaskInfo {
-    const name = task.name ?? task.module;
+  /** `first`: the host whose variables template the task's name, as Ansible shows it. */
+  private taskInfo(task: TaskDef, handler: boolean, scope: Scope, first?: HostState): TaskInfo {
+    const name = task.name === undefined ? task.module : displayName(task.name, () => first && taskVars(this.vctx, first, scope, task));
     return { name, module: task.module, role: task.role?.name, loc: task.loc, handler };
   }
 
@@ -202,7 +204,7 @@ export class PlayRunner {
       this.startReached = true;
     }
     if (hosts.length === 0) return;
-    const info = this.taskInfo(task, handler);
+    const info = this.taskInfo(task, handler, scope, hosts[0]);
     if (task.module === 'meta') return this.runMeta(task, scope, hosts, info);
     this.opts.emit({ type: 'task_start', task: info });
     const targets = task.runOnce ? hosts.slice(0, 1) : hosts;
