@@ -3,7 +3,7 @@
 import test from 'ava';
 import { localInventory, run, workspace } from './helpers.js';
 
-test('task and handler names render play, role, inventory and task vars; undefined ones print raw', async (t) => {
+test('task and handler names render play, role, inventory and task vars; host output stays text; undefined ones print raw', async (t) => {
   const ws = workspace();
   t.teardown(ws.cleanup);
   localInventory(ws, ['h1', 'h2'], '[nodes:vars]\nzone=blue');
@@ -24,6 +24,12 @@ test('task and handler names render play, role, inventory and task vars; undefin
     - name: "item {{ item }}"
       debug: { msg: "{{ item }}" }
       loop: [a]
+    - name: host output
+      shell: "echo '{{ '{{' }} greeting }}'"
+      register: out
+      changed_when: false
+    - name: "said {{ out.stdout }}"
+      debug: { msg: x }
     - name: "task var {{ local }}"
       debug: { msg: x }
       vars: { local: here }
@@ -37,6 +43,9 @@ test('task and handler names render play, role, inventory and task vars; undefin
     'hello from h1',
     'not defined: {{ nowhere }}',
     'item {{ item }}',
+    'host output',
+    // Text a host sent back is shown as it came, never rendered as a template.
+    'said {{ greeting }}',
     'task var here',
     'HANDLER restart things',
   ]);
