@@ -22,11 +22,11 @@ test('runtime and permanent are planned apart', (t) => {
   t.true(s.running);
   // Recorded: 8080/tcp and 9000/tcp are in the permanent config only.
   const both = planFirewall(s, args({ zone: 'public', port: '9000/tcp', state: 'enabled', permanent: true, immediate: true }));
-  t.deepEqual(both.map((c) => c.run[0]), ['firewall-cmd --zone public --add-port 9000/tcp']);
+  t.deepEqual(both.map((c) => c.run[0]), ['firewall-cmd --zone=public --add-port=9000/tcp']);
   t.deepEqual(planFirewall(s, args({ zone: 'public', port: '9000/tcp', state: 'enabled', permanent: true })), []);
-  t.deepEqual(planFirewall(s, args({ zone: 'public', port: '8080/tcp', state: 'disabled', permanent: true })).map((c) => c.run[0]), ['firewall-cmd --permanent --zone public --remove-port 8080/tcp']);
+  t.deepEqual(planFirewall(s, args({ zone: 'public', port: '8080/tcp', state: 'disabled', permanent: true })).map((c) => c.run[0]), ['firewall-cmd --permanent --zone=public --remove-port=8080/tcp']);
   t.deepEqual(planFirewall(s, args({ zone: 'public', service: 'ssh', state: 'enabled', permanent: true, immediate: true })), []);
-  t.deepEqual(planFirewall(s, args({ zone: 'public', service: 'ssh', state: 'disabled' })).map((c) => c.run[0]), ['firewall-cmd --zone public --remove-service ssh']);
+  t.deepEqual(planFirewall(s, args({ zone: 'public', service: 'ssh', state: 'disabled' })).map((c) => c.run[0]), ['firewall-cmd --zone=public --remove-service=ssh']);
 });
 
 test('ZONE_CONFLICT names both zones (recorded source bound to trusted)', (t) => {
@@ -42,7 +42,7 @@ test('daemon stopped: permanent via firewall-offline-cmd, runtime not applicable
   t.false(s.running);
   t.is(s.runtime, undefined);
   t.deepEqual(planFirewall(s, args(c.args!)), []);
-  t.deepEqual(planFirewall(s, args({ zone: 'trusted', source: '10.97.0.0/16', state: 'enabled', permanent: true, offline: true }))[0].run, ['firewall-offline-cmd --zone trusted --add-source 10.97.0.0/16']);
+  t.deepEqual(planFirewall(s, args({ zone: 'trusted', source: '10.97.0.0/16', state: 'enabled', permanent: true, offline: true }))[0].run, ['firewall-offline-cmd --zone=trusted --add-source=10.97.0.0/16']);
   t.throws(() => planFirewall(s, args({ zone: 'trusted', source: '10.97.0.0/16', state: 'enabled' })), { message: /not running.*runtime change .* not applicable/ });
   t.throws(() => planFirewall(s, args({ zone: 'trusted', source: '10.97.0.0/16', state: 'enabled', permanent: true })), { message: /offline: true/ });
 });
@@ -94,7 +94,7 @@ test('apply: a ZONE_CONFLICT firewall-cmd reports is re-read and named (recorded
   const ctx = { host: 'h', transport, check: false, diff: false, vars: {}, baseDir: '.', render: (s: string) => s, probe: async () => undefined } as unknown as ModuleContext;
   await t.throwsAsync(firewalldModule.apply!(changes, a, ctx), { message: /source 10\.77\.0\.0\/16 is bound to zone internal \(runtime\); cannot also add it to zone trusted/ });
   t.is(seen.length, 2);
-  t.regex(seen[1], /firewall-cmd --get-zone-of-source 10\.77\.0\.0\/16; echo "::rc \$\?"; firewall-cmd --permanent --get-zone-of-source/);
+  t.regex(seen[1], /firewall-cmd --get-zone-of-source=10\.77\.0\.0\/16; echo "::rc \$\?"; firewall-cmd --permanent --get-zone-of-source=/);
   // Any other failure stays a plain command error with firewall-cmd's own words.
   const other = { ...ctx, transport: { exec: async () => ({ code: 1, stdout: '', stderr: 'Error: INVALID_ZONE: nozone' }) } } as unknown as ModuleContext;
   await t.throwsAsync(firewalldModule.apply!(changes, a, other), { message: /command failed \(rc=1\).*\n.*INVALID_ZONE/ });

@@ -26,11 +26,11 @@ test('recorded probe: existing vxlan matches, no change', (t) => {
 test('drift: mtu and down are fixed in place, a new vxlan id recreates the link', (t) => {
   const links = readLinks(loadCase('ip_link', 'probe-vxlan').stdout);
   const c1 = planLink(links, args({ name: 'hwvx', kind: 'vxlan', parameters: { id: 7, remote: '192.0.2.7', dev: 'eth0' }, mtu: 1300 }));
-  t.deepEqual(c1[0].run, ['ip link set hwvx mtu 1300']);
+  t.deepEqual(c1[0].run, ['ip link set dev hwvx mtu 1300']);
   const c2 = planLink(links, args({ name: 'hwvx', kind: 'vxlan', parameters: { id: 8, remote: '192.0.2.7', dev: 'eth0' } }));
   t.regex(c2[0].summary, /recreate link hwvx \(vxlan id 7 -> 8\)/);
-  t.is(c2[0].run[0], 'ip link del hwvx');
-  t.deepEqual(planLink(links, args({ name: 'hwvx', state: 'absent' }))[0].run, ['ip link del hwvx']);
+  t.is(c2[0].run[0], 'ip link del dev hwvx');
+  t.deepEqual(planLink(links, args({ name: 'hwvx', state: 'absent' }))[0].run, ['ip link del dev hwvx']);
   t.deepEqual(planLink(links, args({ name: 'nope', state: 'absent' })), []);
 });
 
@@ -38,7 +38,7 @@ test('creating ipip maps the kernel error (recorded) to "kernel lacks ipip"', (t
   const rec = loadCase('ip_link', 'create-ipip');
   t.regex(rec.stderr!, /Unknown device type/);
   const [c] = planLink(new Map(), args({ name: 'tun0', kind: 'ipip', parameters: { remote: '192.0.2.2' } }));
-  t.regex(c.run[0], /ip link add tun0 type ipip remote 192\.0\.2\.2/);
+  t.regex(c.run[0], /ip link add name tun0 type ipip remote 192\.0\.2\.2/);
   t.regex(c.run[0], /kernel lacks ipip/);
   t.regex(c.run[0], /\*"Unknown device type"\*/);
 });

@@ -12,7 +12,7 @@ test('reads one key of a map column; set and remove', (t) => {
   t.deepEqual(s, { value: '2' });
   t.deepEqual(planDb(s, a), []);
   t.is(planDb(s, args({ ...c.args, value: 4 }))[0].run[0], `ovs-vsctl --timeout=5 set Open_vSwitch . 'other_config:n-handler-threads="4"'`);
-  t.is(planDb(s, args({ col: 'other_config', key: 'n-handler-threads', state: 'absent' }))[0].run[0], 'ovs-vsctl --timeout=5 remove Open_vSwitch . other_config n-handler-threads');
+  t.is(planDb(s, args({ col: 'other_config', key: 'n-handler-threads', state: 'absent' }))[0].run[0], `ovs-vsctl --timeout=5 remove Open_vSwitch . other_config '"n-handler-threads"'`);
   t.deepEqual(planDb({}, args({ col: 'other_config', key: 'x', state: 'absent' })), []);
 });
 

@@ -14,7 +14,7 @@ test('recorded probe: port, interface and owning bridge', (t) => {
 test('option drift: changed key set, extra key removed', (t) => {
   const p = readPort(loadCase('ovs_port', 'probe-geneve').stdout);
   const [c] = planPort(p, args({ ...want, options: { remote_ip: '192.0.2.6' } }));
-  t.is(c.run[0], `ovs-vsctl --timeout=5 set interface gnv0 'options:remote_ip="192.0.2.6"' -- remove interface gnv0 options key`);
+  t.is(c.run[0], `ovs-vsctl --timeout=5 set interface gnv0 'options:remote_ip="192.0.2.6"' -- remove interface gnv0 options '"key"'`);
 });
 
 test('absent port is added with its interface settings; on another bridge it is moved', (t) => {

@@ -7,17 +7,19 @@ import { shellJoin, shellQuote } from '../../transports/quote.js';
 import type { Change, Module, ModuleContext } from '../types.js';
 import { conflictOf, isBindingConflict, parseFirewallError, parseZonesOf, zoneConflictError } from './conflict.js';
 import type { ZoneItems } from './parse.js';
+import { named, serviceNameProblem, sourceProblem, zoneNameProblem } from './names.js';
+import { ifname } from '../validate/ifname.js';
 import { firewallProbeCommand, readFirewall, type FirewallState } from './probe.js';
 
 const items = ['source', 'port', 'service', 'interface', 'masquerade'] as const;
 
 const firewalldArgs = z
   .object({
-    zone: z.string().min(1).default('public'),
-    source: z.string().min(1).optional(),
+    zone: named('zone name', zoneNameProblem).default('public'),
+    source: named('source', sourceProblem).optional(),
     port: z.string().regex(/^\d+(-\d+)?\/(tcp|udp|sctp|dccp)$/, 'expected a port like 8080/tcp or 8000-8010/udp').optional(),
-    service: z.string().min(1).optional(),
-    interface: z.string().min(1).optional(),
+    service: named('service name', serviceNameProblem).optional(),
+    interface: ifname.optional(),
     masquerade: z.boolean().optional(),
     state: z.enum(['enabled', 'disabled']),
     permanent: z.boolean().default(false),
@@ -41,10 +43,10 @@ function has(z: ZoneItems, it: Item): boolean {
   return ({ source: z.sources, port: z.ports, service: z.services, interface: z.interfaces })[it.kind].includes(it.value);
 }
 
-/** Argument words: `--add-source X`, `--remove-masquerade`... */
+/** Argument words: `--add-source=X`, `--remove-masquerade`... (`--opt=value`: a value is never read as an option). */
 function opWords(it: Item, enable: boolean): string[] {
   const op = `--${enable ? 'add' : 'remove'}-${it.kind}`;
-  return it.kind === 'masquerade' ? [op] : [op, it.value];
+  return it.kind === 'masquerade' ? [op] : [`${op}=${it.value}`];
 }
 
 export function planFirewall(s: FirewallState, a: FirewalldArgs): Change[] {
@@ -65,7 +67,7 @@ export function planFirewall(s: FirewallState, a: FirewalldArgs): Change[] {
     if (has(s.permanent, it) !== enable) {
       conflict('permanent');
       const tool = s.running ? ['firewall-cmd', '--permanent'] : ['firewall-offline-cmd'];
-      changes.push({ summary: `${enable ? 'add' : 'remove'} ${label} ${enable ? 'to' : 'from'} zone ${a.zone} (permanent${s.running ? '' : ', offline'})`, before: `permanent ${label}: ${has(s.permanent, it) ? 'enabled' : 'disabled'}\n`, after: `permanent ${label}: ${a.state}\n`, run: [shellJoin([...tool, '--zone', a.zone, ...opWords(it, enable)])], ...(disruptive ? { disruptive } : {}) });
+      changes.push({ summary: `${enable ? 'add' : 'remove'} ${label} ${enable ? 'to' : 'from'} zone ${a.zone} (permanent${s.running ? '' : ', offline'})`, before: `permanent ${label}: ${has(s.permanent, it) ? 'enabled' : 'disabled'}\n`, after: `permanent ${label}: ${a.state}\n`, run: [shellJoin([...tool, `--zone=${a.zone}`, ...opWords(it, enable)])], ...(disruptive ? { disruptive } : {}) });
     }
   }
   if (wantRuntime) {
@@ -73,7 +75,7 @@ export function planFirewall(s: FirewallState, a: FirewalldArgs): Change[] {
       if (!a.permanent) throw new HostwireError('command-failed', `firewalld is not running: a runtime change of ${label} is not applicable (use permanent: true with offline: true)`);
     } else if (has(s.runtime, it) !== enable) {
       conflict('runtime');
-      changes.push({ summary: `${enable ? 'add' : 'remove'} ${label} ${enable ? 'to' : 'from'} zone ${a.zone} (runtime)`, before: `runtime ${label}: ${has(s.runtime, it) ? 'enabled' : 'disabled'}\n`, after: `runtime ${label}: ${a.state}\n`, run: [shellJoin(['firewall-cmd', '--zone', a.zone, ...opWords(it, enable)])], ...(disruptive ? { disruptive } : {}) });
+      changes.push({ summary: `${enable ? 'add' : 'remove'} ${label} ${enable ? 'to' : 'from'} zone ${a.zone} (runtime)`, before: `runtime ${label}: ${has(s.runtime, it) ? 'enabled' : 'disabled'}\n`, after: `runtime ${label}: ${a.state}\n`, run: [shellJoin(['firewall-cmd', `--zone=${a.zone}`, ...opWords(it, enable)])], ...(disruptive ? { disruptive } : {}) });
     }
   }
   return changes;
@@ -90,8 +92,8 @@ async function applyFirewall(changes: Change[], a: FirewalldArgs, ctx: ModuleCon
   if (!isBindingConflict(parseFirewallError(r.stderr)) || (it.kind !== 'source' && it.kind !== 'interface')) {
     throw new CommandError({ command: commands.join('; '), exitCode: r.code, stdout: r.stdout, stderr: r.stderr, host: ctx.host });
   }
-  const q = shellQuote(it.value);
-  const z = await ctx.transport.exec(`firewall-cmd --get-zone-of-${it.kind} ${q}; echo "::rc $?"; firewall-cmd --permanent --get-zone-of-${it.kind} ${q}; echo "::rc $?"`, { become: ctx.become });
+  const q = shellQuote(`--get-zone-of-${it.kind}=${it.value}`);
+  const z = await ctx.transport.exec(`firewall-cmd ${q}; echo "::rc $?"; firewall-cmd --permanent ${q}; echo "::rc $?"`, { become: ctx.become });
   throw zoneConflictError(it.kind, it.value, a.zone, conflictOf(parseZonesOf(z.stdout), a.zone));
 }
 

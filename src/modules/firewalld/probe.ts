@@ -6,7 +6,8 @@ import { shellQuote } from '../../transports/quote.js';
 import { need, readSections, requireTool, section, type Section } from '../ip_link/sections.js';
 import { parseBusSettings, parseBusString, parseListAll, type ZoneItems } from './parse.js';
 
-const BUS = 'busctl --json=short call org.fedoraproject.FirewallD1';
+// `--` ends busctl's options: its getopt would take a zone or source like `--help` as one.
+const BUS = 'busctl --json=short -- call org.fedoraproject.FirewallD1';
 const ZONE_IF = '/org/fedoraproject/FirewallD1 org.fedoraproject.FirewallD1.zone';
 const CONFIG = '/org/fedoraproject/FirewallD1/config org.fedoraproject.FirewallD1.config';
 
@@ -26,6 +27,9 @@ export interface FirewallState {
 export function firewallProbeCommand(zone: string, source?: string): string {
   const z = shellQuote(zone);
   const s = source === undefined ? '' : shellQuote(source);
+  // firewall-cmd's argparse reads a separate word starting with '-' as an option: `--opt=value` forms.
+  const zoneOpt = shellQuote(`--zone=${zone}`);
+  const ofSource = source === undefined ? '' : shellQuote(`--get-zone-of-source=${source}`);
   const v = `hwfw_${Buffer.from(zone).toString('hex')}`;
   const cached = (name: string, command: string) =>
     `if [ -z "\${${v}_${name}+x}" ]; then ${v}_${name}=$(${section(name, command)}); fi; printf '%s\\n' "$${v}_${name}"`;
@@ -33,7 +37,7 @@ export function firewallProbeCommand(zone: string, source?: string): string {
   const holds = source === undefined ? '' : shellQuote(JSON.stringify(source));
   const bus = [
     cached('runtime', `${BUS} ${ZONE_IF} getZoneSettings2 s ${z}`),
-    cached('permanent', `hwfw_p=$(busctl call org.fedoraproject.FirewallD1 ${CONFIG} getZoneByName s ${z}) && hwfw_p=\${hwfw_p#*\\"} && ${BUS} "\${hwfw_p%%\\"*}" org.fedoraproject.FirewallD1.config.zone getSettings2`),
+    cached('permanent', `hwfw_p=$(busctl -- call org.fedoraproject.FirewallD1 ${CONFIG} getZoneByName s ${z}) && hwfw_p=\${hwfw_p#*\\"} && ${BUS} "\${hwfw_p%%\\"*}" org.fedoraproject.FirewallD1.config.zone getSettings2`),
     ...(source === undefined ? [] : [
       `case "$${v}_runtime" in *${holds}*) hwfw_in=1 ;; *) hwfw_in=0 ;; esac`,
       `case "$${v}_permanent" in *${holds}*) ;; *) hwfw_in=0 ;; esac`,
@@ -41,13 +45,13 @@ export function firewallProbeCommand(zone: string, source?: string): string {
     ]),
   ].join('; ');
   const cmd = [
-    section('runtime-text', `firewall-cmd --zone ${z} --list-all`),
-    section('permanent-text', `firewall-cmd --permanent --zone ${z} --list-all`),
-    ...(source === undefined ? [] : [section('srczone-runtime-text', `firewall-cmd --get-zone-of-source ${s}`), section('srczone-permanent-text', `firewall-cmd --permanent --get-zone-of-source ${s}`)]),
+    section('runtime-text', `firewall-cmd ${zoneOpt} --list-all`),
+    section('permanent-text', `firewall-cmd --permanent ${zoneOpt} --list-all`),
+    ...(source === undefined ? [] : [section('srczone-runtime-text', `firewall-cmd ${ofSource}`), section('srczone-permanent-text', `firewall-cmd --permanent ${ofSource}`)]),
   ].join('; ');
   const offline = [
-    section('offline', `firewall-offline-cmd --zone ${z} --list-all`),
-    ...(source === undefined ? [] : [section('srczone-offline', `firewall-offline-cmd --get-zone-of-source ${s}`)]),
+    section('offline', `firewall-offline-cmd ${zoneOpt} --list-all`),
+    ...(source === undefined ? [] : [section('srczone-offline', `firewall-offline-cmd ${ofSource}`)]),
   ].join('; ');
   const active = 'if [ -z "${hwfw_on+x}" ]; then if systemctl is-active --quiet firewalld; then hwfw_on=1; else hwfw_on=0; fi; fi';
   return inlineProbe(`${requireTool('firewall-cmd')}; ${active}; if [ "$hwfw_on" = 1 ]; then echo '::running'; if command -v busctl >/dev/null 2>&1; then ${bus}; else ${cmd}; fi; else ${offline}; fi`);

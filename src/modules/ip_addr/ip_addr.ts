@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { HostwireError } from '../../engine/errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
+import { ifname } from '../validate/ifname.js';
 import { need, readSections, requireTool, section } from '../ip_link/sections.js';
 import { canonicalCidr, parseAddrs, type AddrEntry } from './parse.js';
 
@@ -18,7 +19,7 @@ const cidr = z.string().refine((s) => {
 
 const ipAddrArgs = z
   .object({
-    dev: z.string().min(1),
+    dev: ifname,
     addresses: z.union([cidr, z.array(cidr)]).transform((v) => (Array.isArray(v) ? v : [v])),
     exclusive: z.boolean().default(false),
     state: z.enum(['present', 'absent']).default('present'),

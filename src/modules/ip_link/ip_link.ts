@@ -3,8 +3,9 @@
 // cannot change in place (vxlan id, veth peer...) make the link be recreated.
 import { z } from 'zod';
 import { BadInputError } from '../../engine/errors.js';
-import { shellJoin } from '../../transports/quote.js';
+import { shellJoin, shellQuote } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
+import { ifname } from '../validate/ifname.js';
 import { parseLinks, type LinkState } from './parse.js';
 import { need, readSections, requireTool, section } from './sections.js';
 
@@ -12,7 +13,7 @@ const kinds = ['bridge', 'veth', 'vxlan', 'ipip', 'gre', 'macvlan'] as const;
 
 const ipLinkArgs = z
   .object({
-    name: z.string().min(1).max(15),
+    name: ifname,
     kind: z.enum(kinds).optional(),
     parameters: z
       .object({
@@ -21,10 +22,10 @@ const ipLinkArgs = z
         local: z.string().optional(),
         group: z.string().optional(),
         dstport: z.number().int().min(0).max(65535).optional(),
-        dev: z.string().optional(),
-        peer: z.string().optional(),
+        dev: ifname.optional(),
+        peer: ifname.optional(),
         mode: z.enum(['private', 'vepa', 'bridge', 'passthru', 'source']).optional(),
-        link: z.string().optional(),
+        link: ifname.optional(),
       })
       .strict()
       .default({}),
@@ -72,11 +73,12 @@ function typeWords(a: IpLinkArgs): string[] {
 
 /** `ip link add`, turning the kernel's "Unknown device type" into a message that names the kind. */
 export function addCommand(a: IpLinkArgs): string {
-  const words = ['ip', 'link', 'add', a.name];
+  const words = ['ip', 'link', 'add', 'name', a.name];
   if (a.address) words.push('address', a.address);
   if (a.mtu) words.push('mtu', String(a.mtu));
   const add = shellJoin([...words, ...typeWords(a)]);
-  return `out=$(${add} 2>&1) || { case "$out" in *"Unknown device type"*) echo "kernel lacks ${a.kind}: ip link add ${a.name} failed with 'Unknown device type' (no ${a.kind} module)" >&2 ;; *) echo "$out" >&2 ;; esac; exit 1; }`;
+  const lacks = shellQuote(`kernel lacks ${a.kind}: ip link add ${a.name} failed with 'Unknown device type' (no ${a.kind} module)`);
+  return `out=$(${add} 2>&1) || { case "$out" in *"Unknown device type"*) printf '%s\\n' ${lacks} >&2 ;; *) printf '%s\\n' "$out" >&2 ;; esac; exit 1; }`;
 }
 
 /** Parameters the kernel reports differently from what was asked: the link must be recreated. */
@@ -107,9 +109,9 @@ function wanted(cur: LinkState | undefined, a: IpLinkArgs): string {
 export function planLink(links: Map<string, LinkState>, a: IpLinkArgs): Change[] {
   const cur = links.get(a.name);
   const before = describe(cur);
-  const del = shellJoin(['ip', 'link', 'del', a.name]);
+  const del = shellJoin(['ip', 'link', 'del', 'dev', a.name]);
   if (a.state === 'absent') return cur ? [{ summary: `delete link ${a.name}`, before, after: 'absent\n', run: [del] }] : [];
-  const setUp = a.state === 'up' ? [shellJoin(['ip', 'link', 'set', a.name, 'up'])] : [];
+  const setUp = a.state === 'up' ? [shellJoin(['ip', 'link', 'set', 'dev', a.name, 'up'])] : [];
   if (!cur || (a.kind && paramMismatch(cur, a))) {
     if (!a.kind) throw new BadInputError(`link ${a.name} does not exist and no kind was given to create it`);
     const why = cur ? paramMismatch(cur, a) : undefined;
@@ -117,10 +119,10 @@ export function planLink(links: Map<string, LinkState>, a: IpLinkArgs): Change[]
   }
   const run: string[] = [];
   const what: string[] = [];
-  if (a.mtu !== undefined && cur.mtu !== a.mtu) (run.push(shellJoin(['ip', 'link', 'set', a.name, 'mtu', String(a.mtu)])), what.push(`mtu ${cur.mtu} -> ${a.mtu}`));
-  if (a.address && cur.address?.toLowerCase() !== a.address.toLowerCase()) (run.push(shellJoin(['ip', 'link', 'set', a.name, 'address', a.address.toLowerCase()])), what.push(`address -> ${a.address}`));
+  if (a.mtu !== undefined && cur.mtu !== a.mtu) (run.push(shellJoin(['ip', 'link', 'set', 'dev', a.name, 'mtu', String(a.mtu)])), what.push(`mtu ${cur.mtu} -> ${a.mtu}`));
+  if (a.address && cur.address?.toLowerCase() !== a.address.toLowerCase()) (run.push(shellJoin(['ip', 'link', 'set', 'dev', a.name, 'address', a.address.toLowerCase()])), what.push(`address -> ${a.address}`));
   if (a.state === 'up' && !cur.up) (run.push(...setUp), what.push('up'));
-  if (a.state === 'down' && cur.up) (run.push(shellJoin(['ip', 'link', 'set', a.name, 'down'])), what.push('down'));
+  if (a.state === 'down' && cur.up) (run.push(shellJoin(['ip', 'link', 'set', 'dev', a.name, 'down'])), what.push('down'));
   return run.length ? [{ summary: `link ${a.name}: ${what.join(', ')}`, before, after: wanted(cur, a), run }] : [];
 }
 

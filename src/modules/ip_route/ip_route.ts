@@ -4,6 +4,7 @@ import { z } from 'zod';
 import ipaddr from 'ipaddr.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
+import { ifname } from '../validate/ifname.js';
 import { need, readSections, requireTool, section } from '../ip_link/sections.js';
 import { canonicalDst, canonicalTable, parseRoutes, type RouteEntry } from './parse.js';
 
@@ -20,7 +21,7 @@ const ipRouteArgs = z
   .object({
     dst,
     via: ip.optional(),
-    dev: z.string().optional(),
+    dev: ifname.optional(),
     metric: z.number().int().min(0).optional(),
     table: z.union([z.string(), z.number().int()]).optional(),
     family: z.union([z.literal(4), z.literal(6)]).optional(),

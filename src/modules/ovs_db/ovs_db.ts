@@ -8,11 +8,14 @@ import { need, readSections } from '../ip_link/sections.js';
 import { asMap, checkOvs, ovsAtom, parseOvsTables, type OvsValue } from '../ovs_bridge/ovsdb.js';
 import { VSCTL, vsctlReadCommand } from '../ovs_bridge/vsctl-read.js';
 
+/** OVSDB's identifiers (RFC 7047 <id>): a table or column name never carries ovs-vsctl syntax (`:`, `=`, `,`). */
+const ovsId = (what: string) => z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, `expected an OVSDB ${what} name (letters, digits, '_')`);
+
 const ovsDbArgs = z
   .object({
-    table: z.string().min(1).default('Open_vSwitch'),
+    table: ovsId('table').default('Open_vSwitch'),
     record: z.string().min(1).default('.'),
-    col: z.string().min(1),
+    col: ovsId('column'),
     key: z.string().min(1).optional(),
     value: z.union([z.string(), z.number(), z.boolean()]).transform(String).optional(),
     state: z.enum(['present', 'absent']).default('present'),
@@ -44,7 +47,8 @@ export function planDb(s: DbState, a: OvsDbArgs): Change[] {
   const show = (v?: string) => (v === undefined ? '(unset)\n' : `${v}\n`);
   if (a.state === 'absent') {
     if (s.value === undefined) return [];
-    const words = a.key !== undefined ? ['remove', a.table, a.record, a.col, a.key] : ['clear', a.table, a.record, a.col];
+    // `remove` reads its value as a set of keys: `k1,k2` unquoted would remove k1 and k2.
+    const words = a.key !== undefined ? ['remove', a.table, a.record, a.col, ovsAtom(a.key)] : ['clear', a.table, a.record, a.col];
     return [{ summary: `unset ${where}`, before: show(s.value), after: show(), run: [shellJoin([...vsctl, ...words])] }];
   }
   if (s.value === a.value) return [];

@@ -66,7 +66,7 @@ export function planPort(p: PortState, a: OvsPortArgs): Change[] {
   const cmds: string[][] = [];
   const changedIface = [...(p.type !== type ? [`type=${ovsAtom(type)}`] : []), ...mapAssignments('options', mapDiff(p.options, a.options))];
   if (changedIface.length) cmds.push(['set', 'interface', a.port, ...changedIface]);
-  for (const k of Object.keys(p.options).filter((k) => !(k in a.options))) cmds.push(['remove', 'interface', a.port, 'options', k]);
+  for (const k of Object.keys(p.options).filter((k) => !(k in a.options))) cmds.push(['remove', 'interface', a.port, 'options', ovsAtom(k)]);
   const changedPort = mapAssignments('external_ids', mapDiff(p.externalIds, a.external_ids));
   if (changedPort.length) cmds.push(['set', 'port', a.port, ...changedPort]);
   if (!cmds.length) return [];

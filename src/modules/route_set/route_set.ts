@@ -6,6 +6,7 @@ import { z } from 'zod';
 import ipaddr from 'ipaddr.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
+import { ifname } from '../validate/ifname.js';
 import { requireTool, section } from '../ip_link/sections.js';
 import { canonicalDst, canonicalTable, type RouteEntry } from '../ip_route/parse.js';
 import { planRouteOps, readRouteTable, showRoute, type RouteOp } from './parse.js';
@@ -19,7 +20,7 @@ const cidr = z.string().refine((s) => {
 const routeSetArgs = z
   .object({
     network: cidr,
-    routes: z.array(z.object({ dst: cidr, via: v4.optional(), dev: z.string().min(1).optional() }).strict()
+    routes: z.array(z.object({ dst: cidr, via: v4.optional(), dev: ifname.optional() }).strict()
       .refine((r) => r.via !== undefined || r.dev !== undefined, { message: 'a route needs via or dev', path: ['via'] })).default([]),
     keep: z.array(cidr).default([]),
     purge: z.boolean().default(true),

@@ -5,6 +5,17 @@ import type { ProbeOutput } from '../types.js';
 import { parseStat, type FileStat } from '../file/parse.js';
 import { joinLines, splitLines } from '../lineinfile/edit.js';
 
+/**
+ * Why `name` is not a sysctl key, or undefined. sysctl(8) swaps '.' and '/' to find the file under
+ * /proc/sys, warns on repeated separators and refuses a path that resolves outside /proc/sys: here
+ * a key is words joined by single '.' or '/' (an empty word is how `x.//.//etc` became `x/../../etc`).
+ */
+export function sysctlNameProblem(name: string): string | undefined {
+  if (!/^[A-Za-z0-9_][A-Za-z0-9_./-]*$/.test(name)) return 'may hold only letters, digits and _ . / - and must start with a letter, digit or _';
+  if (name.split(/[./]/).some((w) => w === '')) return "has an empty word (a repeated or trailing '.' or '/'): its /proc/sys path would not stay under /proc/sys";
+  return undefined;
+}
+
 /** net.ipv4.conf.eth0/100.rp_filter -> /proc/sys/net/ipv4/conf/eth0.100/rp_filter ('.' and '/' swap, as sysctl(8) does). */
 export const procPath = (name: string) => '/proc/sys/' + name.replace(/[./]/g, (c) => (c === '.' ? '/' : '.'));
 

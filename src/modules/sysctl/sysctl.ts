@@ -9,14 +9,18 @@ import type { Change, Module } from '../types.js';
 import { applyInOrder } from '../file/apply-ordered.js';
 import { assertRegularFile, planContent } from '../file/content-plan.js';
 import { fileReadCommand } from '../file/stat-probe.js';
-import { editSysctlFile, normValue, parseSysctl, procPath, type SysctlState } from './parse.js';
+import { oneLine } from '../validate/line-text.js';
+import { editSysctlFile, normValue, parseSysctl, procPath, sysctlNameProblem, type SysctlState } from './parse.js';
 
 export const DEFAULT_SYSCTL_FILE = '/etc/sysctl.d/99-hostwire.conf';
 
 const sysctlArgs = z
   .object({
-    name: z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_./-]*$/, 'expected a sysctl key like net.ipv4.ip_forward'),
-    value: z.union([z.string(), z.number(), z.boolean().transform((b) => (b ? '1' : '0'))]).transform(String).optional(),
+    name: z.string().superRefine((s, ctx) => {
+      const p = sysctlNameProblem(s);
+      if (p) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `expected a sysctl key like net.ipv4.ip_forward (this one ${p})` });
+    }),
+    value: z.union([z.string(), z.number(), z.boolean().transform((b) => (b ? '1' : '0'))]).transform(String).superRefine(oneLine('sysctl')).optional(),
     state: z.enum(['present', 'absent']).default('present'),
     sysctl_file: z.string().min(1).default(DEFAULT_SYSCTL_FILE),
     reload: z.boolean().default(true),

@@ -64,8 +64,8 @@ apply_bridge() {
     -- set interface "$BRIDGE" mtu_request="$MTU" \\
     -- --may-exist add-port "$BRIDGE" "$UPLINK" -- set interface "$UPLINK" mtu_request="$MTU"
   if nm_running; then nmcli device set "$BRIDGE" managed no 2>/dev/null || true; fi
-  ip link set "$UPLINK" up
-  ip link set "$BRIDGE" address "$MAC" mtu "$MTU" up
+  ip link set dev "$UPLINK" up
+  ip link set dev "$BRIDGE" address "$MAC" mtu "$MTU" up
   if [ "$METHOD" = dhcp ]; then
     networkd_dhcp
     i=0; until has_v4 "$BRIDGE"; do i=$((i+1)); [ $i -le 60 ] || { echo "DHCP on $BRIDGE got no lease in 30 s"; return 1; }; sleep 0.5; done
@@ -113,7 +113,7 @@ restore_prev() {
     rm -f "/run/systemd/network/10-hostwire-$b.network"
     systemctl is-active -q systemd-networkd && networkctl reload
   fi
-  ip link set "$IFACE" address "$MAC" mtu "$MTU" up
+  ip link set dev "$IFACE" address "$MAC" mtu "$MTU" up
   if [ "$METHOD" = dhcp ]; then
     rm -f "$ETC/$b.env"; nm_unmanage_all
     if nm_running; then

@@ -1,0 +1,83 @@
+// Issue 18's argument injections, each on a real lab host: the value that used to escape (a sysctl
+// key writing outside /proc/sys, an interface named like an ip keyword, an OVS map key with a
+// comma, a firewalld zone read as a busctl option) is refused or reaches the tool as a value.
+import test from 'ava';
+import { labHost, moduleRunner, type LabHost, type ModuleRunner } from '../helpers/lab-host.js';
+
+const LAB = 'h6arg';
+let host: LabHost;
+
+test.before(async () => {
+  host = await labHost(LAB);
+  await host.sh('systemctl start openvswitch-switch firewalld');
+});
+test.after.always(async () => {
+  await host?.close();
+});
+
+const run: ModuleRunner = (name, args, o) => moduleRunner(host)(name, args, o);
+const sh = (cmd: string) => host.sh(cmd);
+const links = async () => (JSON.parse(await sh('ip -j link show')) as { ifname: string }[]).map((l) => l.ifname).sort();
+
+test.serial('sysctl: a key with `//` that maps outside /proc/sys is refused; the file there is untouched', async (t) => {
+  t.timeout(60_000);
+  await sh("printf 'orig\\n' > /tmp/h6-victim");
+  // kernel.//.//.//.tmp.h6-victim -> /proc/sys/kernel/../../../tmp/h6-victim (it used to be written).
+  await t.throwsAsync(run('sysctl', { name: 'kernel.//.//.//.tmp.h6-victim', value: 'pwned', sysctl_file: '/tmp/h6-sysctl.conf' }), { message: /invalid arguments for module 'sysctl': argument 'name': expected a sysctl key .*empty word/ });
+  t.is(await sh('cat /tmp/h6-victim'), 'orig\n');
+  t.is(await sh('test -e /tmp/h6-sysctl.conf && echo exists || echo absent'), 'absent\n');
+});
+
+test.serial('ip_link: interfaces named up, help, type, a are made, kept and deleted by name (no stray bridge0)', async (t) => {
+  t.timeout(90_000);
+  const before = await links();
+  for (const name of ['up', 'help', 'type', 'a']) {
+    t.true((await run('ip_link', { name, kind: 'bridge', mtu: 1400 })).changed, `${name}: created`);
+    t.deepEqual(await links(), [...before, name].sort(), `${name}: exactly that link exists`);
+    t.regex(await sh(`ip -o link show dev ${name}`), /mtu 1400 .*state UNKNOWN|mtu 1400/, `${name}: mtu set`);
+    t.false((await run('ip_link', { name, kind: 'bridge', mtu: 1400 })).changed, `${name}: second run is a no-op`);
+    await sh(`ip link set dev ${name} mtu 1500`);
+    t.true((await run('ip_link', { name, kind: 'bridge', mtu: 1400 })).changed, `${name}: drift fixed`);
+    t.true((await run('ip_link', { name, state: 'absent' })).changed, `${name}: deleted`);
+    t.deepEqual(await links(), before, `${name}: gone, nothing else touched`);
+  }
+  const veth = await run('ip_link', { name: 'help', kind: 'veth', parameters: { peer: 'type' } });
+  t.true(veth.changed);
+  t.deepEqual(await links(), [...before, 'help', 'type'].sort());
+  await run('ip_link', { name: 'help', state: 'absent' });
+  await t.throwsAsync(run('ip_link', { name: 'h6/../x', kind: 'bridge' }), { message: /contains '\/'/ });
+});
+
+test.serial('ovs_db and ovs_port: a map key with a comma is one key', async (t) => {
+  t.timeout(90_000);
+  const ids = () => sh('ovs-vsctl --format=json get Open_vSwitch . external_ids');
+  for (const [key, value] of [['h6k1', '1'], ['h6k2', '2'], ['h6k1,h6k2', 'both']]) t.true((await run('ovs_db', { table: 'Open_vSwitch', col: 'external_ids', key, value })).changed, key);
+  t.regex(await ids(), /"h6k1,h6k2"="?both/);
+  t.false((await run('ovs_db', { col: 'external_ids', key: 'h6k1,h6k2', value: 'both' })).changed, 'no-op');
+  t.true((await run('ovs_db', { col: 'external_ids', key: 'h6k1,h6k2', state: 'absent' })).changed);
+  const after = await ids();
+  t.notRegex(after, /h6k1,h6k2/, 'the comma key is gone');
+  t.regex(after, /h6k1="?1/, 'h6k1 kept');
+  t.regex(after, /h6k2="?2/, 'h6k2 kept');
+  await run('ovs_bridge', { bridge: 'h6br', datapath_type: 'netdev' });
+  const opts = { remote_ip: '192.0.2.9', 'x,remote_ip': 'odd' };
+  t.true((await run('ovs_port', { bridge: 'h6br', port: 'h6vx', type: 'vxlan', options: opts })).changed);
+  t.regex(await sh('ovs-vsctl get interface h6vx options'), /"x,remote_ip"=odd/);
+  // Dropping the odd key must not drop remote_ip (the unquoted remove deleted x and remote_ip).
+  t.true((await run('ovs_port', { bridge: 'h6br', port: 'h6vx', type: 'vxlan', options: { remote_ip: '192.0.2.9' } })).changed);
+  t.is((await sh('ovs-vsctl get interface h6vx options')).trim(), '{remote_ip="192.0.2.9"}');
+  t.false((await run('ovs_port', { bridge: 'h6br', port: 'h6vx', type: 'vxlan', options: { remote_ip: '192.0.2.9' } })).changed);
+});
+
+test.serial('firewalld: a zone named --help is asked for as a zone, not read as busctl --help', async (t) => {
+  t.timeout(90_000);
+  await t.throwsAsync(run('firewalld', { zone: '--help', port: '8443/tcp', state: 'enabled' }), { message: /firewalld: no zone named --help/ });
+  await t.throwsAsync(run('firewalld', { zone: 'public', source: '--help', state: 'enabled' }), { message: /argument 'source': .*starts with '-'/ });
+  // firewalld's own rules allow such a zone: made permanent, it is read and changed like any other.
+  await sh('firewall-cmd --permanent --new-zone=--h6z >/dev/null && firewall-cmd --reload >/dev/null');
+  t.teardown(() => sh('firewall-cmd --permanent --delete-zone=--h6z >/dev/null; firewall-cmd --reload >/dev/null').then(() => undefined, () => undefined));
+  const args = { zone: '--h6z', port: '8443/tcp', state: 'enabled', permanent: true, immediate: true };
+  t.true((await run('firewalld', args)).changed);
+  t.is((await sh('firewall-cmd --permanent --zone=--h6z --list-ports; firewall-cmd --zone=--h6z --list-ports')).trim(), '8443/tcp\n8443/tcp');
+  t.false((await run('firewalld', args)).changed);
+});
