@@ -4,8 +4,9 @@ import { factIdsFor } from '../../facts/subsets.js';
 import path from 'node:path';
 import { BadInputError } from '../errors.js';
 import { locOf, readYamlFile } from '../yaml-source.js';
-import { PLAY_KEYWORDS } from './keywords.js';
-import { loadTaskList, type TaskLoadContext } from './load-tasks.js';
+import { keywordBoolean } from './keyword-values.js';
+import { PLAY_KEYWORDS, ROLE_ENTRY_KEYWORDS } from './keywords.js';
+import { inheritCheckMode, loadTaskList, type TaskLoadContext } from './load-tasks.js';
 import { makeRoleLoader } from './load-role.js';
 import type { PlayDef, Playbook, RoleContext, TaskDef, TaskItem, Vars } from './types.js';
 
@@ -54,14 +55,15 @@ async function loadPlay(raw: unknown, file: string, dir: string, loadRole: Retur
     const name = String(spec.role ?? spec.name ?? '');
     if (!name) throw new BadInputError('a roles: entry needs a role name', rloc);
     const params: Vars = { ...((spec.vars as Vars) ?? {}) };
-    for (const [k, v] of Object.entries(spec)) if (!['role', 'name', 'vars', 'when', 'tags', 'become', 'become_user'].includes(k)) params[k] = v;
+    for (const [k, v] of Object.entries(spec)) if (!ROLE_ENTRY_KEYWORDS.has(k)) params[k] = v;
     const loaded = await loadRole(name, params, locOf(p.roles) ? rloc : loc);
+    const checkMode = keywordBoolean(spec.check_mode, 'check_mode', locOf(spec, 'check_mode') ?? rloc);
     roles.push(loaded.ctx);
-    extraHandlers.push(...loaded.handlers);
+    extraHandlers.push(...inheritCheckMode(loaded.handlers, checkMode));
     roleTasks.push({
       kind: 'block', name: undefined, when: spec.when === undefined ? [] : [spec.when].flat(), tags: [spec.tags ?? []].flat().map(String), vars: params,
       become: spec.become === undefined ? undefined : Boolean(spec.become), becomeUser: spec.become_user as string | undefined,
-      baseDir: loaded.ctx.dir, loc: rloc, role: loaded.ctx, block: loaded.tasks, rescue: [], always: [],
+      checkMode, baseDir: loaded.ctx.dir, loc: rloc, role: loaded.ctx, block: loaded.tasks, rescue: [], always: [],
     });
   }
   const preTasks = await loadTaskList(p.pre_tasks, ctx, 'pre_tasks');
@@ -91,7 +93,7 @@ async function loadPlay(raw: unknown, file: string, dir: string, loadRole: Retur
     maxFailPercentage: p.max_fail_percentage === undefined ? undefined : Number(p.max_fail_percentage),
     strategy: 'linear',
     tags: [p.tags ?? []].flat().map(String),
-    checkMode: p.check_mode === undefined ? undefined : Boolean(p.check_mode),
+    checkMode: keywordBoolean(p.check_mode, 'check_mode', locOf(p, 'check_mode') ?? loc),
     roles,
     baseDir: dir,
     loc,

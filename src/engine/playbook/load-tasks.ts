@@ -4,6 +4,7 @@ import path from 'node:path';
 import { BadInputError, type SourceLoc } from '../errors.js';
 import { locOf, readYamlFile } from '../yaml-source.js';
 import { TASK_KEYWORDS, FREE_FORM_MODULES, shortModuleName } from './keywords.js';
+import { keywordBoolean } from './keyword-values.js';
 import { parseKeyValueArgs, splitFreeForm } from './kv-args.js';
 import type { BlockDef, RoleContext, TaskDef, TaskItem, Vars } from './types.js';
 
@@ -26,6 +27,12 @@ export interface TaskLoadContext {
 const asList = (v: unknown): unknown[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
 const asStrings = (v: unknown): string[] =>
   asList(v).flatMap((x) => (typeof x === 'string' ? x.split(',').map((s) => s.trim()).filter(Boolean) : [String(x)]));
+
+/** A role's handlers run outside its block, so a role-level check_mode is copied onto them (a handler's own wins). */
+export function inheritCheckMode(handlers: TaskDef[], checkMode: boolean | string | undefined): TaskDef[] {
+  if (checkMode !== undefined) for (const h of handlers) h.checkMode ??= checkMode;
+  return handlers;
+}
 
 export async function loadTaskList(raw: unknown, ctx: TaskLoadContext, where: string): Promise<TaskItem[]> {
   if (raw === undefined || raw === null) return [];
@@ -51,7 +58,7 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext): Promise<TaskItem[]>
     become: t.become === undefined ? undefined : Boolean(t.become),
     becomeUser: t.become_user === undefined ? undefined : String(t.become_user),
     ignoreErrors: t.ignore_errors,
-    checkMode: t.check_mode === undefined ? undefined : Boolean(t.check_mode),
+    checkMode: keywordBoolean(t.check_mode, 'check_mode', locOf(t, 'check_mode') ?? loc),
     noLog: t.no_log === undefined ? undefined : Boolean(t.no_log),
     delegateTo: t.delegate_to === undefined ? undefined : String(t.delegate_to),
     runOnce: t.run_once === undefined ? undefined : Boolean(t.run_once),
@@ -86,7 +93,7 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext): Promise<TaskItem[]>
     const a = (rawArgs ?? {}) as Record<string, unknown>;
     if (typeof a.name !== 'string') throw new BadInputError(`${module} needs 'name: <role>'`, mloc);
     const role = await ctx.loadRole(a.name, (t.vars as Vars) ?? {}, mloc, a.tasks_from as string | undefined);
-    ctx.extraHandlers.push(...role.handlers);
+    ctx.extraHandlers.push(...inheritCheckMode(role.handlers, common.checkMode));
     return [{ ...common, vars: {}, kind: 'block', block: role.tasks, rescue: [], always: [] }];
   }
   if (module === 'import_tasks' || module === 'include_tasks') {

@@ -22,7 +22,8 @@ export interface TaskCommon {
   become?: boolean;
   becomeUser?: string;
   ignoreErrors?: unknown;
-  checkMode?: boolean;
+  /** A literal boolean or a template rendered per host; the innermost one set wins. */
+  checkMode?: boolean | string;
   noLog?: boolean;
   delegateTo?: string;
   runOnce?: boolean;
@@ -80,7 +81,7 @@ export interface PlayDef {
   maxFailPercentage?: number;
   strategy: 'linear';
   tags: string[];
-  checkMode?: boolean;
+  checkMode?: boolean | string;
   /** Roles listed in the play (for role vars precedence); their tasks are already in `tasks`. */
   roles: RoleContext[];
   baseDir: string;

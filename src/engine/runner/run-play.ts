@@ -8,7 +8,8 @@ import { countResult, type EventListener, type HostResult, type TaskInfo } from 
 import { isActive, type HostState } from './host-state.js';
 import { forEachLimited } from './pool.js';
 import { childScope, rootScope, taskVars, type RunVarsContext, type Scope } from './task-vars.js';
-import { runTaskOnHost } from './run-task.js';
+import { failedResult, runTaskOnHost } from './run-task.js';
+import { effectiveCheckMode } from './check-mode.js';
 import { displayName } from './task-name.js';
 import type { ConfirmFn } from './confirm.js';
 import { shouldRunByTags, type TagFilter } from './tags.js';
@@ -227,7 +228,13 @@ export class PlayRunner {
     const become = (task.become ?? scope.become)
       ? { enabled: true, user: task.becomeUser ?? scope.becomeUser ?? 'root', password: this.opts.becomePassword }
       : undefined;
-    const varsFor = (extra?: Vars) => taskVars(this.vctx, h, scope, task, extra);
+    let check: boolean;
+    try {
+      check = effectiveCheckMode([scope.checkMode, task.checkMode], this.opts.check, () => taskVars(this.vctx, h, scope, task), task.loc);
+    } catch (err) {
+      return failedResult(h, task, err);
+    }
+    const varsFor = (extra?: Vars) => taskVars(this.vctx, h, scope, task, extra, check);
     let transport = h.transport!;
     let delegatedTo: string | undefined;
     const when = [...scope.when, ...task.when];
@@ -238,7 +245,7 @@ export class PlayRunner {
       transport = other ? await this.opts.connect(other) : await this.opts.delegateTransport(delegatedTo);
     }
     return runTaskOnHost(task, h, varsFor, when, {
-      check: this.opts.check,
+      check,
       diff: this.opts.diff,
       become,
       transport,

@@ -58,8 +58,9 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
   // Secrets (vault values, hostwire_secret_vars) are masked before any listener sees an event.
   const emit = (e: RunEvent) => opts.onEvent?.(maskValue(e));
   const check = Boolean(opts.check);
-  // Hosts run in parallel; their questions are asked one at a time.
-  const confirm = opts.confirm && !check ? serializeConfirm(opts.confirm) : undefined;
+  // Hosts run in parallel; their questions are asked one at a time. Kept under --check too: a
+  // task with check_mode: false applies for real there (execModule never asks in check mode).
+  const confirm = opts.confirm ? serializeConfirm(opts.confirm) : undefined;
   const diff = Boolean(opts.diff);
   const playbook = await loadPlaybook(opts.playbook, { rolesPath: opts.rolesPath, knownModule: isKnownModule });
   for (const play of playbook.plays) validatePlayStatically(play);

@@ -14,6 +14,7 @@ import { formatArgsError } from './args-error.js';
 import { askBeforeApply, type AskFn, type ConfirmFn } from './confirm.js';
 
 export interface TaskRunOptions {
+  /** The task's effective check mode (its check_mode keyword, inherited, or --check). */
   check: boolean;
   diff: boolean;
   become?: BecomeOptions;
@@ -26,6 +27,10 @@ export interface TaskRunOptions {
   confirm?: ConfirmFn;
 }
 
+const SKIP_REASON = 'Conditional result was False';
+/** What Ansible registers for a task (or loop item) its `when` skipped. */
+const whenSkipped = () => ({ changed: false, skipped: true, skip_reason: SKIP_REASON });
+
 const isTrue = (v: unknown) => v === true || (typeof v === 'string' && ['yes', 'true', 'on', '1'].includes(v.toLowerCase()));
 
 /** Runs the task (all loop items) for one host; `varsFor(extra)` gives the host's vars for an item. */
@@ -35,7 +40,11 @@ export async function runTaskOnHost(task: TaskDef, h: HostState, varsFor: (extra
   try {
     if (task.loop === undefined) {
       const vars = varsFor();
-      if (!evalCondition(whenConds as (string | boolean)[], vars, task.loc)) return { ...base, status: 'skipped', durationMs: Date.now() - started, msg: 'Conditional result was False' };
+      if (!evalCondition(whenConds as (string | boolean)[], vars, task.loc)) {
+        // As in Ansible, a skipped task still registers (its skip result).
+        finish(task, h, whenSkipped());
+        return { ...base, status: 'skipped', durationMs: Date.now() - started, msg: SKIP_REASON };
+      }
       const r = await runOnce(task, h, vars, (x) => varsFor(x), opts);
       finish(task, h, r.result);
       return { ...base, ...r, durationMs: Date.now() - started };
@@ -48,30 +57,38 @@ export async function runTaskOnHost(task: TaskDef, h: HostState, varsFor: (extra
       const vars = varsFor({ [task.loopVar]: item, ansible_loop_var: task.loopVar });
       const label = task.loopLabel !== undefined ? String(renderValue(task.loopLabel, vars, task.loc)) : typeof item === 'string' ? item : JSON.stringify(item);
       if (!evalCondition(whenConds as (string | boolean)[], vars, task.loc)) {
-        results.push({ skipped: true, changed: false, item, [task.loopVar]: item });
+        results.push({ ...whenSkipped(), [task.loopVar]: item, ansible_loop_var: task.loopVar });
         perItem.push({ ...base, status: 'skipped', label, item, durationMs: 0 });
         continue;
       }
       const itemVars = { [task.loopVar]: item, ansible_loop_var: task.loopVar };
       const r = await runOnce(task, h, vars, (x) => varsFor({ ...itemVars, ...x }), opts);
-      results.push({ ...r.result, item, [task.loopVar]: item, ansible_loop_var: task.loopVar });
+      results.push({ ...r.result, [task.loopVar]: item, ansible_loop_var: task.loopVar });
       perItem.push({ ...base, ...r, label, item, durationMs: 0 });
     }
     const anyFailed = perItem.some((r) => r.status === 'failed' && !r.ignored);
     const anyChanged = perItem.some((r) => r.status === 'changed');
     const allSkipped = perItem.length > 0 && perItem.every((r) => r.status === 'skipped');
-    const aggregate = { results, changed: anyChanged, failed: anyFailed, skipped: allSkipped, msg: anyFailed ? 'One or more items failed' : 'All items completed' };
+    const aggregate: Record<string, unknown> = items.length === 0
+      ? { results, changed: false, skipped: true, skipped_reason: 'No items in the list' }
+      : { results, changed: anyChanged, failed: anyFailed, skipped: allSkipped, msg: anyFailed ? 'One or more items failed' : 'All items completed' };
     finish(task, h, aggregate);
     const status: TaskStatus = anyFailed ? 'failed' : anyChanged ? 'changed' : allSkipped || perItem.length === 0 ? 'skipped' : 'ok';
     const ignored = anyFailed && isTrue(task.ignoreErrors);
-    return { ...base, status, ignored, msg: aggregate.msg, diff: perItem.flatMap((r) => r.diff ?? []), result: { ...aggregate, items: perItem }, durationMs: Date.now() - started };
+    return { ...base, status, ignored, msg: aggregate.msg as string | undefined, diff: perItem.flatMap((r) => r.diff ?? []), result: { ...aggregate, items: perItem }, durationMs: Date.now() - started };
   } catch (err) {
-    if (err instanceof TransportError) return { ...base, status: 'unreachable', msg: err.message, durationMs: Date.now() - started };
-    const msg = err instanceof HostwireError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
-    const ignored = isTrue(task.ignoreErrors);
-    if (task.register) h.runtimeVars[task.register] = { failed: true, changed: false, msg };
-    return { ...base, status: 'failed', ignored, msg, durationMs: Date.now() - started, result: { failed: true, msg, exception: err } };
+    return failedResult(h, task, err, started, opts.delegatedTo);
   }
+}
+
+/** A task that raised (bad input, a template error, a lost connection): Ansible's failed result, registered too. */
+export function failedResult(h: HostState, task: TaskDef, err: unknown, started = Date.now(), delegatedTo?: string): HostResult {
+  const base: Pick<HostResult, 'host' | 'noLog' | 'delegatedTo'> = { host: h.name, noLog: task.noLog, delegatedTo };
+  if (err instanceof TransportError) return { ...base, status: 'unreachable', msg: err.message, durationMs: Date.now() - started };
+  const msg = err instanceof HostwireError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
+  const ignored = isTrue(task.ignoreErrors);
+  if (task.register) h.runtimeVars[task.register] = { failed: true, changed: false, msg };
+  return { ...base, status: 'failed', ignored, msg, durationMs: Date.now() - started, result: { failed: true, msg, exception: err } };
 }
 
 function finish(task: TaskDef, h: HostState, result: Record<string, unknown>): void {
@@ -102,7 +119,7 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
   const rendered = renderValue(task.args, vars, task.loc) as Vars;
   const parsed = mod.args.safeParse(rendered);
   if (!parsed.success) throw new BadInputError(formatArgsError(task.module, parsed.error, rendered), task.loc);
-  const check = task.checkMode ?? opts.check;
+  const check = opts.check;
   const ctx: ModuleContext = {
     host: h.name,
     transport: opts.transport,

@@ -4,6 +4,7 @@
 import { mergeTrustedLayers, mergeVars, templatedVars } from '../vars/index.js';
 import type { PlayDef, RoleContext, TaskDef, Vars } from '../playbook/types.js';
 import type { HostState } from './host-state.js';
+import type { CheckModeValue } from './check-mode.js';
 
 /** What surrounds a task: the blocks it sits in, outermost first. */
 export interface Scope {
@@ -12,18 +13,21 @@ export interface Scope {
   tags: string[];
   become?: boolean;
   becomeUser?: string;
+  /** The innermost check_mode set around the task (block, role, play). */
+  checkMode?: CheckModeValue;
   role?: RoleContext;
 }
 
-export const rootScope = (play: PlayDef): Scope => ({ vars: [], when: [], tags: [...play.tags], become: play.become, becomeUser: play.becomeUser });
+export const rootScope = (play: PlayDef): Scope => ({ vars: [], when: [], tags: [...play.tags], become: play.become, becomeUser: play.becomeUser, checkMode: play.checkMode });
 
-export function childScope(parent: Scope, item: { vars: Vars; when: unknown[]; tags: string[]; become?: boolean; becomeUser?: string; role?: RoleContext }): Scope {
+export function childScope(parent: Scope, item: { vars: Vars; when: unknown[]; tags: string[]; become?: boolean; becomeUser?: string; checkMode?: CheckModeValue; role?: RoleContext }): Scope {
   return {
     vars: [...parent.vars, item.vars],
     when: [...parent.when, ...item.when],
     tags: [...parent.tags, ...item.tags],
     become: item.become ?? parent.become,
     becomeUser: item.becomeUser ?? parent.becomeUser,
+    checkMode: item.checkMode ?? parent.checkMode,
     role: item.role ?? parent.role,
   };
 }
@@ -63,7 +67,8 @@ function hostvarsOf(ctx: RunVarsContext): Vars {
   return hv;
 }
 
-export function taskVars(ctx: RunVarsContext, h: HostState, scope: Scope, task?: TaskDef, extra?: Vars): Vars {
+/** `check`: the task's effective check mode (ansible_check_mode), when it differs from --check. */
+export function taskVars(ctx: RunVarsContext, h: HostState, scope: Scope, task?: TaskDef, extra?: Vars, check?: boolean): Vars {
   const role = task?.role ?? scope.role;
   const hostvars = hostvarsOf(ctx);
   const magic: Vars = {
@@ -74,7 +79,7 @@ export function taskVars(ctx: RunVarsContext, h: HostState, scope: Scope, task?:
     play_hosts: ctx.playHosts,
     ansible_play_hosts: ctx.playHosts,
     ansible_play_batch: ctx.playHosts,
-    ansible_check_mode: ctx.check,
+    ansible_check_mode: check ?? ctx.check,
     ansible_diff_mode: ctx.diff,
     playbook_dir: ctx.playbookDir,
     role_name: role?.name,

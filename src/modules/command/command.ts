@@ -41,35 +41,65 @@ function readsAhead(args: CommandArgs): string[] {
   return [args.creates, args.removes].filter((p): p is string => p !== undefined).map((p) => existsProbe(p).command);
 }
 
+/** Python's str.splitlines() (the action plugin's stdout_lines): every line break Python knows, no empty tail. */
+export function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
+  if (/(\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029])$/.test(text)) lines.pop();
+  return lines;
+}
+
+/** Python's str(datetime) and str(timedelta), the strings Ansible registers as start/end/delta. */
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+export const pyDatetime = (d: Date) =>
+  `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds() * 1000, 6)}`;
+export const pyTimedelta = (ms: number) =>
+  `${Math.floor(ms / 3600000)}:${pad(Math.floor(ms / 60000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}.${pad((ms % 1000) * 1000, 6)}`;
+
+/**
+ * ansible-core's command module result (stable-2.14): the keys it always returns, with
+ * stdout_lines/stderr_lines as its action plugin adds them. `cmd` is the argument list for
+ * command, the string for shell.
+ */
+function commandResult(r: { changed: boolean; rc: number | null; stdout?: string; stderr?: string; cmd: string | string[]; msg: string }, extra: Record<string, unknown> = {}): ModuleResult {
+  const stdout = r.stdout ?? '';
+  const stderr = r.stderr ?? '';
+  return {
+    changed: r.changed, stdout, stderr, rc: r.rc, cmd: r.cmd, start: null, end: null, delta: null, msg: r.msg,
+    ...extra,
+    stdout_lines: splitLines(stdout), stderr_lines: splitLines(stderr),
+  };
+}
+
 async function runCommand(args: CommandArgs, ctx: ModuleContext, viaShell: boolean): Promise<ModuleResult> {
-  const cmd = buildScript(args, viaShell);
+  const script = buildScript(args, viaShell);
+  const cmd = args.argv ?? (viaShell ? (args._raw_params ?? args.cmd)! : splitWords((args._raw_params ?? args.cmd)!));
+  const would = ctx.check ? 'Would' : 'Did';
   for (const [key, wantExists] of [['creates', true], ['removes', false]] as const) {
     const p = args[key];
     if (p === undefined) continue;
     const exists = await ctx.probe(existsProbe(p));
     if (exists === wantExists) {
-      return { changed: false, cmd, rc: 0, stdout: '', stderr: '', msg: `skipped, since ${p} ${wantExists ? 'exists' : 'does not exist'}` };
+      const what = wantExists ? 'exists' : 'does not exist';
+      return commandResult({ changed: false, rc: 0, cmd, stdout: `skipped, since ${p} ${what}`, msg: `${would} not run command since '${p}' ${what}` });
     }
   }
-  if (ctx.check) return { changed: false, skipped: true, msg: 'Command would have run if not in check mode' };
+  if (ctx.check) {
+    // Partial check mode as in Ansible: with creates/removes the command "would run" (changed);
+    // without them it cannot know, so it is skipped.
+    const decided = args.creates !== undefined || args.removes !== undefined;
+    return commandResult({ changed: decided, rc: 0, cmd, msg: 'Command would have run if not in check mode' }, decided ? {} : { skipped: true });
+  }
   const stdin = args.stdin === undefined ? undefined : args.stdin + (args.stdin_add_newline ? '\n' : '');
-  const started = Date.now();
-  const r = await ctx.transport.exec(cmd, { stdin, become: ctx.become });
-  const strip = (s: string) => (args.strip_empty_ends ? s.replace(/\n+$/, '') : s);
-  const stdout = strip(r.stdout);
-  const stderr = strip(r.stderr);
-  return {
-    changed: true,
-    failed: r.code !== 0,
-    cmd,
-    rc: r.code,
-    stdout,
-    stderr,
-    stdout_lines: stdout === '' ? [] : stdout.split('\n'),
-    stderr_lines: stderr === '' ? [] : stderr.split('\n'),
-    delta: `${((Date.now() - started) / 1000).toFixed(3)}s`,
-    msg: r.code !== 0 ? 'non-zero return code' : '',
-  };
+  const started = new Date();
+  const r = await ctx.transport.exec(script, { stdin, become: ctx.become });
+  const ended = new Date();
+  const strip = (s: string) => (args.strip_empty_ends ? s.replace(/[\r\n]+$/, '') : s);
+  const result = commandResult(
+    { changed: true, rc: r.code, cmd, stdout: strip(r.stdout), stderr: strip(r.stderr), msg: r.code !== 0 ? 'non-zero return code' : '' },
+    { start: pyDatetime(started), end: pyDatetime(ended), delta: pyTimedelta(ended.getTime() - started.getTime()) },
+  );
+  return r.code !== 0 ? { ...result, failed: true } : result;
 }
 
 export const commandModule: Module<CommandArgs> = {
