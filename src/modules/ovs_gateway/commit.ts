@@ -4,12 +4,13 @@
 // confirmation the host rolls itself back; a rollback is reported as a failure with the reason
 // and the diagnostics the host saved.
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { HostwireError, TransportError } from '../../engine/errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Transport } from '../../transports/transport.js';
 import type { ModuleContext } from '../types.js';
 import type { TxnChange } from './plan-uplink.js';
-import { RUN_DIR, SCRIPT_PATH, STAGE_DIR } from './script/index.js';
+import { BOOT_UNIT, RUN_DIR, SCRIPT_PATH, STAGE_DIR } from './script/index.js';
 
 export interface CommitOptions {
   timeoutSec: number;
@@ -48,12 +49,35 @@ function diagScript(dir: string): string {
 
 const field = (text: string, k: string) => new RegExp(`^${k}=(.*)$`, 'm').exec(text)?.[1] ?? '';
 
-/** Stage and start the transaction; returns its id. */
+/** The address our SSH session comes from, as the host sees it ('' for a local run); become would drop it. */
+async function sshClientAddress(ctx: ModuleContext): Promise<string> {
+  const r = await ctx.transport.exec('printf %s "${SSH_CONNECTION%% *}"', { timeoutMs: 10_000 });
+  const ip = r.stdout.trim();
+  return isIP(ip) ? ip : '';
+}
+
+/**
+ * Empties the stage and records, before this run installs anything, what the files it is about to
+ * write looked like (absent, or a copy) and whether the boot unit was enabled: a rolled-back first
+ * move then leaves no script, unit or hint behind. Also the SSH client's address, which the host's
+ * checks require to be reached through the bridge.
+ */
+export async function prepareStage(installs: string[], ctx: ModuleContext): Promise<void> {
+  const lines = installs.map((p, i) => `if [ -e ${shellJoin([p])} ]; then cp -p -- ${shellJoin([p, `${STAGE_DIR}/orig/${i}`])}; fi && echo ${shellJoin([`${i} ${p}`])} >>${STAGE_DIR}/installed`);
+  const cmd = [
+    `rm -rf -- ${STAGE_DIR} && mkdir -p -- ${STAGE_DIR}/orig ${RUN_DIR} && chmod 0700 ${STAGE_DIR}`,
+    ...lines,
+    `if systemctl is-enabled -q ${BOOT_UNIT} 2>/dev/null; then echo 'enabled yes'; else echo 'enabled no'; fi >>${STAGE_DIR}/installed`,
+    `printf '%s\\n' ${shellJoin([await sshClientAddress(ctx)])} >${STAGE_DIR}/ssh-client`,
+  ].join(' && ');
+  const r = await ctx.transport.exec(cmd, { become: ctx.become });
+  if (r.code !== 0) throw new HostwireError('command-failed', `cannot prepare ${STAGE_DIR}: ${(r.stderr || r.stdout).trim()}`);
+}
+
+/** Stage the transaction's files (prepareStage ran first) and start it; returns its id. */
 export async function startTransaction(changes: TxnChange[], ctx: ModuleContext, timeoutSec: number): Promise<string> {
   const id = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
   const t = ctx.transport;
-  const prep = await t.exec(`mkdir -p ${STAGE_DIR} ${RUN_DIR} && rm -f ${STAGE_DIR}/*`, { become: ctx.become });
-  if (prep.code !== 0) throw new HostwireError('command-failed', `cannot prepare ${STAGE_DIR}: ${prep.stderr.trim()}`);
   for (const c of changes) {
     const { bridge, env, prev, nm } = c.txn;
     if (env) await t.writeFile(`${STAGE_DIR}/${bridge}.env`, env, { mode: '0644', become: ctx.become });

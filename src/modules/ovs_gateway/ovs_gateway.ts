@@ -6,7 +6,7 @@ import type { Change, Module, ModuleContext } from '../types.js';
 import { applyChanges } from '../../engine/runner/run-task.js';
 import { shellJoin } from '../../transports/quote.js';
 import { ovsGatewayArgs, type OvsGatewayArgs } from './args.js';
-import { awaitTransaction, startTransaction, unitName } from './commit.js';
+import { awaitTransaction, prepareStage, startTransaction, unitName } from './commit.js';
 import { parseGatewayProbe, type GatewayState } from './parse.js';
 import { planNoUplink } from './plan-no-uplink.js';
 import { isTxnChange, planUplink } from './plan-uplink.js';
@@ -19,7 +19,9 @@ async function applyGateway(changes: Change[], a: OvsGatewayArgs, ctx: ModuleCon
     const r = await ctx.transport.exec(`mkdir -p ${shellJoin(dirs)}`, { become: ctx.become });
     if (r.code !== 0) throw new HostwireError('command-failed', `cannot create ${dirs.join(' ')}: ${r.stderr.trim()}`, { host: ctx.host });
   }
-  await applyChanges(changes.filter((c) => !isTxnChange(c)), ctx);
+  const plain = changes.filter((c) => !isTxnChange(c));
+  if (txn.length) await prepareStage(plain.flatMap((c) => (c.write ? [c.write.path] : [])), ctx);
+  await applyChanges(plain, ctx);
   if (txn.length === 0) return;
   const id = await startTransaction(txn, ctx, a.confirm_timeout);
   const r = await awaitTransaction(id, ctx, { timeoutSec: a.confirm_timeout, confirm: a.confirm });

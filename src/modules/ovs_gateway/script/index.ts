@@ -1,5 +1,7 @@
-// The whole host-side script: where it keeps its files, then apply/restore, then the transaction.
+// The whole host-side script: where it keeps its files, then apply/restore, the snapshot, the checks, the transaction.
 import { SCRIPT_APPLY } from './script-apply.js';
+import { SCRIPT_CHECK } from './script-check.js';
+import { SCRIPT_STATE } from './script-state.js';
 import { SCRIPT_TXN } from './script-txn.js';
 
 export const SCRIPT_PATH = '/usr/local/libexec/hostwire/configure-ovs';
@@ -20,7 +22,10 @@ LIB=${LIB_DIR}
 RUN=${RUN_DIR}
 STAGE=${STAGE_DIR}
 NMCONF=${NM_CONF}
+BOOT_UNIT=${BOOT_UNIT}
 ${SCRIPT_APPLY}
+${SCRIPT_STATE}
+${SCRIPT_CHECK}
 ${SCRIPT_TXN}`;
 
 /** Re-applies the saved desired state at boot, once OVS is up. */

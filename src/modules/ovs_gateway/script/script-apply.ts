@@ -48,49 +48,73 @@ ensure_addrs() {
     if [ $miss = 0 ]; then good=$((good+1)); [ $good -ge 2 ] && return 0; else good=0; fi
     i=$((i+1)); sleep 0.2
   done
-  echo "the addresses $ADDRS do not stay on $1"; return 1
+  return 1
 }
 
 has_v4() { ip -o -4 addr show dev "$1" scope global 2>/dev/null | grep -q inet; }
 
+# Every step of a move goes through step: the first one that fails names the transaction's reason
+# (its command and the last lines of its output), and the caller aborts.
+FAILED=
+step() {
+  out=$("$@" 2>&1); rc=$?
+  [ -z "$out" ] || printf '%s\\n' "$out"
+  [ $rc = 0 ] && return 0
+  [ -n "$FAILED" ] || FAILED="$* (exit $rc): $(printf '%s' "$out" | tail -n 3 | tr '\\n' ' ' | tr -d '\\r' | cut -c1-400)"
+  return $rc
+}
+fail() { [ -n "$FAILED" ] || FAILED=$1; echo "$1"; return 1; }
+
+# OVS reports a port it could not open, or an MTU it did not take, in the Interface table.
+ovs_port_ok() { # interface mtu
+  i=0
+  while :; do
+    err=$(vsctl get interface "$1" error 2>&1); ofp=$(vsctl get interface "$1" ofport 2>&1); mtu=$(vsctl get interface "$1" mtu 2>&1)
+    [ "$err" = '[]' ] && [ "$ofp" != -1 ] && [ "$ofp" != '[]' ] && [ "$mtu" = "$2" ] && return 0
+    i=$((i+1)); [ $i -lt 20 ] || break; sleep 0.1
+  done
+  fail "OVS interface $1: error $err, ofport $ofp, mtu $mtu (wanted mtu $2)"
+}
+
 apply_bridge() {
   load_env "$1"
   echo "apply $BRIDGE: uplink $UPLINK mac $MAC mtu $MTU $METHOD $ADDRS ($BACKEND backend)"
-  if [ "$BACKEND" = nm ]; then sh "$ETC/$BRIDGE.nm" up; return $?; fi
+  if [ "$BACKEND" = nm ]; then step sh "$ETC/$BRIDGE.nm" up; return $?; fi
   nm_unmanage_all
   if nm_running; then nmcli device set "$UPLINK" managed no 2>/dev/null || true; fi
-  vsctl --may-exist add-br "$BRIDGE" -- set bridge "$BRIDGE" datapath_type="$DATAPATH" fail_mode=standalone \\
+  step vsctl --may-exist add-br "$BRIDGE" -- set bridge "$BRIDGE" datapath_type="$DATAPATH" fail_mode=standalone \\
     other_config:hwaddr="\\"$MAC\\"" external_ids:bridge-id="$BRIDGE" external_ids:hostwire-uplink="$UPLINK" \\
     -- set interface "$BRIDGE" mtu_request="$MTU" \\
-    -- --may-exist add-port "$BRIDGE" "$UPLINK" -- set interface "$UPLINK" mtu_request="$MTU"
+    -- --may-exist add-port "$BRIDGE" "$UPLINK" -- set interface "$UPLINK" mtu_request="$MTU" || return 1
+  ovs_port_ok "$UPLINK" "$MTU" || return 1
   if nm_running; then nmcli device set "$BRIDGE" managed no 2>/dev/null || true; fi
-  ip link set dev "$UPLINK" up
-  ip link set dev "$BRIDGE" address "$MAC" mtu "$MTU" up
+  step ip link set dev "$UPLINK" up || return 1
+  step ip link set dev "$BRIDGE" address "$MAC" mtu "$MTU" up || return 1
   if [ "$METHOD" = dhcp ]; then
-    networkd_dhcp
-    i=0; until has_v4 "$BRIDGE"; do i=$((i+1)); [ $i -le 60 ] || { echo "DHCP on $BRIDGE got no lease in 30 s"; return 1; }; sleep 0.5; done
+    step networkd_dhcp || return 1
+    i=0; until has_v4 "$BRIDGE"; do i=$((i+1)); [ $i -le 60 ] || { fail "DHCP on $BRIDGE got no lease in 30 s"; return 1; }; sleep 0.5; done
   else
-    for a in $ADDRS; do ip addr replace "$a" dev "$BRIDGE"; done
-    ensure_addrs "$BRIDGE" || return 1
+    for a in $ADDRS; do step ip addr replace "$a" dev "$BRIDGE" || return 1; done
+    ensure_addrs "$BRIDGE" || { fail "the addresses $ADDRS do not stay on $BRIDGE"; return 1; }
   fi
-  ip addr flush dev "$UPLINK" scope global
+  step ip addr flush dev "$UPLINK" scope global || return 1
   if [ "$METHOD" != dhcp ] && [ -n "$ROUTES" ]; then
-    echo "$ROUTES" | tr ';' '\\n' | while read -r r; do
-      [ -n "$r" ] || continue
+    # ';'-separated routes, each split into words again inside the loop.
+    ifs=$IFS; IFS=';'
+    for r in $ROUTES; do
+      IFS=$ifs
       # shellcheck disable=SC2086
-      ip route replace $r dev "$BRIDGE" || { echo "cannot add route: $r dev $BRIDGE"; exit 1; }
-    done || return 1
+      [ -z "$r" ] || step ip route replace $r dev "$BRIDGE" || { IFS=$ifs; return 1; }
+    done
+    IFS=$ifs
   fi
   if [ "$DROP_INGRESS" = 1 ]; then
     # netdev datapath: OVS reads the uplink through AF_PACKET copies; the kernel must not answer too.
     t=$(nft_table "$UPLINK")
-    nft -f - <<EOF
-table netdev $t
-delete table netdev $t
-table netdev $t {
-  chain ingress { type filter hook ingress device "$UPLINK" priority -500; policy drop; }
-}
-EOF
+    printf 'table netdev %s\\ndelete table netdev %s\\ntable netdev %s {\\n  chain ingress { type filter hook ingress device "%s" priority -500; policy drop; }\\n}\\n' \\
+      "$t" "$t" "$t" "$UPLINK" >"$RUN/nft.$$"
+    step nft -f "$RUN/nft.$$" || { rm -f "$RUN/nft.$$"; return 1; }
+    rm -f "$RUN/nft.$$"
   fi
   command -v ethtool >/dev/null 2>&1 && [ "$DATAPATH" = netdev ] && ethtool -K "$BRIDGE" tx off >/dev/null 2>&1
   # The DNS servers stay what they were before the move (NM may have dropped the uplink's).
