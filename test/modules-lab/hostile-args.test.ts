@@ -81,3 +81,17 @@ test.serial('firewalld: a zone named --help is asked for as a zone, not read as 
   t.is((await sh('firewall-cmd --permanent --zone=--h6z --list-ports; firewall-cmd --zone=--h6z --list-ports')).trim(), '8443/tcp\n8443/tcp');
   t.false((await run('firewalld', args)).changed);
 });
+
+test.serial('a newline in a value never writes a second setting (sysctl, ini_file, lineinfile)', async (t) => {
+  t.timeout(60_000);
+  await sh("printf '[main]\\ndns=default\\n' > /tmp/h6.ini; printf 'a\\n' > /tmp/h6.lines");
+  const before = await sh('cat /tmp/h6.ini /tmp/h6.lines; cat /proc/sys/kernel/hostname');
+  await t.throwsAsync(run('sysctl', { name: 'net.ipv4.ip_forward', value: '1\nkernel.hostname=h6x', sysctl_file: '/tmp/h6-sysctl.conf' }), { message: /argument 'value': contains a newline/ });
+  await t.throwsAsync(run('ini_file', { path: '/tmp/h6.ini', section: 'main', option: 'dns', value: 'none\n[keyfile]\nunmanaged-devices=*' }), { message: /argument 'value': contains a newline/ });
+  await t.throwsAsync(run('lineinfile', { path: '/tmp/h6.lines', line: 'b\nc' }), { message: /argument 'line': contains a newline/ });
+  t.is(await sh('cat /tmp/h6.ini /tmp/h6.lines; cat /proc/sys/kernel/hostname'), before, 'nothing written');
+  t.is(await sh('test -e /tmp/h6-sysctl.conf && echo exists || echo absent'), 'absent\n');
+  // The same task without the newline works (the refusal is about the character, not the module).
+  t.true((await run('ini_file', { path: '/tmp/h6.ini', section: 'main', option: 'dns', value: 'none' })).changed);
+  t.is(await sh('cat /tmp/h6.ini'), '[main]\ndns = none\n');
+});

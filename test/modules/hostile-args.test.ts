@@ -98,3 +98,22 @@ test('firewalld: zone, service and source names follow firewalld; none can becom
   t.regex(help, /firewall-cmd --get-zone-of-source=--x/);
   t.regex(help, /getZoneOfSource s --x/);
 });
+
+test('control characters never reach a line-based config file: one shared check, the character named', (t) => {
+  t.regex(refused('ini_file', { path: '/etc/x.conf', section: 'main', option: 'dns', value: 'none\n[evil]\nplugins=x' }), /^value: contains a newline \(\\n\) at character 5: an INI value must fit on one line/);
+  t.regex(refused('ini_file', { path: '/etc/x.conf', section: 'main]\n[evil', option: 'a', value: '1' }), /^section: contains a newline/);
+  t.regex(refused('ini_file', { path: '/etc/x.conf', section: 'main', option: 'a=b', value: '1' }), /^option: an INI option name cannot contain '='/);
+  t.regex(refused('ini_file', { path: '/etc/x.conf', option: 'a', value: 'x\ry' }), /^value: contains a carriage return/);
+  t.regex(refused('lineinfile', { path: '/etc/hosts', line: '10.0.0.1 a\n10.0.0.2 b' }), /^line: contains a newline .*lineinfile's line must fit on one line/);
+  t.regex(refused('lineinfile', { path: '/etc/hosts', line: 'a\u2028b' }), /^line: contains U\+2028/);
+  t.regex(refused('nm_connection', { conn_name: 'br\nx', type: 'bridge' }), /^conn_name: contains a newline/);
+  t.regex(refused('nm_connection', { conn_name: 'br', properties: { 'ipv4.dns': ['1.1.1.1', '8.8.8.8\x00'] } }), /^properties\.ipv4\.dns\.1: contains a NUL byte/);
+  t.regex(refused('nm_connection', { conn_name: 'br', ifname: 'br 0' }), /^ifname: expected an interface name/);
+  t.true(parse('nm_connection', { conn_name: 'br', type: 'bridge', ifname: '*' }).success);
+  t.regex(refused('systemd_unit', { name: 'x.service', content: '[Service]\nExecStart=/bin/true\x1b[2J\n' }), /^content: contains U\+001B on line 2: a systemd unit file cannot hold control characters/);
+  t.true(parse('systemd_unit', { name: 'x.service', content: '[Service]\r\n\tExecStart=/bin/true\n' }).success, 'newlines, CRLF and tabs are a file\'s own');
+  t.true(parse('ini_file', { path: '/etc/x.conf', section: 'main', option: 'a', value: 'tab\tand spaces' }).success);
+  t.regex(refused('iptables', { chain: 'HW', rule: '-j ACCEPT', comment: 'a\nb' }), /^comment: contains a newline .*an iptables comment must fit on one line/);
+  t.regex(refused('iptables', { chain: '--help', rule: '-j ACCEPT' }), /^chain: expected a chain name: .*not starting with '-'/);
+  t.regex(refused('iptables', { chain: 'A'.repeat(29), rule: '-j ACCEPT' }), /^chain: expected a chain name of at most 28 bytes/);
+});

@@ -37,8 +37,8 @@ test('recorded probe: converged vxlan profile; drift modifies and re-activates',
   const want = { conn_name: 'hw-vx', type: 'vxlan', ifname: 'hwvx9', properties: { 'vxlan.id': 99, 'ipv4.method': 'manual', 'ipv4.addresses': ['192.0.2.30/24', '192.0.2.31/24'], 'connection.autoconnect': false }, state: 'up' };
   t.deepEqual(planNm(s, args(want)), []);
   const ch = planNm(s, args({ ...want, properties: { ...want.properties, 'ipv4.addresses': ['192.0.2.30/24'] } }));
-  t.deepEqual(ch.map((c) => c.run[0]), [`nmcli connection modify ${s.conn!.uuid} ipv4.addresses 192.0.2.30/24`, 'nmcli connection up hw-vx']);
-  t.deepEqual(planNm(s, args({ conn_name: 'hw-vx', state: 'down' })).map((c) => c.run[0]), ['nmcli connection down hw-vx']);
+  t.deepEqual(ch.map((c) => c.run[0]), [`nmcli connection modify ${s.conn!.uuid} ipv4.addresses 192.0.2.30/24`, 'nmcli connection up id hw-vx']);
+  t.deepEqual(planNm(s, args({ conn_name: 'hw-vx', state: 'down' })).map((c) => c.run[0]), ['nmcli connection down id hw-vx']);
 });
 
 test('no such connection profile (recorded): created, in memory when not persistent', (t) => {

@@ -10,6 +10,7 @@ import { modeArg } from '../file/mode.js';
 import type { FileStat } from '../file/parse.js';
 import { statProbe } from '../file/stat-probe.js';
 import { editIni } from './edit.js';
+import { oneLine } from '../validate/line-text.js';
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]).transform(String);
 
@@ -17,9 +18,10 @@ const iniArgs = z
   .object({
     path: z.string().min(1),
     /** null or omitted: the options before the first [section] (files like /etc/default/*). */
-    section: z.string().min(1).nullish().transform((s) => s ?? null),
-    option: z.string().min(1).optional(),
-    value: scalar.optional(),
+    section: z.string().min(1).superRefine(oneLine('an INI section name')).nullish().transform((s) => s ?? null),
+    // An '=' in the option name would make the line read as another option holding the rest.
+    option: z.string().min(1).superRefine(oneLine('an INI option name')).refine((o) => !o.includes('='), "an INI option name cannot contain '='").optional(),
+    value: scalar.superRefine(oneLine('an INI value')).optional(),
     state: z.enum(['present', 'absent']).default('present'),
     no_extra_spaces: z.boolean().default(false),
     create: z.boolean().default(true),

@@ -6,6 +6,7 @@ import { HostwireError } from '../../engine/errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import { splitWords } from '../shell-words.js';
 import type { Change, Module } from '../types.js';
+import { oneLine } from '../validate/line-text.js';
 import { need, readSections, requireTool, section } from '../ip_link/sections.js';
 import { parseRules, type ListedRule } from './parse.js';
 
@@ -14,9 +15,10 @@ const BUILTIN = new Set(['INPUT', 'OUTPUT', 'FORWARD', 'PREROUTING', 'POSTROUTIN
 const iptablesArgs = z
   .object({
     table: z.enum(['filter', 'nat', 'mangle', 'raw', 'security']).default('filter'),
-    chain: z.string().min(1),
+    // xtables' rules for a chain name (at most 28 bytes, not an option); no blanks or control characters.
+    chain: z.string().regex(/^[^\s\x00-\x1f\x7f!-][^\s\x00-\x1f\x7f]*$/u, "expected a chain name: no blanks or control characters, not starting with '-' or '!'").refine((c) => Buffer.byteLength(c) <= 28, 'expected a chain name of at most 28 bytes'),
     rule: z.union([z.string().min(1), z.array(z.union([z.string(), z.number()]).transform(String)).min(1)]),
-    comment: z.string().min(1).max(256).optional(),
+    comment: z.string().min(1).max(256).superRefine(oneLine('an iptables comment')).optional(),
     position: z.number().int().min(1).optional(),
     state: z.enum(['present', 'absent']).default('present'),
     ip_version: z.union([z.literal(4), z.literal(6)]).default(4),

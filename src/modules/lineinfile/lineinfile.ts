@@ -9,6 +9,7 @@ import { modeArg } from '../file/mode.js';
 import type { FileStat } from '../file/parse.js';
 import { statProbe } from '../file/stat-probe.js';
 import { editLines, pyRegex } from './edit.js';
+import { oneLine } from '../validate/line-text.js';
 
 const regex = z.string().refine((r) => {
   try {
@@ -22,7 +23,8 @@ const regex = z.string().refine((r) => {
 const lineinfileArgs = z
   .object({
     path: z.string().min(1),
-    line: z.string().optional(),
+    // One line: a newline inside would also never match on the next run (appended again each time).
+    line: z.string().superRefine(oneLine("lineinfile's line")).optional(),
     regexp: regex.optional(),
     state: z.enum(['present', 'absent']).default('present'),
     insertafter: regex.optional(),

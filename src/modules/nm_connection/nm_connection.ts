@@ -4,16 +4,20 @@ import { z } from 'zod';
 import { HostwireError } from '../../engine/errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
+import { checkIfname } from '../validate/ifname.js';
+import { oneLine } from '../validate/line-text.js';
 import { need, readSections, requireTool, section } from '../ip_link/sections.js';
 import { parseConnList, parseConnSettings, type ConnSummary } from './parse.js';
 
-const value = z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number()]))]);
+// NM keyfiles are line-based and nmcli's terse output (our read) is too: no control characters in values.
+const text = (what: string) => z.string().superRefine(oneLine(what));
+const value = z.union([text('a NetworkManager property value'), z.number(), z.boolean(), z.array(z.union([text('a NetworkManager property value'), z.number()]))]);
 
 const nmArgs = z
   .object({
-    conn_name: z.string().min(1),
-    type: z.string().min(1).optional(),
-    ifname: z.string().min(1).optional(),
+    conn_name: text('a NetworkManager connection name').pipe(z.string().min(1)),
+    type: text('a NetworkManager connection type').pipe(z.string().min(1)).optional(),
+    ifname: z.string().superRefine(checkIfname(['*'])).optional(),
     properties: z.record(z.string().regex(/^[a-z0-9-]+\.[a-z0-9-]+$/, 'expected setting.property'), value).default({}),
     state: z.enum(['present', 'absent', 'up', 'down']).default('present'),
     persistent: z.boolean().default(true),
@@ -86,8 +90,8 @@ export function planNm(s: NmState, a: NmArgs): Change[] {
   }
   const active = s.conn?.active ?? false;
   const reup = changes.length > 0 && (a.state === 'up' || (a.state === 'present' && active));
-  if ((a.state === 'up' && !active) || reup) changes.push({ summary: `activate ${a.conn_name}`, before: active ? 'active\n' : 'inactive\n', after: 'active\n', run: [shellJoin([...nm, 'up', a.conn_name])] });
-  if (a.state === 'down' && active) changes.push({ summary: `deactivate ${a.conn_name}`, before: 'active\n', after: 'inactive\n', run: [shellJoin([...nm, 'down', a.conn_name])] });
+  if ((a.state === 'up' && !active) || reup) changes.push({ summary: `activate ${a.conn_name}`, before: active ? 'active\n' : 'inactive\n', after: 'active\n', run: [shellJoin([...nm, 'up', 'id', a.conn_name])] });
+  if (a.state === 'down' && active) changes.push({ summary: `deactivate ${a.conn_name}`, before: 'active\n', after: 'inactive\n', run: [shellJoin([...nm, 'down', 'id', a.conn_name])] });
   return changes;
 }
 

@@ -20,7 +20,7 @@ const sysctlArgs = z
       const p = sysctlNameProblem(s);
       if (p) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `expected a sysctl key like net.ipv4.ip_forward (this one ${p})` });
     }),
-    value: z.union([z.string(), z.number(), z.boolean().transform((b) => (b ? '1' : '0'))]).transform(String).superRefine(oneLine('sysctl')).optional(),
+    value: z.union([z.string(), z.number(), z.boolean().transform((b) => (b ? '1' : '0'))]).transform(String).superRefine(oneLine('a sysctl value')).optional(),
     state: z.enum(['present', 'absent']).default('present'),
     sysctl_file: z.string().min(1).default(DEFAULT_SYSCTL_FILE),
     reload: z.boolean().default(true),

@@ -10,13 +10,14 @@ import { assertRegularFile, planContent } from '../file/content-plan.js';
 import { modeArg } from '../file/mode.js';
 import { parseStat, type FileStat } from '../file/parse.js';
 import { fileReadCommand } from '../file/stat-probe.js';
+import { controlFree } from '../validate/line-text.js';
 import { DAEMON_RELOAD, clearDaemonReload, markDaemonReload } from './daemon-reload.js';
 
 const unitArgs = z
   .object({
     name: z.string().regex(/^[A-Za-z0-9:_.\\@-]+\.(service|socket|target|timer|mount|automount|path|slice|scope|swap|device)$/, 'expected a unit name with its type, like ovs-vswitchd.service'),
     dropin: z.string().regex(/^[A-Za-z0-9:_.@-]+$/, 'expected a drop-in name like 10-mtu').optional(),
-    content: z.string().optional(),
+    content: z.string().superRefine(controlFree('a systemd unit file')).optional(),
     state: z.enum(['present', 'absent']).default('present'),
     path: z.string().min(1).default('/etc/systemd/system'),
     mode: modeArg.default('0644'),

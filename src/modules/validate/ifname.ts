@@ -22,8 +22,11 @@ export function describeChar(c: string): string {
   return code < 0x20 || code === 0x7f || /\s/u.test(c) ? `U+${code.toString(16).toUpperCase().padStart(4, '0')}` : `'${c}'`;
 }
 
-/** zod schema of an interface name argument. */
-export const ifname = z.string().superRefine((s, ctx) => {
-  const p = ifnameProblem(s);
+/** zod refinement: an interface name (`also` lists other accepted words, like nmcli's '*'). */
+export const checkIfname = (also: string[] = []) => (s: string, ctx: z.RefinementCtx) => {
+  const p = also.includes(s) ? undefined : ifnameProblem(s);
   if (p) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `expected an interface name: 1-15 bytes, no '/', ':', whitespace or control characters (this one ${p})` });
-});
+};
+
+/** zod schema of an interface name argument. */
+export const ifname = z.string().superRefine(checkIfname());
