@@ -88,7 +88,7 @@ export async function startLightHosts(count: number, netns: string, dir: string)
   // Each sshd gets a private mount namespace with an empty tmpfs on /root: sshd runs commands with
   // root's login shell, and bash started by sshd reads ~/.bashrc - this machine's root dotfiles
   // (measured: a pyenv rehash per exec, serialised on its lock) are no part of a light host. Its own
-  // /run too: hostwire's run lock lives in /run/hostwire.lock, one per host as on real hosts.
+  // /run too: hostwire's run lock lives in /run/hostwire/run.lock, one per host as on real hosts.
   const procs = hosts.map((h) => spawn('ip', ['netns', 'exec', netns, 'unshare', '-m', '--propagation', 'private', 'sh', '-c',
     `mount -t tmpfs -o size=1m hwbench /root && mount -t tmpfs -o size=4m hwbench /run && mkdir -p /run/sshd && chmod 0755 /run/sshd && exec /usr/sbin/sshd -D -f ${path.join(dir, 'cfg', `${h.name}.conf`)}`], { stdio: 'ignore' }));
   for (const p of procs) p.on('error', () => {});

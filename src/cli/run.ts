@@ -12,6 +12,7 @@ import { createJsonRenderer } from '../ui/json-renderer.js';
 import { colorsWanted } from '../ui/colors.js';
 import { parseExtraVars } from './extra-vars.js';
 import { reportError } from './errors.js';
+import { BadInputError } from '../engine/errors.js';
 import { collect, count, splitList } from './options.js';
 import { collectVaultPasswords, setVaultPasswords } from '../vault/index.js';
 
@@ -33,6 +34,7 @@ interface RunFlags {
   hostKeyChecking?: 'strict' | 'accept-new' | 'off';
   askBecomePass?: boolean;
   wait: boolean;
+  lockTimeout?: string;
   json?: boolean;
   report?: string;
   live?: boolean;
@@ -68,6 +70,7 @@ export function registerRunCommand(program: Command): void {
     .option('--vault-password-file <file>', 'vault password file, or a script printing it (repeatable)', collect, [])
     .option('-J, --ask-vault-pass', 'ask for the vault password (terminal only; HOSTWIRE_VAULT_PASSWORD also works)')
     .option('--no-wait', 'fail at once if another run holds a host lock')
+    .option('--lock-timeout <seconds>', 'give up waiting for another run\'s host lock after this long (default 600)')
     .option('--json', 'one JSON event per line on stdout')
     .option('--report <file.html>', 'write a self-contained HTML report of the run (recap, timeline, diffs, failures)')
     .option('--no-live', 'plain output even on a terminal')
@@ -136,6 +139,7 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
       hostKeyChecking: f.hostKeyChecking,
       becomePassword,
       noWait: !f.wait,
+      lockTimeoutSec: parseLockTimeout(f.lockTimeout),
       rolesPath: f.rolesPath,
       onEvent,
       signal: abort.signal,
@@ -154,6 +158,13 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
     if (report) reporting!.writeReport(f.report!, { ...report.data(), error: (err as Error)?.message ?? String(err) });
     return reportError(err, f.verbose);
   }
+}
+
+function parseLockTimeout(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!/^\d+(\.\d+)?$/.test(v.trim()) || !(n > 0)) throw new BadInputError(`--lock-timeout: expected a number of seconds above 0, got '${v}'`);
+  return n;
 }
 
 async function listOnly(playbook: string, f: RunFlags): Promise<number> {

@@ -60,6 +60,7 @@ function reasonOf(e: unknown): string {
 /** Connect and authenticate; `sock` is an already-open stream to the server (netns / jump). */
 export async function openSsh(
   ep: SshEndpoint, auth: SshAuthOptions, sock?: Duplex, explain?: () => Promise<string | undefined>,
+  onHostKey?: (key: Buffer) => void,
 ): Promise<NodeSSH> {
   const verifier = createHostKeyVerifier({
     host: ep.host, port: ep.port, policy: auth.hostKeyChecking,
@@ -77,7 +78,10 @@ export async function openSsh(
     readyTimeout: auth.connectTimeoutMs ?? 10_000,
     keepaliveInterval: auth.keepaliveIntervalMs ?? 5_000,
     keepaliveCountMax: auth.keepaliveCountMax ?? 3,
-    hostVerifier: (key: Buffer) => verifier.verify(key),
+    hostVerifier: (key: Buffer) => {
+      onHostKey?.(key);
+      return verifier.verify(key);
+    },
     algorithms: verifier.preferredAlgorithms.length
       ? { serverHostKey: verifier.preferredAlgorithms as NonNullable<Config['algorithms']>['serverHostKey'] }
       : undefined,

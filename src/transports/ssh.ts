@@ -51,6 +51,16 @@ export class SshTransport implements StreamingTransport {
     return describeEndpoint(this.options);
   }
 
+  /** The host key the server presented (base64), once connected: two names, one machine? */
+  hostKey?: string;
+
+  /** Where this transport connects to: two inventory names with the same key reach one sshd. */
+  get endpointKey(): string {
+    const o = this.options;
+    const jump = o.proxyJump ? describeEndpoint(o.proxyJump) : '';
+    return `${o.netns ?? ''}|${jump}|${o.host.toLowerCase()}:${o.port}`;
+  }
+
   get connected(): boolean {
     return !!this.ssh?.isConnected();
   }
@@ -87,7 +97,7 @@ export class SshTransport implements StreamingTransport {
           `cannot reach ${o.host}:${o.port} through jump host ${describeEndpoint(o.proxyJump)}: ${(e as Error).message}`, o.host, e);
       }
     }
-    this.ssh = await openSsh(o, o, sock, o.proxyJump ? undefined : explain);
+    this.ssh = await openSsh(o, o, sock, o.proxyJump ? undefined : explain, (key) => { this.hostKey = key.toString('base64'); });
     this.stats.connects++;
   }
 

@@ -13,12 +13,12 @@ test.serial('a second run waits for the lock, or fails at once with wait:false',
   const a = sshTo(sshd, { name: 'node-a' });
   const b = sshTo(sshd, { name: 'node-a' });
   t.teardown(async () => { await a.close(); await b.close(); });
-  const { release: releaseA } = await acquireHostLock(a, { wait: true, path });
-  const e = await t.throwsAsync(acquireHostLock(b, { wait: false, path }), { instanceOf: HostLockedError });
+  const { release: releaseA } = await acquireHostLock(a, { waitSec: 60, path });
+  const e = await t.throwsAsync(acquireHostLock(b, { path }), { instanceOf: HostLockedError });
   t.regex(e!.message, /host node-a is locked by another hostwire run/);
   let waited = 0;
   let got = false;
-  const pending = acquireHostLock(b, { wait: true, path, onWait: () => waited++ }).then((r) => { got = true; return r.release; });
+  const pending = acquireHostLock(b, { waitSec: 60, path, onWait: () => waited++ }).then((r) => { got = true; return r.release; });
   // The waiter reports once that it waits (poll: a loaded machine may take a while to get there).
   for (let i = 0; i < 100 && waited === 0; i++) await new Promise((r) => setTimeout(r, 100));
   t.is(waited, 1);
@@ -35,9 +35,9 @@ test.serial('the lock is released by the kernel when the holding connection dies
   const a = sshTo(sshd);
   const b = sshTo(sshd);
   t.teardown(async () => { await a.close(); await b.close(); });
-  await acquireHostLock(a, { wait: true, path });
+  await acquireHostLock(a, { waitSec: 60, path });
   const sessionPid = Number((await a.exec('echo $PPID')).stdout.trim());
-  const pending = acquireHostLock(b, { wait: true, path });
+  const pending = acquireHostLock(b, { waitSec: 60, path });
   process.kill(sessionPid, 'SIGKILL');
   const { release } = await pending;
   await release();
@@ -48,10 +48,10 @@ test.serial('the lock works over the local transport too', async (t) => {
   const path = `${sshd.dir}/lock-c`;
   const l1 = new LocalTransport('local1');
   const l2 = new LocalTransport('local1');
-  const { release: r1 } = await acquireHostLock(l1, { wait: true, path });
-  await t.throwsAsync(acquireHostLock(l2, { wait: false, path }), { message: /local1 is locked/ });
+  const { release: r1 } = await acquireHostLock(l1, { waitSec: 60, path });
+  await t.throwsAsync(acquireHostLock(l2, { path }), { message: /local1 is locked/ });
   await r1();
-  const { release: r2 } = await acquireHostLock(l2, { wait: false, path });
+  const { release: r2 } = await acquireHostLock(l2, { path });
   await r2();
 });
 
@@ -62,12 +62,12 @@ test.serial('a read script rides on the lock exec: its output comes back, the lo
   t.teardown(async () => { await a.close(); await b.close(); });
   const execs = a.stats.execs;
   // Output without a trailing newline and a line that looks like a marker both come back intact.
-  const { release, output } = await acquireHostLock(a, { wait: true, path, then: "echo first; echo '@@lock-read-end'; printf 'no newline'" });
+  const { release, output } = await acquireHostLock(a, { waitSec: 60, path, then: "echo first; echo '@@lock-read-end'; printf 'no newline'" });
   t.is(output, 'first\n@@lock-read-end\nno newline');
   t.is(a.stats.execs - execs, 1);
-  await t.throwsAsync(acquireHostLock(b, { wait: false, path, then: 'echo never' }), { instanceOf: HostLockedError });
+  await t.throwsAsync(acquireHostLock(b, { path, then: 'echo never' }), { instanceOf: HostLockedError });
   await release();
-  const again = await acquireHostLock(b, { wait: false, path });
+  const again = await acquireHostLock(b, { path });
   t.is(again.output, undefined);
   await again.release();
 });
@@ -78,7 +78,23 @@ test.serial('the read on the lock comes back whole when multi-byte characters st
   t.teardown(() => a.close());
   // 32 KB of two-byte characters after one ASCII byte, written at once: SSH data chunks (even sizes)
   // split characters.
-  const { release, output } = await acquireHostLock(a, { wait: true, path, then: "s=é; i=0; while [ $i -lt 14 ]; do s=$s$s; i=$((i+1)); done; printf 'x%s' \"$s\"" });
+  const { release, output } = await acquireHostLock(a, { waitSec: 60, path, then: "s=é; i=0; while [ $i -lt 14 ]; do s=$s$s; i=$((i+1)); done; printf 'x%s' \"$s\"" });
   t.is(output, `x${'é'.repeat(2 ** 14)}`);
+  await release();
+});
+
+test.serial('a large first read on the lock comes back in linear time (40 MB in seconds, not a minute)', async (t) => {
+  const path = `${sshd.dir}/lock-f`;
+  const a = sshTo(sshd);
+  t.teardown(() => a.close());
+  const size = 40 * 1024 * 1024;
+  const t0 = Date.now();
+  const { release, output } = await acquireHostLock(a, { path, then: `head -c ${size} /dev/zero | tr '\\0' x; echo; echo end` });
+  const ms = Date.now() - t0;
+  t.is(output!.length, size + 5);
+  t.true(output!.endsWith('x\nend\n'));
+  // Measured before the reader was linear: 54 s at 40 MB (a rescan of the whole buffer per chunk).
+  t.true(ms < 15_000, `took ${ms} ms`);
+  t.log(`40 MB first read: ${ms} ms`);
   await release();
 });

@@ -2,6 +2,7 @@
 // killed the session, keepalive noticing a hung (SIGSTOPped) session fast, and the run lock taken
 // again by an onReconnect listener (the lock lives on the connection, so it died with it).
 import test from 'ava';
+import { existsSync, readFileSync } from 'node:fs';
 import { acquireHostLock } from '../../src/transports/lock.js';
 import { startSshd, type SshdFixture } from './sshd-fixture.js';
 import { sshTo } from './helpers.js';
@@ -48,9 +49,9 @@ test.serial('keepalive notices a hung session within a few intervals; the lock i
   t.teardown(() => ssh.close());
   const path = `${sshd.dir}/lock-reconnect`;
   await ssh.connect();
-  let { release } = await acquireHostLock(ssh, { wait: false, path });
+  let { release } = await acquireHostLock(ssh, { path });
   let waited = 0;
-  ssh.onReconnect(async () => { ({ release } = await acquireHostLock(ssh, { wait: true, path, onWait: () => waited++ })); });
+  ssh.onReconnect(async () => { ({ release } = await acquireHostLock(ssh, { waitSec: 60, path, onWait: () => waited++ })); });
   const hung = sshd.sessionPids();
   signalAll(hung, 'SIGSTOP');
   t.teardown(() => signalAll(hung, 'SIGKILL'));
@@ -63,6 +64,31 @@ test.serial('keepalive notices a hung session within a few intervals; the lock i
   // The new connection holds the lock: a second taker is refused.
   const other = sshTo(sshd);
   t.teardown(() => other.close());
-  await t.throwsAsync(acquireHostLock(other, { wait: false, path }), { message: /locked by another hostwire run/ });
+  await t.throwsAsync(acquireHostLock(other, { path }), { message: /locked by another hostwire run/ });
+  await release();
+});
+
+test.serial('a partitioned session never noticed by sshd: its lock holder ends with its lease, the lock is re-taken in bounded time', async (t) => {
+  const ssh = sshTo(sshd, { keepaliveIntervalMs: 300, keepaliveCountMax: 2 });
+  t.teardown(() => ssh.close());
+  const path = `${sshd.dir}/lock-lease`;
+  await ssh.connect();
+  let { release } = await acquireHostLock(ssh, { path, leaseSec: 2 });
+  let relocked = 0;
+  ssh.onReconnect(async () => { ({ release } = await acquireHostLock(ssh, { path, leaseSec: 2, waitSec: 30 })); relocked++; });
+  // Freeze only the session's sshd processes: the path is dead (no byte passes either way), but
+  // the holder shell on the host lives on and sshd never closes the session (no ClientAlive).
+  const frozen = sshd.sessionPids().filter((p) => readFileSync(`/proc/${p}/comm`, 'utf8').trim() === 'sshd');
+  const holders = sshd.sessionPids().filter((p) => !frozen.includes(p));
+  t.true(frozen.length > 0 && holders.length > 0);
+  signalAll(frozen, 'SIGSTOP');
+  t.teardown(() => signalAll(frozen, 'SIGKILL'));
+  const t0 = Date.now();
+  t.true(await until(() => !ssh.connected, 4000), 'keepalive did not detect the dead path');
+  t.is((await ssh.exec('echo alive')).stdout, 'alive\n');
+  t.is(relocked, 1);
+  // Bounded by the lease (2 s) plus the retry pause: without the lease this waited until the deadline.
+  t.true(Date.now() - t0 < 12_000, `re-locked after ${Date.now() - t0} ms`);
+  t.false(holders.some((p) => existsSync(`/proc/${p}`) && !readFileSync(`/proc/${p}/stat`, 'utf8').includes(') Z')), 'the old holder ended by itself');
   await release();
 });

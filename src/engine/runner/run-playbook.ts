@@ -8,7 +8,8 @@ import type { PlayDef, TaskItem, Vars } from '../playbook/types.js';
 import { readYamlFile } from '../yaml-source.js';
 import { isTemplated, mergeVars, renderValue, templatedVars } from '../vars/index.js';
 import { connectionSettings, hostVars, loadInventory, loadVarsDir, selectHosts, type Inventory } from '../inventory/index.js';
-import { acquireHostLock, createTransport, HostLockedError, LocalTransport, type HostKeyChecking } from '../../transports/index.js';
+import { createTransport, LocalTransport, LockInterruptedError, type HostKeyChecking } from '../../transports/index.js';
+import { createHostLocker } from './host-locks.js';
 import { Semaphore } from '../../transports/semaphore.js';
 import type { Transport } from '../../transports/transport.js';
 import { assembleFacts, gatherFacts, splitBatch } from '../../facts/index.js';
@@ -39,6 +40,10 @@ export interface RunOptions {
   becomePassword?: string;
   /** Fail at once when another run holds a host's lock (--no-wait). */
   noWait?: boolean;
+  /** Give up waiting for another run's lock after this many seconds (--lock-timeout, default 600). */
+  lockTimeoutSec?: number;
+  /** Host-side lease of the run lock's holder in seconds (default 30; tests shorten it). */
+  lockLeaseSec?: number;
   rolesPath?: string[];
   /** Write <playbook>.retry listing failed hosts (default true). */
   retryFile?: boolean;
@@ -93,56 +98,9 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
     h.transport = t;
     return t;
   };
-  // The lock lives on the connection: after a reconnect (the uplink move) take it again, waiting,
-  // since the dead session may hold the old one until the server notices.
-  const relocking = new WeakSet<Transport>();
-  const relockOnReconnect = (h: HostState, t: Transport) => {
-    const ssh = t as Transport & { onReconnect?: (l: () => Promise<void>) => void };
-    if (!ssh.onReconnect || relocking.has(t)) return;
-    relocking.add(t);
-    ssh.onReconnect(async () => {
-      h.releaseLock = (await acquireHostLock(t, { wait: true })).release;
-    });
-  };
-  // Locks are taken for a whole batch without waiting; when one is busy, every lock this run took in
-  // that round is released and retried after a random pause, so two runs over overlapping hosts
-  // can never deadlock each other.
-  // `firstRead` gives a host's first read (facts or a probe batch), run by the lock's own exec;
-  // its outputs come back per host.
-  const lockHosts = async (batch: HostState[], firstRead?: (h: HostState) => string | undefined): Promise<Map<HostState, string>> => {
-    const outputs = new Map<HostState, string>();
-    let waitedOnce = false;
-    for (;;) {
-      const todo = batch.filter((h) => h.transport && !h.releaseLock && !h.unreachable);
-      if (!todo.length) return outputs;
-      const busy: HostState[] = [];
-      await Promise.all(todo.map(async (h) => {
-        const t = h.transport!;
-        // Several inventory names can be this same machine (-c local): each gets its own lock file.
-        const path = t instanceof LocalTransport ? `/tmp/hostwire-local-${h.name.replace(/[^\w.-]/g, '_')}.lock` : undefined;
-        try {
-          const lock = await acquireHostLock(t, { wait: false, path, then: firstRead?.(h) });
-          h.releaseLock = lock.release;
-          if (lock.output !== undefined) outputs.set(h, lock.output);
-          relockOnReconnect(h, t);
-        } catch (err) {
-          if (!(err instanceof HostLockedError)) throw err;
-          busy.push(h);
-        }
-      }));
-      if (!busy.length) return outputs;
-      if (opts.noWait) throw busyError(busy);
-      if (!waitedOnce) for (const h of busy) emit({ type: 'host_wait', host: h.name, message: `waiting for another hostwire run to release ${h.name}` });
-      waitedOnce = true;
-      await Promise.all(batch.map(async (h) => {
-        await h.releaseLock?.();
-        h.releaseLock = undefined;
-      }));
-      // What was read under the released locks may change before they are taken again.
-      outputs.clear();
-      await new Promise((r) => setTimeout(r, 200 + Math.random() * 800));
-    }
-  };
+  const { lockHosts } = createHostLocker({
+    emit, noWait: opts.noWait, timeoutSec: opts.lockTimeoutSec, signal: opts.signal, leaseSec: opts.lockLeaseSec,
+  });
   let interrupted = false;
   opts.signal?.addEventListener('abort', () => (interrupted = true), { once: true });
 
@@ -193,7 +151,13 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
         sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
         confirm,
       });
-      await runner.run(playHosts);
+      try {
+        await runner.run(playHosts);
+      } catch (err) {
+        // A first Ctrl-C / SIGTERM ends a lock wait: no task started there, the recap follows.
+        if (err instanceof LockInterruptedError && interrupted) break;
+        throw err;
+      }
       emit({ type: 'play_end', name: play.name });
     }
   } finally {
@@ -278,10 +242,6 @@ function summarize(hosts: Map<string, HostState>, started: number, interrupted: 
   const anyFailed = [...hosts.values()].some((h) => h.failed);
   const exitCode = interrupted ? EXIT.interrupted : anyUnreachable ? EXIT.unreachable : anyFailed ? EXIT.failed : EXIT.ok;
   return { stats, execs, bytesSent, durationMs: Date.now() - started, exitCode, interrupted, failedHosts };
-}
-
-function busyError(busy: HostState[]): HostLockedError {
-  return new HostLockedError(busy.map((h) => h.name).join(', '));
 }
 
 function writeRetryFile(playbookPath: string, hosts: string[]): void {
