@@ -7,12 +7,16 @@ const MIN_LENGTH = 4;
 const secrets = new Set<string>();
 let ordered: string[] = [];
 
-export function addSecret(value: unknown): void {
+let generation = 0;
+
+/** `whole`: a value derived from a secret (a template's output) is masked whole, not line by line,
+ * so that a config file holding one secret does not mask its ordinary lines everywhere. */
+export function addSecret(value: unknown, opts: { whole?: boolean } = {}): void {
   if (typeof value !== 'string' && typeof value !== 'number') return;
   const s = String(value);
   const parts = [s, s.trim()];
   // A multi-line secret (a key, a certificate) is also masked line by line: diffs split it.
-  if (s.includes('\n')) parts.push(...s.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length >= 8));
+  if (s.includes('\n') && !opts.whole) parts.push(...s.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length >= 8));
   let grew = false;
   for (const p of parts) {
     if (p.length < MIN_LENGTH || secrets.has(p)) continue;
@@ -20,15 +24,28 @@ export function addSecret(value: unknown): void {
     grew = true;
   }
   // Longest first, so a secret containing another is replaced whole.
-  if (grew) ordered = [...secrets].sort((a, b) => b.length - a.length);
+  if (grew) {
+    ordered = [...secrets].sort((a, b) => b.length - a.length);
+    generation++;
+  }
 }
 
 /** Every string/number leaf of a decrypted document is secret. */
-export function addSecretsDeep(value: unknown, depth = 0): void {
+export function addSecretsDeep(value: unknown, depth = 0, opts: { whole?: boolean } = {}): void {
   if (depth > 50) return;
-  if (Array.isArray(value)) value.forEach((v) => addSecretsDeep(v, depth + 1));
-  else if (value && typeof value === 'object') Object.values(value).forEach((v) => addSecretsDeep(v, depth + 1));
-  else addSecret(value);
+  if (Array.isArray(value)) value.forEach((v) => addSecretsDeep(v, depth + 1, opts));
+  else if (value && typeof value === 'object') Object.values(value).forEach((v) => addSecretsDeep(v, depth + 1, opts));
+  else addSecret(value, opts);
+}
+
+/** Changes whenever a secret is added (lets callers cache "holds no secret" answers). */
+export const secretsGeneration = () => generation;
+
+/** Whether a string holds a known secret (or a number is one). */
+export function holdsSecret(v: string | number): boolean {
+  if (typeof v === 'number') return secrets.has(String(v));
+  for (const s of ordered) if (v.includes(s)) return true;
+  return false;
 }
 
 export const hasSecrets = () => ordered.length > 0;
@@ -36,6 +53,7 @@ export const hasSecrets = () => ordered.length > 0;
 export function clearSecrets(): void {
   secrets.clear();
   ordered = [];
+  generation++;
 }
 
 export function maskText(text: string): string {

@@ -1,7 +1,8 @@
 // One task on one host: loop items, `when`, the module itself, until/retries, changed_when,
 // failed_when, ignore_errors, register, notify. Returns the host's result for the renderers.
 import { BadInputError, CommandError, HostwireError, TransportError, formatLoc } from '../errors.js';
-import { evalCondition, renderValue } from '../vars/index.js';
+import { evalCondition, readsSecret, renderValue } from '../vars/index.js';
+import { hideSecretDiff } from './secret-diff.js';
 import { getModule } from '../../modules/registry.js';
 import type { Change, Module, ModuleContext, ModuleResult } from '../../modules/types.js';
 import type { TaskDef, Vars } from '../playbook/types.js';
@@ -116,7 +117,9 @@ interface OnceResult {
 async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (extra: Vars) => Vars, opts: TaskRunOptions): Promise<OnceResult> {
   const mod = getModule(task.module);
   if (!mod) throw new BadInputError(`couldn't resolve module/action '${task.module}'`, task.loc);
-  const rendered = renderValue(task.args, vars, task.loc) as Vars;
+  const args = readsSecret(() => renderValue(task.args, vars, task.loc) as Vars);
+  const rendered = args.value;
+  let readSecret = args.secret;
   const parsed = mod.args.safeParse(rendered);
   if (!parsed.success) throw new BadInputError(formatArgsError(task.module, parsed.error, rendered), task.loc);
   const check = opts.check;
@@ -128,7 +131,11 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
     become: opts.become,
     vars,
     baseDir: task.baseDir,
-    render: (tpl) => renderString(tpl, vars, task.loc),
+    render: (tpl) => {
+      const out = readsSecret(() => renderString(tpl, vars, task.loc));
+      readSecret ||= out.secret;
+      return out.value;
+    },
     probe: (p) => (opts.transport === h.transport ? readProbe(h, p, opts.lookahead, opts.become) : readProbeOn(opts.transport, p, opts.become)),
   };
   const ask: AskFn | undefined = opts.confirm && ((changes) => opts.confirm!({ host: h.name, task: task.name ?? task.module, changes }));
@@ -137,6 +144,7 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
   for (;;) {
     attempts++;
     result = await execModule(mod, parsed.data, ctx, h, ask);
+    if (readSecret) hideSecretDiff(result);
     if (task.until === undefined) break;
     const untilVars = withResult(task.register ? { [task.register]: result } : result);
     if (evalCondition(task.until as string, untilVars, task.loc) || attempts > task.retries) {

@@ -17,5 +17,6 @@ export { referencedVars } from './referenced.js';
 export { mergeVars, mergeTrustedLayers } from './merge.js';
 export { templatedVars } from './lazy.js';
 export { UnsafeText, withUnsafeTag } from './unsafe.js';
+export { readsSecret } from './taint.js';
 export { compileCount } from './environment.js';
 export { OMIT, isOmit } from './undefined.js';

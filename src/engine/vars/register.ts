@@ -11,14 +11,16 @@ import { textFilters } from './filters/text.js';
 import { globals } from './globals.js';
 import { TEST_ALIASES, UNDEF_SAFE_TESTS, tests } from './tests.js';
 import { Undef, UndefinedError } from './undefined.js';
+import { noteFilterInput } from './taint.js';
 
 const UNDEF_SAFE_FILTERS = new Set(['default', 'd', 'mandatory']);
 const NAMESPACES = ['ansible.builtin.', 'ansible.utils.', 'ansible.netcommon.'];
 
+/** Filters refuse undefined input; what they consume may taint the render (see taint.ts). */
 function guard(fn: Fn, undefOk: boolean): Fn {
-  if (undefOk) return fn;
   return function (this: unknown, v: unknown, ...args: unknown[]) {
-    if (v instanceof Undef) throw new UndefinedError(v);
+    if (!undefOk && v instanceof Undef) throw new UndefinedError(v);
+    noteFilterInput([v, ...args]);
     return fn.call(this, v, ...args);
   };
 }

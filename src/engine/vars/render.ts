@@ -5,6 +5,7 @@ import { compile, failureMessage, renderCompiled } from './environment.js';
 import { isPlainObject, pyStr, pyTruthy } from './py.js';
 import { OMIT, TemplateFailure, assertDefinedDeep } from './undefined.js';
 import { unsafeTextOf } from './unsafe.js';
+import { withTaint } from './taint.js';
 
 export type Vars = Record<string, unknown>;
 
@@ -38,11 +39,11 @@ export function located<T>(src: string, fn: () => T): T {
 /** Internal: render one string, native when it is a single expression; throws TemplateFailure. */
 export function renderOne(s: string, vars: object): unknown {
   if (!isTemplated(s)) return s;
-  return located(s, () => {
+  return located(s, () => withTaint(s, () => {
     const v = renderCompiled(compile(s, 'value'), vars, s);
     assertDefinedDeep(v);
     return v;
-  });
+  }).value);
 }
 
 /** Internal: deep render; dict keys whose value became `omit` are dropped (list items too). */
@@ -68,18 +69,18 @@ export function renderValue(value: unknown, vars: Vars, where?: SourceLoc): unkn
 
 export function renderString(template: string, vars: Vars, where?: SourceLoc): string {
   if (!isTemplated(template)) return template;
-  return guarded(template, where, () => located(template, () => String(renderCompiled(compile(template, 'text'), vars, template))));
+  return guarded(template, where, () => located(template, () => withTaint(template, () => String(renderCompiled(compile(template, 'text'), vars, template))).value));
 }
 
 /** Internal: evaluate a bare expression (or a whole "{{ expr }}") to its value. */
 export function evalOne(expr: string, vars: object): unknown {
   const src = expr.trim();
   if (isTemplated(src)) return renderOne(src, vars);
-  return located(src, () => {
+  return located(src, () => withTaint(src, () => {
     const v = renderCompiled(compile(src, 'expr'), vars, src);
     assertDefinedDeep(v);
     return v;
-  });
+  }).value);
 }
 
 export function evalExpression(expr: string, vars: Vars, where?: SourceLoc): unknown {

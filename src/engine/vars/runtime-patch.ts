@@ -9,6 +9,7 @@ import { isPlainObject, pyEq, pyStr, pyTruthy, pyTypeName } from './py.js';
 import { pyMethod } from './py-methods.js';
 import { TemplateFailure, Undef, UndefinedError } from './undefined.js';
 import { unwrapUnsafe } from './unsafe.js';
+import { noteLeafRead } from './taint.js';
 
 /** Key in the nunjucks context that holds the caller's vars object. */
 export const VARS_KEY = '__hw_vars';
@@ -29,10 +30,12 @@ interface Frame {
 
 function lookupName(context: Ctx, frame: Frame, name: string): unknown {
   const local = frame.lookup(name);
+  noteLeafRead(local);
   if (local !== undefined) return local;
   const vars = context.ctx[VARS_KEY] as Record<string, unknown> | undefined;
   if (vars && name in vars) {
     const v = vars[name];
+    noteLeafRead(v);
     if (v !== undefined) return v;
   }
   if (hasOwn(context.ctx, name) && context.ctx[name] !== undefined) return context.ctx[name];
@@ -41,6 +44,12 @@ function lookupName(context: Ctx, frame: Frame, name: string): unknown {
 }
 
 export function memberLookup(obj: unknown, key: unknown, base = '(expression)'): unknown {
+  const v = lookupMember(obj, key, base);
+  noteLeafRead(v);
+  return v;
+}
+
+function lookupMember(obj: unknown, key: unknown, base: string): unknown {
   const path = typeof key === 'number' ? `${base}[${key}]` : `${base}.${String(key)}`;
   if (obj instanceof Undef) return obj.child(path);
   if (key instanceof Undef) throw new UndefinedError(key);
