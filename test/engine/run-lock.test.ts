@@ -2,7 +2,7 @@
 // every wait has a deadline, the wait names the holder, and two inventory names for one machine
 // are refused before any lock is taken. Real flock(1) on this machine (-c local) and a real sshd.
 import test from 'ava';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { acquireHostLock, LocalTransport } from '../../src/transports/index.js';
@@ -83,4 +83,30 @@ test('two inventory names for one machine are refused before locking (same addre
   const alias = start(ws, `node-a ansible_host=127.0.0.1 ${conn}\nnode-c ansible_host=localhost ${conn}\n`, { hostKeyChecking: 'off', lockTimeoutSec: 5 });
   const e2 = await t.throwsAsync(alias.done);
   t.regex(e2!.message, /inventory hosts 'node-a' and 'node-c' are one machine \(the same SSH host key\)/);
+});
+
+test('after an interrupt no handler starts, though a task that was running notified one (the recap stays true)', async (t) => {
+  const ws = workspace();
+  t.teardown(() => ws.cleanup());
+  const name = hostName();
+  ws.write('inventory.ini', `${name} ansible_connection=local\n`);
+  const playbook = ws.write('site.yml', [
+    '- hosts: all', '  gather_facts: false', '  tasks:',
+    '    - name: running when Ctrl-C comes', `      command: sleep 1`, '      notify: restart',
+    '    - name: never started', '      command: "true"',
+    '  handlers:', '    - name: restart', `      command: touch ${ws.dir}/handler-ran`, '',
+  ].join('\n'));
+  const abort = new AbortController();
+  const events: RunEvent[] = [];
+  const summary = await runPlaybook({
+    playbook, inventory: [path.join(ws.dir, 'inventory.ini')], retryFile: false, signal: abort.signal,
+    onEvent: (e) => { events.push(e); if (e.type === 'task_start' && e.task.name === 'running when Ctrl-C comes') abort.abort(); },
+  });
+  t.true(summary.interrupted);
+  t.is(summary.exitCode, 99);
+  const started = events.flatMap((e) => (e.type === 'task_start' ? [e.task.name] : []));
+  t.deepEqual(started, ['running when Ctrl-C comes']);
+  t.is(summary.stats[name]!.changed, 1, 'the running task finished');
+  t.false(existsSync(`${ws.dir}/handler-ran`), 'the handler never ran');
+  rmSync(`/run/hostwire/local-${name}.lock`, { force: true });
 });

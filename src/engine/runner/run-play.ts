@@ -273,6 +273,8 @@ export class PlayRunner {
     // a handler's own name is cleared as it runs.
     const consumed = new Map<HostState, Set<string>>();
     for (const handler of this.play.handlers) {
+      // A handler is a task: after an interrupt none starts (the recap says no new task started).
+      if (this.opts.interrupted()) return;
       const names = [handler.name ?? '', ...handler.listen].filter(Boolean);
       const hosts = this.batch.filter((h) => (isActive(h) || (this.opts.forceHandlers && h.failed && !h.unreachable)) && names.some((n) => h.notified.has(n)));
       if (!hosts.length) continue;
