@@ -30,11 +30,11 @@ export type CopyArgs = z.infer<typeof copyArgs>;
 export const copyModule: Module<CopyArgs, FileStat> = {
   name: 'copy',
   args: copyArgs,
-  probe: (a) => statProbe(a.dest),
+  probe: (a) => statProbe(a.dest, true, true),
   plan(st, a, ctx) {
     const content = a.content !== undefined ? a.content : readSource(ctx.baseDir, 'files', a.src!);
     if (st.exists && !a.force) return [];
-    return planContent(st, { path: a.dest, content, mode: a.mode, owner: a.owner, group: a.group, backup: a.backup });
+    return planContent(st, { path: a.dest, content, mode: a.mode, owner: a.owner, group: a.group, backup: a.backup, skipLargeDiff: true });
   },
   apply: (changes, _a, ctx) => applyInOrder(changes, ctx),
 };

@@ -6,6 +6,7 @@ import { HostwireError } from '../../engine/errors.js';
 import { quoteWord } from '../shell-words.js';
 import type { Change } from '../types.js';
 import { planAttrs, type Attrs } from './attrs.js';
+import { LARGE_FILE_BYTES, sameDigest, sha256Hex, skippedDiff } from './large-file.js';
 import type { FileStat } from './parse.js';
 
 export interface ContentWant extends Attrs {
@@ -15,6 +16,8 @@ export interface ContentWant extends Attrs {
   backup?: boolean;
   /** mkdir -p the parent when the file is new (drop-in dirs, sysctl.d). */
   createParent?: boolean;
+  /** copy/template: --diff names a side over LARGE_FILE_BYTES by size and sha256 (as Ansible skips it). */
+  skipLargeDiff?: boolean;
 }
 
 /** Text for --diff; binary content is summarised rather than dumped. */
@@ -28,7 +31,14 @@ export function assertRegularFile(path: string, st: FileStat): void {
   if (st.exists && st.type !== 'file') {
     throw new HostwireError('bad-input', `${path} exists but is a ${st.type === 'link' ? 'symlink' : st.type}, not a regular file`);
   }
-  if (st.exists && !st.content) throw new HostwireError('bad-input', `${path} exists but could not be read`);
+  if (st.exists && !st.content && !st.digest) throw new HostwireError('bad-input', `${path} exists but could not be read`);
+}
+
+/** The old and new text for --diff; a large side (read as a digest on the host) is named by size and sha256. */
+function diffSides(st: FileStat, want: ContentWant, next: Buffer): { before: string; after: string } {
+  const before = st.digest ? skippedDiff('destination', st.digest.size, st.digest.sha256) : diffText(st.content);
+  const after = want.skipLargeDiff && next.length > LARGE_FILE_BYTES ? skippedDiff('source', next.length, sha256Hex(next)) : diffText(next);
+  return { before, after };
 }
 
 export function backupCommand(path: string): string {
@@ -38,14 +48,14 @@ export function backupCommand(path: string): string {
 export function planContent(st: FileStat, want: ContentWant): Change[] {
   assertRegularFile(want.path, st);
   const next = Buffer.isBuffer(want.content) ? want.content : Buffer.from(want.content, 'utf8');
-  if (st.exists && st.content!.equals(next)) return planAttrs(want.path, st, want);
+  const same = st.digest ? sameDigest(st.digest, next) : st.exists && st.content!.equals(next);
+  if (same) return planAttrs(want.path, st, want);
   const changes: Change[] = [];
   if (!st.exists && want.createParent) changes.push({ summary: `create directory ${dirname(want.path)}`, run: [`mkdir -p -- ${quoteWord(dirname(want.path))}`] });
   if (st.exists && want.backup) changes.push({ summary: `back up ${want.path}`, run: [backupCommand(want.path)] });
   changes.push({
     summary: `${st.exists ? 'update' : 'create'} ${want.path}`,
-    before: diffText(st.content),
-    after: diffText(next),
+    ...diffSides(st, want, next),
     run: [],
     write: { path: want.path, content: next, mode: want.mode, owner: want.owner, group: want.group },
   });

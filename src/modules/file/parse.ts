@@ -1,6 +1,7 @@
 // Pure parser of the file-state probe (see stat-probe.ts for the snippet that prints it).
 import { ProbeParseError } from '../../engine/errors.js';
 import type { ProbeOutput } from '../types.js';
+import { parseDigestLine, type FileDigest } from './large-file.js';
 
 export type FileType = 'file' | 'directory' | 'link' | 'other';
 
@@ -17,6 +18,8 @@ export interface FileStat {
   target?: string;
   /** Content of a regular file when it was asked for (and readable). */
   content?: Buffer;
+  /** Instead of the content: size and sha256 of a large file (a read with digestLarge). */
+  digest?: FileDigest;
 }
 
 const TYPES: Record<string, FileType> = {
@@ -40,5 +43,7 @@ export function parseStat(out: ProbeOutput): FileStat {
   const content = lines.find((l) => l.startsWith('content:'));
   const rc = lines.find((l) => l.startsWith('content_rc:'));
   if (content !== undefined && rc === 'content_rc:0') st.content = Buffer.from(content.slice(8), 'base64');
+  const digest = lines.find((l) => l.startsWith('digest:'));
+  if (digest !== undefined && rc === 'content_rc:0') st.digest = parseDigestLine(digest);
   return st;
 }

@@ -27,11 +27,11 @@ export type TemplateArgs = z.infer<typeof templateArgs>;
 export const templateModule: Module<TemplateArgs, FileStat> = {
   name: 'template',
   args: templateArgs,
-  probe: (a) => statProbe(a.dest),
+  probe: (a) => statProbe(a.dest, true, true),
   plan(st, a, ctx) {
     const text = ctx.render(readFileSync(findSource(ctx.baseDir, 'templates', a.src), 'utf8'));
     if (st.exists && !a.force) return [];
-    return planContent(st, { path: a.dest, content: text, mode: a.mode, owner: a.owner, group: a.group, backup: a.backup });
+    return planContent(st, { path: a.dest, content: text, mode: a.mode, owner: a.owner, group: a.group, backup: a.backup, skipLargeDiff: true });
   },
   apply: (changes, _a, ctx) => applyInOrder(changes, ctx),
 };
