@@ -6,7 +6,7 @@ import { LineCounter, parseDocument, isMap, isSeq, isScalar, isAlias, isPair, ty
 import { BadInputError, type SourceLoc } from './errors.js';
 import { decryptFileText } from '../vault/keyring.js';
 import { VAULT_TAG_PREFIX, withVaultTag } from '../vault/yaml-tag.js';
-import { withUnsafeTag } from './vars/unsafe.js';
+import { isUnsafeNode, markUnsafeDeep, withUnsafeTag } from './vars/unsafe.js';
 
 const objectLocs = new WeakMap<object, SourceLoc>();
 const keyLocs = new WeakMap<object, Map<string, SourceLoc>>();
@@ -67,6 +67,7 @@ function toJs(node: Node | null, doc: Document, at: (n: Node | null | undefined)
   if (node === null || node === undefined) return null;
   if (isAlias(node)) return toJs(node.resolve(doc) as Node, doc, at);
   if (isScalar(node)) return node.value;
+  if (isUnsafeNode(node)) return markUnsafeDeep(toJs(Object.assign(node.clone(), { tag: undefined }) as Node, doc, at));
   if (isSeq(node)) {
     const arr = node.items.map((item) => toJs(item as Node, doc, at));
     objectLocs.set(arr, at(node));

@@ -3,6 +3,8 @@
 // a playbook registers and uses that text (register, a play var over it, a filter, set_fact, a loop item,
 // a gathered fact) and writes it back with copy. Every written file must hold exactly the host's text,
 // and neither the controller file nor the vault secret may reach the host or the run's output.
+// Then a vaulted password changes: the --diff of the task that writes it, the report and the registered
+// result must show neither the old password (read from the host) nor the new one.
 import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +15,7 @@ import type { RunEvent } from '../../src/engine/runner/events.js';
 import { createTransport } from '../../src/transports/index.js';
 import type { Transport } from '../../src/transports/transport.js';
 import { clearSecrets, encryptVault, setVaultPasswords } from '../../src/vault/index.js';
+import { createReportCollector, renderReportHtml } from '../../src/report/index.js';
 
 const LAB = 'h2hostile';
 const DEADLINE_MS = 200_000;
@@ -20,6 +23,8 @@ const dir = mkdtempSync(path.join(tmpdir(), 'hw-h2-hostile-'));
 const CONTROLLER_TEXT = `controller-private-${process.pid}-a9c1`;
 const VAULT_SECRET = `vault-plaintext-${process.pid}-77e2`;
 const VAULT_PASSWORD = 'lab-vault-password';
+const OLD_APP_PASSWORD = `old-app-password-${process.pid}-3b1f`;
+const NEW_APP_PASSWORD = `new-app-password-${process.pid}-c4d0`;
 const controllerFile = path.join(dir, 'controller-private.txt');
 writeFileSync(controllerFile, CONTROLLER_TEXT);
 
@@ -52,6 +57,20 @@ const PLAYBOOK = `
       loop: "{{ banner.stdout_lines }}"
 `;
 
+const SECRET_CHANGE = `
+- hosts: all
+  gather_facts: false
+  vars_files: [app-secrets.yml]
+  tasks:
+    - name: write the new password
+      copy: { content: "user=app\\npassword={{ vault_app_password }}\\n", dest: /root/app.conf, mode: "0600" }
+      register: written
+    - name: show what was registered
+      debug: { var: written }
+`;
+
+const vaultedVar = (name: string, value: string) => `${name}: !vault |\n    ${encryptVault(value, VAULT_PASSWORD).trimEnd().replace(/\n/g, '\n    ')}\n`;
+
 let transport: Transport | undefined;
 
 test.after.always(async () => {
@@ -80,7 +99,7 @@ async function sh(cmd: string): Promise<string> {
   return r.stdout;
 }
 
-test.serial('text from a hostile host is written back as it is: no controller file, no vault secret', async (t) => {
+test.serial('text from a hostile host is written back as it is (no controller file, no vault secret); a changed secret shows no diff', async (t) => {
   await withDeadline(
     (async () => {
       await labDown(LAB).catch(() => undefined);
@@ -94,8 +113,7 @@ test.serial('text from a hostile host is written back as it is: no controller fi
 
       writeFileSync(path.join(dir, 'inventory.yml'), labInventoryYaml(up.state));
       setVaultPasswords([VAULT_PASSWORD]);
-      const vaulted = encryptVault(VAULT_SECRET, VAULT_PASSWORD).trimEnd().replace(/\n/g, '\n    ');
-      writeFileSync(path.join(dir, 'secrets.yml'), `vault_db_password: !vault |\n    ${vaulted}\n`);
+      writeFileSync(path.join(dir, 'secrets.yml'), vaultedVar('vault_db_password', VAULT_SECRET));
       writeFileSync(path.join(dir, 'site.yml'), PLAYBOOK);
 
       const events: RunEvent[] = [];
@@ -114,6 +132,22 @@ test.serial('text from a hostile host is written back as it is: no controller fi
       const output = JSON.stringify(events);
       t.false(output.includes(CONTROLLER_TEXT), 'the run output never shows the controller file');
       t.false(output.includes(VAULT_SECRET), 'nor the vault secret');
+
+      // The password changes: the host holds the old one, the vault the new one.
+      await sh(`printf 'user=app\\npassword=%s\\n' '${OLD_APP_PASSWORD}' > /root/app.conf`);
+      writeFileSync(path.join(dir, 'app-secrets.yml'), vaultedVar('vault_app_password', NEW_APP_PASSWORD));
+      writeFileSync(path.join(dir, 'change.yml'), SECRET_CHANGE);
+      const report = createReportCollector();
+      const changeEvents: RunEvent[] = [];
+      const changed = await runPlaybook({ playbook: path.join(dir, 'change.yml'), inventory: [path.join(dir, 'inventory.yml')], retryFile: false, diff: true, onEvent: (e) => (changeEvents.push(e), report.listener(e)) });
+      t.is(changed.exitCode, 0);
+      t.is(await sh('cat /root/app.conf'), `user=app\npassword=${NEW_APP_PASSWORD}\n`, 'the new password was written');
+      const write = changeEvents.find((e) => e.type === 'host_result' && e.task.name === 'write the new password');
+      t.is(write?.type === 'host_result' ? write.result.status : undefined, 'changed');
+      const shown = JSON.stringify(changeEvents) + renderReportHtml(report.data());
+      t.false(shown.includes(OLD_APP_PASSWORD), 'the old password is in no diff, no registered result, not in the report');
+      t.false(shown.includes(NEW_APP_PASSWORD), 'nor the new one');
+      t.true(shown.includes('hidden: the task uses a secret'), 'the diff says why it is hidden');
     })(),
   );
 });

@@ -114,3 +114,19 @@ test('!unsafe in a playbook vars file, an -e file and an inventory: the text is 
   // Copied inventory vars keep the mark in Ansible's own JSON shape (what ansible-inventory --list prints).
   t.deepEqual(JSON.parse(JSON.stringify(hv.motd)), { __ansible_unsafe: `{{ lookup('file', '${file}') }}` });
 });
+
+test('!unsafe on a mapping or a list marks every string inside (playbook, -e file, inventory)', async (t) => {
+  const file = controllerFile(t);
+  const dir = path.dirname(file);
+  const yaml = "cfg: !unsafe {a: '{{ x }}', list: [1, '{{ y }}']}\nitems: !unsafe\n  - '{{ x }}'\nx: 1\ny: 2\n";
+  const expected = { cfg: { a: '{{ x }}', list: [1, '{{ y }}'] }, items: ['{{ x }}'] };
+  const fromPlaybook = templatedVars(parseYaml(yaml, 'vars.yml') as Vars);
+  t.deepEqual(renderValue({ cfg: '{{ cfg }}', items: '{{ items }}' }, fromPlaybook), expected);
+  const extraFile = path.join(dir, 'extra.yml');
+  writeFileSync(extraFile, yaml);
+  t.deepEqual(renderValue({ cfg: '{{ cfg }}', items: '{{ items }}' }, templatedVars(parseExtraVars([`@${extraFile}`]))), expected);
+  const invFile = path.join(dir, 'hosts.yml');
+  writeFileSync(invFile, `all:\n  hosts:\n    n1:\n${yaml.replace(/^/gm, '      ').trimEnd()}\n`);
+  const hv = hostVars(await loadInventory([invFile]), 'n1');
+  t.deepEqual(renderValue({ cfg: '{{ cfg }}', items: '{{ items }}' }, templatedVars(hv)), expected);
+});

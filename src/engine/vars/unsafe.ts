@@ -9,6 +9,8 @@
 //   strings that are trusted as templates.
 // A value's text therefore travels from a host to a module or a printout exactly as it came.
 
+import { YAMLMap, YAMLSeq } from 'yaml';
+
 const UNSAFE_TAG = '!unsafe';
 /** Ansible's own JSON shape for an unsafe string; a copy (structuredClone, spread) keeps it. */
 const UNSAFE_KEY = '__ansible_unsafe';
@@ -41,15 +43,41 @@ export function unwrapUnsafe(v: unknown): unknown {
   return unsafeTextOf(v) ?? v;
 }
 
-/** `!unsafe` for the `yaml` library's customTags (scalars, as Ansible documents it). */
-export const unsafeTag = {
-  tag: UNSAFE_TAG,
-  resolve(source: string): UnsafeText {
-    return new UnsafeText(source);
-  },
-};
+/** Every string inside `v` marked unsafe (`!unsafe` on a mapping or a list, as Ansible's wrap_var). */
+export function markUnsafeDeep(v: unknown, depth = 0): unknown {
+  if (typeof v === 'string') return new UnsafeText(v);
+  if (v === null || typeof v !== 'object' || depth > 100 || unsafeTextOf(v) !== undefined) return v;
+  if (Array.isArray(v)) return v.map((x) => markUnsafeDeep(x, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[k] = markUnsafeDeep(x, depth + 1);
+  return out;
+}
+
+type ToJson = (arg?: unknown, ctx?: unknown) => unknown;
+class UnsafeMap extends YAMLMap {
+  static tag = UNSAFE_TAG;
+  override toJSON(arg?: unknown, ctx?: unknown): unknown {
+    return markUnsafeDeep((YAMLMap.prototype.toJSON as ToJson).call(this, arg, ctx));
+  }
+}
+class UnsafeSeq extends YAMLSeq {
+  static tag = UNSAFE_TAG;
+  override toJSON(arg?: unknown, ctx?: unknown): unknown[] {
+    return markUnsafeDeep((YAMLSeq.prototype.toJSON as ToJson).call(this, arg, ctx)) as unknown[];
+  }
+}
+
+/** `!unsafe` for the `yaml` library's customTags: on a scalar, a mapping or a list. */
+const unsafeTags = [
+  { tag: UNSAFE_TAG, resolve: (source: string) => new UnsafeText(source) },
+  { tag: UNSAFE_TAG, collection: 'map', nodeClass: UnsafeMap, resolve: (node: YAMLMap) => Object.assign(new UnsafeMap(), node) },
+  { tag: UNSAFE_TAG, collection: 'seq', nodeClass: UnsafeSeq, resolve: (node: YAMLSeq) => Object.assign(new UnsafeSeq(), node) },
+];
+
+/** Whether a YAML node was tagged `!unsafe` (readers that walk nodes themselves ask this). */
+export const isUnsafeNode = (node: { tag?: string } | null | undefined): boolean => node?.tag === UNSAFE_TAG;
 
 /** customTags for the `yaml` library: add !unsafe to a tag list. */
 export function withUnsafeTag<T>(tags: T[]): T[] {
-  return [...tags, unsafeTag as unknown as T];
+  return [...tags, ...(unsafeTags as unknown as T[])];
 }
