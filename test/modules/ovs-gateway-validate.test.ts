@@ -80,3 +80,23 @@ test('the probe reads the link kind and maximum MTU (ip -d)', (t) => {
   const eth0 = parseGatewayProbe(out).links.find((l) => l.name === 'eth0')!;
   t.like(eth0, { maxMtu: 9000, kind: 'veth', linkType: 'ether' });
 });
+
+test('a pending transaction is visible: confirmed when the host has the wanted state, else waited for', async (t) => {
+  const { parsePending } = await import('../../src/modules/ovs_gateway/parse.js');
+  const { isPendingChange } = await import('../../src/modules/ovs_gateway/plan-pending.js');
+  // The probe's lines, as the host prints them (garbage and finished ones never reach it).
+  const pending = parsePending({ name: 'pending', out: 'mi3k2x0a1b2c waiting 1763930000 30\nbogus line\nmi3k2x9f00aa applying\n', rc: 0 } as never);
+  t.deepEqual(pending, [{ id: 'mi3k2x0a1b2c', phase: 'waiting', since: 1763930000, timeoutSec: 30 }, { id: 'mi3k2x9f00aa', phase: 'applying' }]);
+  const moved = probe('probe-static-moved');
+  t.deepEqual(planUplink(moved, args()).filter((c) => isTxnChange(c) || isPendingChange(c)), [], 'nothing pending, no move to make');
+  const waiting = { ...moved, pending: [pending[0]!] };
+  const confirm = planUplink(waiting, args()).find(isPendingChange);
+  t.truthy(confirm);
+  t.regex(confirm!.summary, /^confirm the pending transaction hostwire-configure-ovs-mi3k2x0a1b2c \(an earlier run started it and never confirmed/);
+  t.like(confirm!.pending, { id: 'mi3k2x0a1b2c', action: 'confirm', timeoutSec: 30 });
+  // Another wanted state (a new MTU), or a transaction still applying: wait for it, nothing else.
+  const other = planUplink(waiting, args({ mtu: 1400 }));
+  t.is(other.length, 1);
+  t.regex(other[0]!.summary, /^wait for the pending transaction hostwire-configure-ovs-mi3k2x0a1b2c \(in its confirm window, not the wanted state\) to end, then plan again/);
+  t.regex(planUplink({ ...moved, pending: [pending[1]!] }, args())[0]!.summary, /^wait for .*\(still applying\)/);
+});

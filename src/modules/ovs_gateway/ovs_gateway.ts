@@ -9,10 +9,24 @@ import { ovsGatewayArgs, type OvsGatewayArgs } from './args.js';
 import { awaitTransaction, prepareStage, startTransaction, unitName } from './commit.js';
 import { parseGatewayProbe, type GatewayState } from './parse.js';
 import { planNoUplink } from './plan-no-uplink.js';
+import { isPendingChange } from './plan-pending.js';
 import { isTxnChange, planUplink } from './plan-uplink.js';
+import { settlePending } from './settle-pending.js';
 import { GATEWAY_PROBE } from './probe.js';
 
-async function applyGateway(changes: Change[], a: OvsGatewayArgs, ctx: ModuleContext): Promise<void> {
+/** A pending transaction of an earlier run is settled first; after a wait, the host is read and planned again. */
+async function applyGateway(changes: Change[], a: OvsGatewayArgs, ctx: ModuleContext, settled = false): Promise<void> {
+  const pending = changes.filter(isPendingChange);
+  if (pending.length) {
+    const outcomes = await settlePending(pending, a.confirm_timeout, ctx);
+    if (pending.every((c) => c.pending.action === 'confirm')) return applyGateway(changes.filter((c) => !isPendingChange(c)), a, ctx, true);
+    const probe = await ctx.transport.exec(GATEWAY_PROBE, { become: ctx.become, timeoutMs: 60_000 });
+    const next = planUplink(parseGatewayProbe(probe.stdout), a);
+    if (settled || next.some(isPendingChange)) {
+      throw new HostwireError('command-failed', `another transaction is pending again after waiting (${outcomes.join('; ')}): is a second run moving the uplink?`, { host: ctx.host });
+    }
+    return applyGatewayAfter(next, a, ctx, outcomes);
+  }
   const txn = changes.filter(isTxnChange);
   const dirs = [...new Set(changes.flatMap((c) => (c.write ? [c.write.path.replace(/\/[^/]+$/, '')] : [])))];
   if (dirs.length) {
@@ -31,10 +45,19 @@ async function applyGateway(changes: Change[], a: OvsGatewayArgs, ctx: ModuleCon
   }
 }
 
+async function applyGatewayAfter(changes: Change[], a: OvsGatewayArgs, ctx: ModuleContext, outcomes: string[]): Promise<void> {
+  try {
+    await applyGateway(changes, a, ctx, true);
+  } catch (e) {
+    if (e instanceof HostwireError) e.message = `after waiting for the pending transaction (${outcomes.join('; ')}): ${e.message}`;
+    throw e;
+  }
+}
+
 export const ovsGatewayModule: Module<OvsGatewayArgs, GatewayState> = {
   name: 'ovs_gateway',
   args: ovsGatewayArgs,
   probe: () => ({ command: GATEWAY_PROBE, parse: (o) => parseGatewayProbe(o.stdout) }),
   plan: (s, a) => (a.mode === 'no_uplink' ? planNoUplink(s, a) : planUplink(s, a)),
-  apply: applyGateway,
+  apply: (changes, a, ctx) => applyGateway(changes, a, ctx),
 };

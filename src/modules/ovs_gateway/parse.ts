@@ -24,6 +24,24 @@ export interface GatewayState {
   nftTables: string[];
   bootUnitEnabled: boolean;
   scriptSha: string;
+  /** Transactions an earlier run started that have no result yet (e.g. its controller was killed). */
+  pending: PendingTxn[];
+}
+
+export interface PendingTxn {
+  id: string;
+  phase: 'applying' | 'waiting';
+  /** waiting: the host's epoch seconds when its confirm window opened, and the window's length. */
+  since?: number;
+  timeoutSec?: number;
+}
+
+export function parsePending(s: Section | undefined): PendingTxn[] {
+  return (s?.out ?? '').split('\n').flatMap((l) => {
+    const m = /^([0-9a-z]{6,32}) (applying|waiting)(?: (\d+)(?: (\d+))?)?$/.exec(l.trim());
+    if (!m) return [];
+    return [{ id: m[1]!, phase: m[2] as PendingTxn['phase'], ...(m[3] ? { since: Number(m[3]) } : {}), ...(m[4] ? { timeoutSec: Number(m[4]) } : {}) }];
+  });
 }
 
 function json<T>(s: Section | undefined, what: string): T {
@@ -117,5 +135,6 @@ export function parseGatewayProbe(stdout: string): GatewayState {
     nftTables: (s.get('nft')?.out ?? '').split('\n').flatMap((l) => /^table netdev (\S+)/.exec(l.trim())?.[1] ?? []),
     bootUnitEnabled: boot[0] === 'enabled',
     scriptSha: /^[0-9a-f]{64}$/.test(boot[1] ?? '') ? boot[1]! : '',
+    pending: parsePending(s.get('pending')),
   };
 }

@@ -13,6 +13,7 @@ import type { GatewayState } from './parse.js';
 import { HINT_FILES } from './probe.js';
 import { BOOT_UNIT, BOOT_UNIT_PATH, BOOT_UNIT_TEXT, SCRIPT, SCRIPT_PATH } from './script/index.js';
 import { prevPath, uplinkConfig } from './uplink-config.js';
+import { planPending } from './plan-pending.js';
 import { assertBridgeName, assertRemoteTargets, assertUplink } from './validate.js';
 
 
@@ -81,5 +82,5 @@ export function planUplink(s: GatewayState, a: OvsGatewayArgs): Change[] {
       changes.push({ summary: `remove ${a.extra_bridge} and restore its NIC (${HINT_FILES.extraBridge} is gone)`, disruptive: `moves the NIC's addresses back off ${a.extra_bridge}: its traffic blinks`, before: s.files[envPath(a.extra_bridge)] ?? '', after: 'absent\n', run: [], txn: { verb: 'remove', bridge: a.extra_bridge } } as TxnChange);
     }
   }
-  return changes;
+  return planPending(s.pending, changes);
 }

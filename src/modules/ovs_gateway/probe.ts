@@ -1,7 +1,7 @@
 // One read of everything the gateway bridge depends on: OVS bridges/ports/interfaces, links and
 // addresses, routes, MCO's hint files, hostwire's saved state, NetworkManager, nftables, the boot unit.
 import { section, requireTool } from '../ip_link/sections.js';
-import { BOOT_UNIT, BOOT_UNIT_PATH, ETC_DIR, LIB_DIR, SCRIPT_PATH } from './script/index.js';
+import { BOOT_UNIT, BOOT_UNIT_PATH, ETC_DIR, LIB_DIR, RUN_DIR, SCRIPT_PATH } from './script/index.js';
 
 /** MCO's inputs for choosing the uplink, read as files. */
 export const HINT_FILES = {
@@ -26,5 +26,7 @@ export const GATEWAY_PROBE = [
   section('files', `for f in ${Object.values(HINT_FILES).join(' ')} ${BOOT_UNIT_PATH} ${ETC_DIR}/*.env ${LIB_DIR}/*.prev; do [ -f "$f" ] && { echo "@@file $f"; cat "$f"; echo; }; done; true`),
   section('nm', `command -v nmcli >/dev/null || exit 127; nmcli -t -f RUNNING general; for p in ${NM_PLUGIN_GLOB}; do [ -e "$p" ] && echo "@@plugin ovs"; done; nmcli -t -f DEVICE,TYPE,STATE,CON-UUID device`),
   section('nft', 'nft list tables netdev'),
+  // Transactions still running: their unit is active; "waiting" once applied and checked (confirm window).
+  section('pending', `systemctl list-units --plain --no-legend --state=active,activating 'hostwire-configure-ovs-*.service' 2>/dev/null | while read -r u _; do id=\${u#hostwire-configure-ovs-}; id=\${id%.service}; [ -e ${RUN_DIR}/result-"$id" ] && continue; if [ -e ${RUN_DIR}/waiting-"$id" ]; then echo "$id waiting $(cat ${RUN_DIR}/waiting-"$id")"; else echo "$id applying"; fi; done; true`),
   section('boot', `systemctl is-enabled ${BOOT_UNIT}; sha256sum ${SCRIPT_PATH} | cut -d' ' -f1`),
 ].join('\n');

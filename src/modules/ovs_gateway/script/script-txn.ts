@@ -71,7 +71,7 @@ txn() {
   done
   check_all || rollback "$FAILED"
   echo "applied and checked; waiting up to $TIMEOUT s for the confirmation $RUN/confirm-$ID"
-  date +%s >"$RUN/waiting-$ID"
+  echo "$(date +%s) $TIMEOUT" >"$RUN/waiting-$ID"
   # Nanoseconds: whole seconds could cut hostwire's window short by up to a second.
   end=$(( $(date +%s%N) + TIMEOUT * 1000000000 ))
   while [ ! -e "$RUN/confirm-$ID" ]; do
