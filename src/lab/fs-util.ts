@@ -1,10 +1,11 @@
 // Small filesystem helpers: atomic writes, a pid lock file, and mounts found from /proc/self/mountinfo.
-import { open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { isAlive, run, sleep } from './run.js';
 
 export async function writeFileAtomic(path: string, content: string, mode = 0o644): Promise<void> {
   const tmp = `${path}.tmp-${process.pid}`;
   await writeFile(tmp, content, { mode });
+  await chmod(tmp, mode); // a leftover temp keeps its old mode otherwise
   await rename(tmp, path);
 }
 

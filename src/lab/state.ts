@@ -1,9 +1,10 @@
 // A lab's record on disk (LABS_DIR/<lab>/state.json): everything teardown needs, written atomically
 // after every step so a crash leaves a state that the next `lab up`/`lab down` can clean.
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { labDir, LABS_DIR } from './names.js';
 import type { LabSubnet } from './subnet.js';
 import { writeFileAtomic } from './fs-util.js';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../engine/private-files.js';
 
 export type LabCapabilities = Record<string, boolean>;
 
@@ -66,8 +67,8 @@ export interface LabState {
 export const statePath = (lab: string): string => `${labDir(lab)}/state.json`;
 
 export async function writeState(state: LabState): Promise<void> {
-  await mkdir(state.dir, { recursive: true });
-  await writeFileAtomic(statePath(state.name), `${JSON.stringify(state, null, 2)}\n`);
+  await mkdirPrivate(state.dir);
+  await writeFileAtomic(statePath(state.name), `${JSON.stringify(state, null, 2)}\n`, PRIVATE_FILE_MODE);
 }
 
 export async function readState(lab: string): Promise<LabState | undefined> {

@@ -1,10 +1,9 @@
 // Writing the report file atomically, so a viewer never sees half a page.
-import { renameSync, writeFileSync } from 'node:fs';
+import { writePrivateFileSync } from '../engine/private-files.js';
 import type { ReportData } from './collect.js';
 import { renderReportHtml } from './html.js';
 
 export function writeReport(file: string, data: ReportData): void {
-  const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, renderReportHtml(data));
-  renameSync(tmp, file);
+  // 0600: the report holds diffs and failures.
+  writePrivateFileSync(file, renderReportHtml(data));
 }

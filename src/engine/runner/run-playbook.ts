@@ -1,8 +1,8 @@
 // The library entry point: load inventory and playbook, run every play, return the summary.
 // `import { runPlaybook } from 'hostwire'` gives installers the same typed events the CLI renders.
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BadInputError, HostwireError } from '../errors.js';
+import { writePrivateFileSync } from '../private-files.js';
 import { loadPlaybook } from '../playbook/load-playbook.js';
 import type { PlayDef, TaskItem, Vars } from '../playbook/types.js';
 import { readYamlFile } from '../yaml-source.js';
@@ -247,7 +247,7 @@ function summarize(hosts: Map<string, HostState>, started: number, interrupted: 
 function writeRetryFile(playbookPath: string, hosts: string[]): void {
   const file = playbookPath.replace(/\.ya?ml$/, '') + '.retry';
   try {
-    writeFileSync(file, maskText(hosts.join('\n') + '\n'));
+    writePrivateFileSync(file, maskText(hosts.join('\n') + '\n'));
   } catch {
     // A read-only playbook dir must not turn a host failure into a crash.
   }

@@ -1,9 +1,10 @@
 // The default store: a JSON file beside the inventory, `<inventory dir>/.hostwire/subnets.json`.
 // Every read-decide-write happens under an exclusive lock file (`<file>.lock`), so two runs cannot give out the
 // same subnet. The file is replaced atomically (temp file in the same directory, fsync, rename).
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { BadInputError } from '../../engine/errors.js';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../../engine/private-files.js';
 import type { FlannelConfigJson } from '../pool.js';
 import { decideAllocation, isMine, sortLeases } from './decide.js';
 import { withLock } from './lock.js';
@@ -62,14 +63,15 @@ export class FileStore implements SubnetStore {
   }
 
   private async locked<T>(fn: () => Promise<T>): Promise<T> {
-    await mkdir(dirname(this.path), { recursive: true });
+    await mkdirPrivate(dirname(this.path));
     return withLock(`${this.path}.lock`, fn);
   }
 
   private async save(s: Snapshot): Promise<void> {
     const tmp = `${this.path}.${process.pid}.tmp`;
-    const fh = await open(tmp, 'w', 0o644);
+    const fh = await open(tmp, 'w', PRIVATE_FILE_MODE);
     try {
+      await fh.chmod(PRIVATE_FILE_MODE);
       await fh.writeFile(renderStateFile(s));
       await fh.sync();
     } finally {

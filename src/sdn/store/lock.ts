@@ -3,6 +3,7 @@
 import { open, readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { HostwireError } from '../../engine/errors.js';
+import { PRIVATE_FILE_MODE } from '../../engine/private-files.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -22,7 +23,7 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, timeoutMs 
   let wait = 10;
   for (;;) {
     try {
-      const fh = await open(path, 'wx', 0o644);
+      const fh = await open(path, 'wx', PRIVATE_FILE_MODE);
       await fh.writeFile(`${me}\n`);
       await fh.close();
       break;
