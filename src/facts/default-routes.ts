@@ -2,6 +2,7 @@
 // IPv6 disabled); rc != 0 with no JSON means the family is unavailable.
 import { ProbeParseError } from '../engine/errors.js';
 import type { FactProbe, ProbeOutput } from './types.js';
+import { parseToolJson } from './tool-json.js';
 
 export interface DefaultRoute {
   interface: string;
@@ -17,12 +18,7 @@ export function parseDefaultRoutes(out: ProbeOutput): DefaultRoute[] {
     if (out.rc === 0 || out.rc === 2 || out.rc === 255) return []; // family disabled / not supported
     throw new ProbeParseError(`ip route failed (rc=${out.rc})`, out.stdout);
   }
-  let data: RouteJson[];
-  try {
-    data = JSON.parse(text) as RouteJson[];
-  } catch (e) {
-    throw new ProbeParseError('ip -j route did not print JSON', out.stdout, e);
-  }
+  const data = parseToolJson<RouteJson[]>(text, 'ip -j route', ['dev', 'dst']);
   // Lowest metric first, as the kernel prefers it.
   return data
     .filter((r) => r.dst === 'default' && r.dev)

@@ -1,6 +1,7 @@
 // Interfaces, MTUs and addresses from `ip -j addr` (iproute2 JSON).
 import { ProbeParseError } from '../engine/errors.js';
 import type { FactProbe, ProbeOutput } from './types.js';
+import { parseToolJson } from './tool-json.js';
 
 export interface Ipv4Address { address: string; prefix: number; netmask: string; network: string; broadcast?: string }
 export interface Ipv6Address { address: string; prefix: number; scope: string }
@@ -36,12 +37,8 @@ function networkOf(address: string, prefix: number): string {
 }
 
 export function parseIpAddr(out: ProbeOutput): InterfaceFacts[] {
-  let data: IpAddrJson[];
-  try {
-    data = JSON.parse(out.stdout) as IpAddrJson[];
-  } catch (e) {
-    throw new ProbeParseError(`ip -j addr did not print JSON (rc=${out.rc})`, out.stdout, e);
-  }
+  if (out.stdout.trim() === '') throw new ProbeParseError(`ip -j addr printed nothing (rc=${out.rc})`, out.stdout);
+  const data = parseToolJson<IpAddrJson[]>(out.stdout, 'ip -j addr', ['ifname']);
   if (!Array.isArray(data)) throw new ProbeParseError('ip -j addr: expected a JSON array', out.stdout);
   return data.map((l) => {
     const addrs = l.addr_info ?? [];

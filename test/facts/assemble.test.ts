@@ -39,7 +39,7 @@ test('a broken or missing probe is reported, the rest still parsed', (t) => {
   t.is(f.ansible_processor_nproc, 0);
   t.is(f.ansible_kernel, '6.18.44-fc-v669');
   t.is(f.hostwire_fact_errors.length, 2);
-  t.regex(f.hostwire_fact_errors.join('\n'), /ip_addr: ip -j addr did not print JSON/);
+  t.regex(f.hostwire_fact_errors.join('\n'), /ip_addr: cannot parse ip -j addr output as JSON/);
   t.regex(f.hostwire_fact_errors.join('\n'), /nproc: no output/);
 });
 

@@ -3,6 +3,8 @@
 // comma, a firewalld zone read as a busctl option) is refused or reaches the tool as a value.
 import test from 'ava';
 import { labHost, moduleRunner, type LabHost, type ModuleRunner } from '../helpers/lab-host.js';
+import { gatherFacts } from '../../src/facts/gather.js';
+import { HOSTILE_STATE } from '../facts/record-hostile-fixtures.js';
 
 const LAB = 'h6arg';
 let host: LabHost;
@@ -94,4 +96,27 @@ test.serial('a newline in a value never writes a second setting (sysctl, ini_fil
   // The same task without the newline works (the refusal is about the character, not the module).
   t.true((await run('ini_file', { path: '/tmp/h6.ini', section: 'main', option: 'dns', value: 'none' })).changed);
   t.is(await sh('cat /tmp/h6.ini'), '[main]\ndns = none\n');
+});
+
+test.serial('hostile host state (odd bytes in names): facts keep every interface and the default route; modules still read', async (t) => {
+  t.timeout(120_000);
+  await sh('systemctl start NetworkManager');
+  await sh(HOSTILE_STATE);
+  const f = await gatherFacts(host.transport);
+  t.deepEqual(f.hostwire_fact_errors, [], 'every fact read');
+  t.true(f.ansible_interfaces.includes('h6\x01x') && f.ansible_interfaces.includes('h6"q'));
+  t.like(f.ansible_default_ipv4, { interface: 'eth0', address: host.state.hosts[0].ip });
+  // iptables: the chain's listing holds a comment with a newline and a jump to h6"c.
+  const rule = { chain: 'H6', rule: '-s 10.0.0.3/32 -j ACCEPT', comment: 'h6 new' };
+  t.true((await run('iptables', rule)).changed);
+  t.false((await run('iptables', rule)).changed);
+  t.true((await run('iptables', { ...rule, rule: '-s 10.0.0.4/32 -j ACCEPT' })).changed, 'the tagged rule is replaced in place');
+  t.regex(await sh('iptables -S H6'), /--comment "line1\nline2" -j ACCEPT\n-A H6 -s 10\.0\.0\.2\/32 .*\n-A H6 -j h6"c\n-A H6 -s 10\.0\.0\.4\/32 -m comment --comment "h6 new" -j ACCEPT\n$/);
+  t.false((await run('iptables', { chain: 'h6"c', rule: '-j RETURN' })).changed, 'a chain named h6"c is read: its rule is there');
+  // NetworkManager: a profile named "h6\nnm" is one entry of the list; other profiles work beside it.
+  const conn = { conn_name: 'h6-ok', type: 'bridge', ifname: 'h6ok0', properties: { 'ipv4.method': 'disabled', 'ipv6.method': 'disabled', 'connection.autoconnect': false } };
+  t.true((await run('nm_connection', conn)).changed);
+  t.false((await run('nm_connection', conn)).changed);
+  t.regex(await sh('nmcli -g NAME connection show'), /^h6\nnm$/m, 'the odd profile is left alone');
+  t.true((await run('nm_connection', { ...conn, state: 'absent' })).changed);
 });

@@ -146,6 +146,9 @@ export class PlayRunner {
       try {
         if (this.play.gatherFacts) {
           h.facts = await this.opts.gatherFacts(h, this.play.gatherSubset, firstOutputs.get(h));
+          // A fact the host's output made unreadable is said, not silently left empty.
+          const unread = h.facts.hostwire_fact_errors;
+          if (Array.isArray(unread) && unread.length) this.opts.emit({ type: 'warning', message: `${h.name}: facts not read: ${unread.join('; ')}` });
           h.stats.ok++;
           this.opts.emit({ type: 'host_result', task: info, result: { host: h.name, status: 'ok', durationMs: Date.now() - started } });
         }

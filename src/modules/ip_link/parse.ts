@@ -1,5 +1,6 @@
 // Pure parsers for `ip -j -d link show` (recorded in cases/links.json).
 import { ProbeParseError } from '../../engine/errors.js';
+import { parseToolJson } from '../../facts/tool-json.js';
 
 export interface LinkState {
   name: string;
@@ -24,13 +25,9 @@ interface IpLinkJson {
 export function parseIpJson<T>(text: string, what: string): T[] {
   const trimmed = text.trim();
   if (trimmed === '') return [];
-  try {
-    const v = JSON.parse(trimmed) as unknown;
-    if (!Array.isArray(v)) throw new Error('not a JSON list');
-    return v as T[];
-  } catch (err) {
-    throw new ProbeParseError(`cannot parse ${what} output as JSON: ${(err as Error).message}`, text, err);
-  }
+  const v = parseToolJson<unknown>(trimmed, what, ['ifname', 'dst', 'dev']);
+  if (!Array.isArray(v)) throw new ProbeParseError(`cannot parse ${what} output: not a JSON list`, text);
+  return v as T[];
 }
 
 export function parseLinks(text: string): Map<string, LinkState> {

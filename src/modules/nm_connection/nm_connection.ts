@@ -7,7 +7,7 @@ import type { Change, Module } from '../types.js';
 import { checkIfname } from '../validate/ifname.js';
 import { oneLine } from '../validate/line-text.js';
 import { need, readSections, requireTool, section } from '../ip_link/sections.js';
-import { parseConnList, parseConnSettings, type ConnSummary } from './parse.js';
+import { LIST_FIELDS, parseConnList, parseConnSettings, type ConnSummary } from './parse.js';
 
 // NM keyfiles are line-based and nmcli's terse output (our read) is too: no control characters in values.
 const text = (what: string) => z.string().superRefine(oneLine(what));
@@ -101,7 +101,7 @@ export const nmConnectionModule: Module<NmArgs, NmState> = {
   probe: (a) => ({
     command: [
       requireTool('nmcli'),
-      section('list', 'nmcli -t -e yes -f NAME,UUID,TYPE,DEVICE,ACTIVE,STATE,FILENAME connection show'),
+      section('list', `nmcli -t -e yes -f ${LIST_FIELDS} connection show`),
       section('show', shellJoin(['nmcli', '-t', '-e', 'yes', '-m', 'multiline', '-f', 'all', 'connection', 'show', 'id', a.conn_name])),
     ].join('; '),
     parse: (o) => readNm(o.stdout, a.conn_name),

@@ -29,12 +29,22 @@ export interface ConnSummary {
   filename: string;
 }
 
-/** `nmcli -t -e yes -f NAME,UUID,TYPE,DEVICE,ACTIVE,STATE,FILENAME connection show` */
+/** The list's fields, UUID first: a UUID and an unescaped ':' can only start a record, never sit inside a value. */
+export const LIST_FIELDS = 'UUID,TYPE,DEVICE,ACTIVE,STATE,NAME,FILENAME';
+const RECORD_START = /(?:^|\n)(?=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:)/;
+
+/**
+ * `nmcli -t -e yes -f UUID,TYPE,DEVICE,ACTIVE,STATE,NAME,FILENAME connection show`. nmcli prints a
+ * newline inside a name (and its file name) raw, so records are split where a UUID starts a line,
+ * not at every newline: a connection named "a\nb" is read whole.
+ */
 export function parseConnList(text: string): ConnSummary[] {
-  return text.split('\n').filter((l) => l !== '').map((line) => {
-    const f = splitTerse(line);
-    if (f.length !== 7) throw new ProbeParseError(`expected 7 fields in nmcli line, got ${f.length}`, line);
-    return { name: f[0], uuid: f[1], type: f[2], device: f[3], active: f[4] === 'yes', state: f[5], filename: f[6] };
+  const body = text.replace(/\n$/, '');
+  if (body === '') return [];
+  return body.split(RECORD_START).filter((r) => r !== '').map((record) => {
+    const f = splitTerse(record);
+    if (f.length !== 7) throw new ProbeParseError(`nmcli connection list: the entry ${JSON.stringify(record.slice(0, 80))} is unreadable (expected 7 fields, got ${f.length})`, text);
+    return { uuid: f[0], type: f[1], device: f[2], active: f[3] === 'yes', state: f[4], name: f[5], filename: f[6] };
   });
 }
 

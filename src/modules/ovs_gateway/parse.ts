@@ -1,5 +1,6 @@
 // Pure parsers: the gateway probe's sections -> GatewayState.
 import { HostwireError, ProbeParseError } from '../../engine/errors.js';
+import { parseToolJson } from '../../facts/tool-json.js';
 import { readSections, type Section } from '../ip_link/sections.js';
 import { asMap, parseOvsTables } from '../ovs_bridge/ovsdb.js';
 
@@ -45,11 +46,7 @@ export function parsePending(s: Section | undefined): PendingTxn[] {
 }
 
 function json<T>(s: Section | undefined, what: string): T {
-  try {
-    return JSON.parse(s?.out.trim() || '[]') as T;
-  } catch (e) {
-    throw new ProbeParseError(`${what} did not print JSON`, s?.out ?? '', e);
-  }
+  return parseToolJson<T>(s?.out.trim() || '[]', what, ['ifname', 'dev', 'dst']);
 }
 
 interface AddrJson { ifname: string; address?: string; mtu: number; flags?: string[]; master?: string; link_type?: string; max_mtu?: number; linkinfo?: { info_kind?: string }; addr_info?: { family: string; local: string; prefixlen: number; scope?: string; dynamic?: boolean }[] }
