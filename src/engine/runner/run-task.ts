@@ -117,7 +117,7 @@ interface OnceResult {
 async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (extra: Vars) => Vars, opts: TaskRunOptions): Promise<OnceResult> {
   const mod = getModule(task.module);
   if (!mod) throw new BadInputError(`couldn't resolve module/action '${task.module}'`, task.loc);
-  const args = readsSecret(() => renderValue(task.args, vars, task.loc) as Vars);
+  const args = readsSecret(() => renderArgs(mod, task, vars));
   const rendered = args.value;
   let readSecret = args.secret;
   const parsed = mod.args.safeParse(rendered);
@@ -175,6 +175,14 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
     ignored: failed && isTrue(task.ignoreErrors),
     result,
   };
+}
+
+/** The task's args rendered, except the conditions a module evaluates itself (see Module.conditionArgs). */
+function renderArgs(mod: Module<any, any>, task: TaskDef, vars: Vars): Vars {
+  const raw = mod.conditionArgs?.filter((k) => k in task.args) ?? [];
+  if (raw.length === 0) return renderValue(task.args, vars, task.loc) as Vars;
+  const rest = Object.fromEntries(Object.entries(task.args).filter(([k]) => !raw.includes(k)));
+  return { ...(renderValue(rest, vars, task.loc) as Vars), ...Object.fromEntries(raw.map((k) => [k, task.args[k]])) };
 }
 
 export async function execModule(mod: Module<any, any>, args: unknown, ctx: ModuleContext, h: HostState, ask?: AskFn): Promise<ModuleResult> {

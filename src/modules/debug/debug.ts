@@ -28,6 +28,7 @@ const assertArgs = z
 export const assertModule: Module<z.infer<typeof assertArgs>> = {
   name: 'assert',
   args: assertArgs,
+  conditionArgs: ['that'],
   async run(args, ctx) {
     for (const cond of [args.that].flat()) {
       if (!evalCondition(cond, ctx.vars)) {
