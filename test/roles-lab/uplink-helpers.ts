@@ -53,7 +53,7 @@ export const SNAPSHOT = [
   'echo "# links"; ip -o link | awk -F\': \' \'{print $2}\' | grep -v "^ovs-netdev" | while read -r l; do l=${l%%@*}; ip -o link show dev "$l" | sed -E "s/^[0-9]+: ([^:@]+)[^:]*: <([^>]*)> mtu ([0-9]+).*link\\/(\\S+) (\\S+).*/\\1 <\\2> mtu \\3 \\4 \\5/"; done',
   'echo "# ovs"; for b in $(ovs-vsctl --timeout=5 list-br); do echo "$b: $(ovs-vsctl --timeout=5 list-ports "$b" | tr "\\n" " ")"; done',
   'echo "# nft netdev"; nft list tables netdev',
-  'echo "# files"; ls -d /usr/local/libexec/hostwire/configure-ovs /etc/systemd/system/hostwire-configure-ovs.service /var/lib/ovnk/iface_default_hint /etc/hostwire/configure-ovs/* /var/lib/hostwire/configure-ovs/*.prev /var/lib/hostwire/configure-ovs/*.resolv 2>/dev/null; systemctl is-enabled hostwire-configure-ovs.service 2>/dev/null; true',
+  'echo "# files"; ls -d /usr/local/libexec/hostwire/configure-ovs /etc/systemd/system/hostwire-configure-ovs.service /var/lib/ovnk/iface_default_hint /etc/hostwire/configure-ovs/* /var/lib/hostwire/configure-ovs/*.prev /var/lib/hostwire/configure-ovs/*.resolv /etc/systemd/system/*.wants/hostwire-configure-ovs.service 2>/dev/null; systemctl is-enabled hostwire-configure-ovs.service 2>/dev/null; true',
 ].join('; ');
 
 export const snapshot = (l: UplinkLab) => l.host.sh(SNAPSHOT);

@@ -56,11 +56,11 @@ restore_snapshot() { # dir: the host as it was before the transaction's first st
 # old content as $STAGE/orig/<n>, kept in $LIB/orig-<id>): the rollback of a first move leaves none of them behind.
 restore_installed() { # list origdir
   [ -f "$1" ] || return 0
+  # Disabled first: with the unit file gone, systemctl could no longer remove its wants/ link.
+  grep -qx 'enabled no' "$1" && systemctl disable -q "$BOOT_UNIT" 2>/dev/null
   while read -r n path; do
-    case "$n" in
-      enabled) [ "$path" = no ] && systemctl disable -q "$BOOT_UNIT" 2>/dev/null ;;
-      *) if [ -e "$2/$n" ]; then cp -p "$2/$n" "$path.hw-$$" && mv -f "$path.hw-$$" "$path"; else rm -f "$path"; fi ;;
-    esac
+    [ "$n" = enabled ] && continue
+    if [ -e "$2/$n" ]; then cp -p "$2/$n" "$path.hw-$$" && mv -f "$path.hw-$$" "$path"; else rm -f "$path"; fi
   done <"$1"
   systemctl daemon-reload 2>/dev/null || true
 }
