@@ -4,6 +4,7 @@ import { formatConfirmSummary, type ConfirmFn } from '../engine/runner/confirm.j
 import { runPlaybook, EXIT } from '../engine/runner/run-playbook.js';
 import { loadPlaybook } from '../engine/playbook/load-playbook.js';
 import { isKnownModule } from '../modules/registry.js';
+import { formatPending, pendingHostWork } from '../modules/pending.js';
 import { loadInventory, selectHosts } from '../engine/inventory/index.js';
 import type { RunEvent } from '../engine/runner/events.js';
 import type { TaskItem } from '../engine/playbook/types.js';
@@ -117,7 +118,12 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
     let interrupts = 0;
     const onSigint = () => {
       interrupts++;
-      if (interrupts > 1) process.exit(EXIT.interrupted);
+      if (interrupts > 1) {
+        // Quit now; what a host will still do by itself (a pending uplink move) must not go unsaid.
+        const pending = pendingHostWork();
+        process.stderr.write(`\n[interrupted again] quitting now${pending.length ? '' : '.'}\n${pending.length ? `${formatPending(pending)}\n` : ''}`);
+        process.exit(EXIT.interrupted);
+      }
       process.stderr.write('\n[interrupted] no new tasks will start; waiting for running ones (Ctrl-C again to quit now)\n');
       abort.abort();
     };

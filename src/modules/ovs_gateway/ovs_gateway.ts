@@ -13,6 +13,8 @@ import { isPendingChange } from './plan-pending.js';
 import { isTxnChange, planUplink } from './plan-uplink.js';
 import { settlePending } from './settle-pending.js';
 import { GATEWAY_PROBE } from './probe.js';
+import { RUN_DIR } from './script/index.js';
+import { notePending } from '../pending.js';
 
 /** A pending transaction of an earlier run is settled first; after a wait, the host is read and planned again. */
 async function applyGateway(changes: Change[], a: OvsGatewayArgs, ctx: ModuleContext, settled = false): Promise<void> {
@@ -38,7 +40,13 @@ async function applyGateway(changes: Change[], a: OvsGatewayArgs, ctx: ModuleCon
   await applyChanges(plain, ctx);
   if (txn.length === 0) return;
   const id = await startTransaction(txn, ctx, a.confirm_timeout);
-  const r = await awaitTransaction(id, ctx, { timeoutSec: a.confirm_timeout, confirm: a.confirm });
+  // Known to the CLI while pending: a second Ctrl-C quits at once but says what the host will do.
+  const unregister = notePending({
+    host: ctx.host, what: `the uplink move ${unitName(id)}`, action: 'rolls itself back',
+    at: new Date(Date.now() + a.confirm_timeout * 1000),
+    check: [`systemctl status ${unitName(id)}`, `cat ${RUN_DIR}/result-${id}`, `journalctl -u ${unitName(id)}`],
+  });
+  const r = await awaitTransaction(id, ctx, { timeoutSec: a.confirm_timeout, confirm: a.confirm }).finally(unregister);
   if (r.status !== 'ok') {
     throw new HostwireError('command-failed',
       `${unitName(id)} rolled back after ${r.seconds} s: ${r.reason}\n${r.diagnostics ?? ''}`.trimEnd(), { host: ctx.host });
