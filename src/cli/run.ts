@@ -136,6 +136,7 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
       extraVars,
       check: f.check,
       diff: f.diff,
+      verbosity: f.verbose,
       forks: Number(f.forks),
       tags: f.tags,
       skipTags: f.skipTags,

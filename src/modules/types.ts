@@ -47,6 +47,8 @@ export interface ModuleContext {
   transport: Transport;
   check: boolean;
   diff: boolean;
+  /** -v count of the run (debug's `verbosity:` threshold); 0 when not given. */
+  verbosity?: number;
   become?: BecomeOptions;
   /** All variables of the host at this task (facts included). */
   vars: Record<string, unknown>;

@@ -59,7 +59,7 @@ export function createPlainRenderer(o: PlainRendererOptions) {
     const hidden = r.noLog;
     const lines: string[] = [];
     const items = (r.result?.items as HostResult[] | undefined) ?? undefined;
-    if (items) for (const it of items) lines.push(statusLine(it, target, hidden));
+    if (items) for (const it of items) lines.push(statusLine(it, target, hidden, task));
     const itemSuffix = '';
     switch (r.status) {
       case 'failed': {
@@ -72,22 +72,36 @@ export function createPlainRenderer(o: PlainRendererOptions) {
         lines.push(paint('red', `fatal: ${target}: UNREACHABLE! => ${JSON.stringify({ changed: false, msg: r.msg, unreachable: true })}`));
         break;
       default:
-        if (!items) lines.push(statusLine(r, target, hidden) + itemSuffix);
+        if (!items) lines.push(statusLine(r, target, hidden, task) + itemSuffix);
     }
     if (o.diff && !hidden && r.diff?.length) for (const d of r.diff) lines.push(formatDiff(d));
     void task;
     return lines.join('\n');
   }
 
-  function statusLine(r: HostResult, target: string, hidden?: boolean): string {
+  function statusLine(r: HostResult, target: string, hidden?: boolean, task?: TaskInfo): string {
     const label = r.label !== undefined ? ` => (item=${hidden ? '(censored due to no_log)' : r.label})` : '';
     const word = r.status === 'skipped' ? 'skipping' : r.status === 'failed' ? 'failed' : r.status;
     const color = r.status === 'ok' ? 'green' : r.status === 'changed' ? 'yellow' : r.status === 'skipped' ? 'cyan' : 'red';
     let line = `${word}: ${target}${label}`;
+    // debug's output is shown at every verbosity, as Ansible's callback shows it (_ansible_verbose_always).
+    if (task?.module === 'debug' && r.status === 'ok' && !hidden && r.result) return paint(color, `${line} => ${JSON.stringify(debugShown(r.result), null, 4)}`);
     if (o.verbosity >= 1 && !hidden && r.result && r.label === undefined) line += ` => ${JSON.stringify(publicResult(r.result))}`;
     else if (!hidden && r.result && r.label === undefined && r.result.msg !== undefined && (r.status === 'ok') && isDebugLike(r)) line += ` => ${JSON.stringify({ msg: r.result.msg }, null, 4)}`;
     return paint(color, line);
   }
+}
+
+/** Ansible's default callback (_clean_results): a debug msg is shown alone; a var without the status keys. */
+function debugShown(res: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const msgOnly = 'msg' in res;
+  for (const [k, v] of Object.entries(res)) {
+    if (k.startsWith('_') || k === 'items' || k === 'exception') continue;
+    if (msgOnly ? !['msg', 'warnings', 'deprecations'].includes(k) : ['changed', 'failed', 'skipped', 'invocation', 'skip_reason'].includes(k)) continue;
+    out[k] = v;
+  }
+  return out;
 }
 
 const isDebugLike = (r: HostResult) => r.result !== undefined && !('rc' in r.result) && !('changes' in r.result) && r.result.msg !== undefined && !('ansible_facts' in r.result);

@@ -21,6 +21,7 @@ import { probeBatch } from './probes.js';
 export interface PlayRunOptions extends TagFilter {
   check: boolean;
   diff: boolean;
+  verbosity: number;
   forks: number;
   forceHandlers: boolean;
   startAtTask?: string;
@@ -250,6 +251,7 @@ export class PlayRunner {
     return runTaskOnHost(task, h, varsFor, when, {
       check,
       diff: this.opts.diff,
+      verbosity: this.opts.verbosity,
       become,
       transport,
       delegatedTo,

@@ -29,6 +29,8 @@ export interface RunOptions {
   extraVars?: Vars;
   check?: boolean;
   diff?: boolean;
+  /** -v count: debug tasks with a higher `verbosity:` are skipped, as in Ansible. */
+  verbosity?: number;
   forks?: number;
   tags?: string[];
   skipTags?: string[];
@@ -131,6 +133,7 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
       const runner = new PlayRunner(play, vctx, {
         check,
         diff,
+        verbosity: opts.verbosity ?? 0,
         forks: opts.forks ?? 50,
         forceHandlers: Boolean(opts.forceHandlers),
         tags: opts.tags ?? [],

@@ -18,6 +18,7 @@ export interface TaskRunOptions {
   /** The task's effective check mode (its check_mode keyword, inherited, or --check). */
   check: boolean;
   diff: boolean;
+  verbosity?: number;
   become?: BecomeOptions;
   /** The transport to act through (differs from the host's own with delegate_to). */
   transport: Transport;
@@ -128,6 +129,7 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
     transport: opts.transport,
     check,
     diff: opts.diff,
+    verbosity: opts.verbosity,
     become: opts.become,
     vars,
     baseDir: task.baseDir,

@@ -19,4 +19,4 @@ export { templatedVars } from './lazy.js';
 export { UnsafeText, withUnsafeTag } from './unsafe.js';
 export { readsSecret } from './taint.js';
 export { compileCount } from './environment.js';
-export { OMIT, isOmit } from './undefined.js';
+export { OMIT, isOmit, TemplateFailure } from './undefined.js';

@@ -31,7 +31,7 @@ export function located<T>(src: string, fn: () => T): T {
   try {
     return fn();
   } catch (e) {
-    if (e instanceof TemplateFailure && !e.formatted) throw new TemplateFailure(failureMessage(e, src), true);
+    if (e instanceof TemplateFailure && !e.formatted) throw new TemplateFailure(failureMessage(e, src), true, e.undefinedVariable);
     throw e;
   }
 }

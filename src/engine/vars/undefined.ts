@@ -5,9 +5,11 @@
 /** Internal failure while rendering; the public API turns it into a BadInputError with the source loc. */
 export class TemplateFailure extends Error {
   /** formatted: the message already says "template error: ... in '<template>'". */
+  /** undefinedVariable: the failure is a missing variable (debug's var prints a marker for it). */
   constructor(
     message: string,
     readonly formatted = false,
+    readonly undefinedVariable = false,
   ) {
     super(message);
     this.name = 'TemplateFailure';
@@ -49,7 +51,7 @@ export class Undef {
 
 export class UndefinedError extends TemplateFailure {
   constructor(readonly undef: Undef) {
-    super(undef.describe());
+    super(undef.describe(), false, true);
     this.name = 'UndefinedError';
   }
 }

@@ -1,18 +1,36 @@
 // Modules that act on the run itself rather than on host state: debug, assert, fail, set_fact, meta.
 import { z } from 'zod';
-import { evalCondition } from '../../engine/vars/index.js';
+import { HostwireError } from '../../engine/errors.js';
+import { evalCondition, evalExpression, TemplateFailure } from '../../engine/vars/index.js';
 import type { Module } from '../types.js';
 
-const debugArgs = z.object({ msg: z.unknown().optional(), var: z.string().optional(), verbosity: z.number().int().default(0) }).strict();
+const debugArgs = z.object({ msg: z.unknown().optional(), var: z.unknown().optional(), verbosity: z.coerce.number().int().default(0) }).strict();
+
+/** Python's type(x) as Ansible names a non-string `var` in its output key. */
+const pyTypeName = (v: unknown) => (Array.isArray(v) ? "<class 'list'>" : "<class 'dict'>");
+
+/** `var` is an expression (r.stdout_lines, x | length); an undefined one prints as Ansible's marker. */
+function evalVar(expr: unknown, vars: Record<string, unknown>): unknown {
+  if (typeof expr !== 'string') return expr;
+  try {
+    return evalExpression(expr, vars);
+  } catch (err) {
+    if (err instanceof HostwireError && err.cause instanceof TemplateFailure && err.cause.undefinedVariable) return 'VARIABLE IS NOT DEFINED!';
+    throw err;
+  }
+}
+
+/** ansible-core's debug action: msg or var (never both), shown only up to its verbosity. */
 export const debugModule: Module<z.infer<typeof debugArgs>> = {
   name: 'debug',
-  args: debugArgs,
+  args: debugArgs.refine((a) => a.msg === undefined || a.var === undefined, { message: "'msg' and 'var' are incompatible options" }),
   async run(args, ctx) {
+    if (args.verbosity > (ctx.verbosity ?? 0)) return { changed: false, skipped: true, skipped_reason: 'Verbosity threshold not met.', failed: false };
     if (args.var !== undefined) {
-      const value = ctx.vars[args.var];
-      return { changed: false, [args.var]: value === undefined ? 'VARIABLE IS NOT DEFINED!' : value };
+      const key = typeof args.var === 'string' ? args.var : pyTypeName(args.var);
+      return { changed: false, failed: false, [key]: evalVar(args.var, ctx.vars) };
     }
-    return { changed: false, msg: args.msg === undefined ? 'Hello world!' : args.msg };
+    return { changed: false, failed: false, msg: args.msg === undefined ? 'Hello world!' : args.msg };
   },
 };
 
