@@ -1,13 +1,14 @@
 // Local transport: commands run on the controller with /bin/sh -c through execa; same
 // interface and exit-code conventions as ssh so modules never care where they run.
 import { spawn } from 'node:child_process';
-import { chmod, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { CommandError } from '../engine/errors.js';
 import { exitCodeOf, TIMEOUT_EXIT_CODE } from './exit-code.js';
 import { maskSecrets, withEnvAndCwd, withTimeout, wrapBecome } from './quote.js';
 import type { RunningCommand, StreamingTransport } from './streaming.js';
 import type { ExecOptions, ExecResult, TransportStats, WriteFileOptions } from './transport.js';
-import { buildWriteScript, tempPathFor, validateMode } from './write-script.js';
+import { buildWriteScript, isTempNameOf, tempPathFor, validateMode } from './write-script.js';
 
 export class LocalTransport implements StreamingTransport {
   readonly stats: TransportStats = { execs: 0, bytesSent: 0, connects: 0 };
@@ -52,6 +53,7 @@ export class LocalTransport implements StreamingTransport {
     const mode = options.mode ? parseInt(validateMode(options.mode), 8) : await stat(path).then((s) => s.mode & 0o7777, () => undefined);
     const tmp = tempPathFor(path);
     try {
+      await removeStaleTemps(path);
       await writeFile(tmp, content, { flag: 'wx', mode: 0o600 });
       await chmod(tmp, mode ?? 0o666 & ~process.umask());
       await rename(tmp, path);
@@ -77,4 +79,10 @@ export class LocalTransport implements StreamingTransport {
   }
 
   async close(): Promise<void> {}
+}
+
+/** Temps of `path` left by a write that was killed before it could remove them (as the shell path does). */
+async function removeStaleTemps(path: string): Promise<void> {
+  const names = await readdir(dirname(path)).catch(() => [] as string[]);
+  for (const n of names) if (isTempNameOf(path, n)) await rm(join(dirname(path), n), { force: true });
 }

@@ -23,6 +23,12 @@ export function tempPathFor(path: string): string {
   return `${tempPrefix(path)}${randomBytes(RANDOM_HEX / 2).toString('hex')}.tmp`;
 }
 
+/** True when `name` (in the directory of `path`) is a temp name tempPathFor gives `path`. */
+export function isTempNameOf(path: string, name: string): boolean {
+  const prefix = tempPrefix(path).slice(dirname(path).length + 1);
+  return name.startsWith(prefix) && new RegExp(`^[0-9a-f]{${RANDOM_HEX}}\\.tmp$`).test(name.slice(prefix.length));
+}
+
 /** A glob matching exactly the temp names tempPathFor gives this path (literal parts quoted). */
 function staleTempGlob(path: string): string {
   return `${shellQuote(tempPrefix(path))}${'[0-9a-f]'.repeat(RANDOM_HEX)}.tmp`;

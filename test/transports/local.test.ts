@@ -1,7 +1,8 @@
 import test from 'ava';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, chmodSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, chmodSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { tempPathFor } from '../../src/transports/write-script.js';
 import { LocalTransport } from '../../src/transports/local.js';
 import { createTransport } from '../../src/transports/create.js';
 import { SshTransport } from '../../src/transports/ssh.js';
@@ -32,6 +33,18 @@ test('writeFile: atomic replace, mode set or kept, no temp left', async (t) => {
   t.deepEqual(readdirSync(dir), ['a.conf']);
   await t.throwsAsync(l.writeFile(join(dir, 'no/such'), 'x'), { message: /write .*no\/such/ });
   t.deepEqual(readdirSync(dir), ['a.conf']);
+});
+
+test('writeFile: temps a killed write left for this file are removed, other files\' kept', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'hostwire-local-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const f = join(dir, 'a.conf');
+  const stale = tempPathFor(f);
+  const other = tempPathFor(join(dir, 'a.conf.d'));
+  writeFileSync(stale, 'partial');
+  writeFileSync(other, 'another');
+  await new LocalTransport().writeFile(f, 'new\n');
+  t.deepEqual(readdirSync(dir).sort(), ['a.conf', basename(other)].sort());
 });
 
 test('createTransport picks ssh or local and validates settings', (t) => {
