@@ -6,6 +6,7 @@ import { loadPlaybook } from '../engine/playbook/load-playbook.js';
 import { isKnownModule } from '../modules/registry.js';
 import { formatPending, pendingHostWork } from '../modules/pending.js';
 import { loadInventory, selectHosts } from '../engine/inventory/index.js';
+import { checkLimit } from '../engine/runner/run-checks.js';
 import type { RunEvent } from '../engine/runner/events.js';
 import type { TaskItem } from '../engine/playbook/types.js';
 import { createPlainRenderer } from '../ui/plain-renderer.js';
@@ -15,6 +16,7 @@ import { parseExtraVars } from './extra-vars.js';
 import { reportError } from './errors.js';
 import { BadInputError } from '../engine/errors.js';
 import { collect, count, splitList } from './options.js';
+import { checkConnection, checkHostKeyChecking, checkReportPath, parseForks } from './run-options.js';
 import { collectVaultPasswords, setVaultPasswords } from '../vault/index.js';
 
 interface RunFlags {
@@ -93,9 +95,23 @@ Examples:
 // Prompts (inquirer), the live view (listr2) and the HTML report load only when used: a plain run
 // starts faster (start-up counts in every run's wall time).
 async function runCommand(playbook: string, f: RunFlags): Promise<number> {
-  const reporting = f.report ? await import('../report/index.js') : undefined;
-  const report = reporting?.createReportCollector();
+  let reporting: typeof import('../report/index.js') | undefined;
+  let report: ReturnType<typeof import('../report/index.js')['createReportCollector']> | undefined;
+  const writeReport = (data: Parameters<typeof import('../report/index.js')['writeReport']>[1]) => {
+    try {
+      reporting!.writeReport(f.report!, data);
+    } catch (err) {
+      throw new BadInputError(`--report: cannot write '${f.report}' (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+  };
+  const signals = { handler: undefined as (() => void) | undefined };
   try {
+    const forks = parseForks(f.forks);
+    checkConnection(f.connection);
+    checkHostKeyChecking(f.hostKeyChecking);
+    checkReportPath(f.report);
+    reporting = f.report ? await import('../report/index.js') : undefined;
+    report = reporting?.createReportCollector();
     setVaultPasswords(await collectVaultPasswords({ passwordFiles: f.vaultPasswordFile, ask: f.askVaultPass }));
     if (f.syntaxCheck || f.listTasks || f.listHosts) return await listOnly(playbook, f);
     const extraVars = parseExtraVars(f.extraVars);
@@ -113,7 +129,8 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
     const plain = createPlainRenderer({ write: (s) => process.stdout.write(s), color: colorsWanted(process.stdout), verbosity: f.verbose, diff: Boolean(f.diff) });
     const live = useLive ? (await import('../ui/live-renderer.js')).createLiveRenderer({ write: (s) => process.stdout.write(s), diff: Boolean(f.diff) }) : undefined;
     const render: (e: RunEvent) => void = f.json ? createJsonRenderer((l) => process.stdout.write(l)) : live ? live.listener : plain;
-    const onEvent = report ? (e: RunEvent) => (render(e), report.listener(e)) : render;
+    const collector = report;
+    const onEvent = collector ? (e: RunEvent) => (render(e), collector.listener(e)) : render;
     const abort = new AbortController();
     let interrupts = 0;
     const onSigint = () => {
@@ -127,6 +144,7 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
       process.stderr.write('\n[interrupted] no new tasks will start; waiting for running ones (Ctrl-C again to quit now)\n');
       abort.abort();
     };
+    signals.handler = onSigint;
     process.on('SIGINT', onSigint);
     process.on('SIGTERM', onSigint);
     const summary = await runPlaybook({
@@ -137,7 +155,7 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
       check: f.check,
       diff: f.diff,
       verbosity: f.verbose,
-      forks: Number(f.forks),
+      forks,
       tags: f.tags,
       skipTags: f.skipTags,
       startAtTask: f.startAtTask,
@@ -153,17 +171,26 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
       confirm,
     });
     await live?.done();
-    if (report) reporting!.writeReport(f.report!, report.data());
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigint);
+    if (report) writeReport(report.data());
     if (f.detailedExitcode && summary.exitCode === EXIT.ok) {
       const drift = Object.values(summary.stats).some((s) => s.changed > 0);
       return drift ? 3 : 0;
     }
     return summary.exitCode;
   } catch (err) {
-    if (report) reporting!.writeReport(f.report!, { ...report.data(), error: (err as Error)?.message ?? String(err) });
+    if (report && !(err instanceof BadInputError && err.message.startsWith('--report:'))) {
+      try {
+        writeReport({ ...report.data(), error: (err as Error)?.message ?? String(err) });
+      } catch (writeErr) {
+        reportError(writeErr, f.verbose);
+      }
+    }
     return reportError(err, f.verbose);
+  } finally {
+    if (signals.handler) {
+      process.off('SIGINT', signals.handler);
+      process.off('SIGTERM', signals.handler);
+    }
   }
 }
 
@@ -175,12 +202,15 @@ function parseLockTimeout(v: string | undefined): number | undefined {
 }
 
 async function listOnly(playbook: string, f: RunFlags): Promise<number> {
+  parseForks(f.forks);
+  checkConnection(f.connection);
   const pb = await loadPlaybook(playbook, { rolesPath: f.rolesPath, knownModule: isKnownModule });
   if (f.syntaxCheck) {
     process.stdout.write(`\nplaybook: ${playbook}\n`);
     return 0;
   }
   const inv = f.listHosts ? await loadInventory(f.inventory) : undefined;
+  if (inv) checkLimit(inv, f.limit);
   process.stdout.write(`\nplaybook: ${playbook}\n`);
   pb.plays.forEach((play, i) => {
     process.stdout.write(`\n  play #${i + 1} (${play.hosts}): ${play.name}\tTAGS: [${play.tags.join(',')}]\n`);

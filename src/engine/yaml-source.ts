@@ -1,11 +1,12 @@
 // YAML files are read into plain JS values while remembering where each mapping and key came
 // from, so every later error can name file:line:column. YAML 1.1 is used because Ansible users
 // write `yes`/`no` booleans.
-import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, isAlias, isPair, type Node, type Document } from 'yaml';
 import { BadInputError, type SourceLoc } from './errors.js';
+import { readInputFile } from './input-file.js';
+import { ExpansionBudget, yamlDocumentError } from './yaml-limits.js';
 import { decryptFileText } from '../vault/keyring.js';
-import { VAULT_TAG_PREFIX, withVaultTag } from '../vault/yaml-tag.js';
+import { withVaultTag } from '../vault/yaml-tag.js';
 import { isUnsafeNode, markUnsafeDeep, withUnsafeTag } from './vars/unsafe.js';
 
 const objectLocs = new WeakMap<object, SourceLoc>();
@@ -23,13 +24,7 @@ export function setLoc(value: object, loc: SourceLoc): void {
 }
 
 export async function readYamlFile(file: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new BadInputError(`cannot read file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { file }, err);
-  }
-  return parseYaml(decryptFileText(text, file), file);
+  return parseYaml(decryptFileText(readInputFile(file), file), file);
 }
 
 // PyYAML (and so Ansible) reads yes/no/on/off as booleans but keeps y/n as strings (`hosts: n`).
@@ -49,27 +44,32 @@ export const pyBools = (tags: Tag[]): Tag[] =>
 export function parseYaml(text: string, file: string): unknown {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, version: '1.1', prettyErrors: false, uniqueKeys: false, customTags: ((tags: Tag[]) => withUnsafeTag(withVaultTag(pyBools(tags)))) as never });
-  const err = doc.errors[0];
-  if (err) {
-    const pos = lineCounter.linePos(err.pos[0]);
-    const what = err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-    throw new BadInputError(what.startsWith(VAULT_TAG_PREFIX) ? what.slice(VAULT_TAG_PREFIX.length) : `YAML syntax error: ${what}`, { file, line: pos.line, column: pos.col });
-  }
+  const err = yamlDocumentError(doc, text, lineCounter, file);
+  if (err) throw err;
   const at = (n: Node | null | undefined): SourceLoc => {
     const off = n?.range?.[0] ?? 0;
     const p = lineCounter.linePos(off);
     return { file, line: p.line, column: p.col };
   };
-  return toJs(doc.contents as Node | null, doc, at);
+  const budget = new ExpansionBudget(() => ({ file, line: 1 }));
+  return toJs(doc.contents as Node | null, { doc, at, budget }, 0);
 }
 
-function toJs(node: Node | null, doc: Document, at: (n: Node | null | undefined) => SourceLoc): unknown {
+interface Walk { doc: Document; at: (n: Node | null | undefined) => SourceLoc; budget: ExpansionBudget }
+
+function toJs(node: Node | null, w: Walk, depth: number, aliased = false): unknown {
   if (node === null || node === undefined) return null;
-  if (isAlias(node)) return toJs(node.resolve(doc) as Node, doc, at);
+  w.budget.take(depth, aliased, () => (depth > 0 && !isScalar(node) ? w.at(node) : undefined));
+  if (isAlias(node)) {
+    const target = node.resolve(w.doc) as Node | undefined;
+    if (!target) throw new BadInputError(`undefined YAML alias '*${node.source}'; expected an anchor '&${node.source}' defined before it`, w.at(node));
+    return toJs(target, w, depth + 1, true);
+  }
   if (isScalar(node)) return node.value;
-  if (isUnsafeNode(node)) return markUnsafeDeep(toJs(Object.assign(node.clone(), { tag: undefined }) as Node, doc, at));
+  const { at } = w;
+  if (isUnsafeNode(node)) return markUnsafeDeep(toJs(Object.assign(node.clone(), { tag: undefined }) as Node, w, depth));
   if (isSeq(node)) {
-    const arr = node.items.map((item) => toJs(item as Node, doc, at));
+    const arr = node.items.map((item) => toJs(item as Node, w, depth + 1, aliased));
     objectLocs.set(arr, at(node));
     return arr;
   }
@@ -81,8 +81,8 @@ function toJs(node: Node | null, doc: Document, at: (n: Node | null | undefined)
     for (const pair of node.items) {
       if (!isPair(pair)) continue;
       const keyNode = pair.key as Node | null;
-      const key = isScalar(keyNode) ? String(keyNode.value) : String(toJs(keyNode, doc, at));
-      const value = toJs(pair.value as Node | null, doc, at);
+      const key = isScalar(keyNode) ? String(keyNode.value) : String(toJs(keyNode, w, depth + 1, aliased));
+      const value = toJs(pair.value as Node | null, w, depth + 1, aliased);
       if (key === '<<') {
         // YAML merge keys: earlier explicit keys win over merged ones.
         for (const src of Array.isArray(value) ? value : [value]) {

@@ -65,6 +65,9 @@ export function expandHostPattern(pattern: string, loc?: SourceLoc): { hosts: st
   return { hosts, port: parsed?.port };
 }
 
+/** Hosts one range pattern may expand to; far above any real cluster, far below what exhausts memory. */
+export const MAX_RANGE_HOSTS = 100_000;
+
 const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 /** Expand the first [begin:end(:step)] and recurse on the rest, like expand_hostname_range(). */
@@ -86,11 +89,17 @@ export function expandHostRange(line: string, loc?: SourceLoc): string[] {
   if (!end) bad('no end value');
   if (!/^[0-9]+$/.test(stepText) || Number(stepText) < 1) bad(`step '${stepText}' is not a positive integer`);
   const step = Number(stepText);
+  // The rest of the name is expanded once: the product of all ranges is bounded before any is built.
+  const tails = expandHostRange(tail, loc);
+  const total = (count: number) => {
+    if (count * tails.length > MAX_RANGE_HOSTS) bad(`it expands to ${(count * tails.length).toLocaleString('en')} hosts, more than ${MAX_RANGE_HOSTS.toLocaleString('en')}`);
+  };
   let seq: string[];
   const ib = beg.length === 1 ? LETTERS.indexOf(beg) : -1;
   const ie = end.length === 1 ? LETTERS.indexOf(end) : -1;
   if (ib >= 0 && ie >= 0) {
     if (ib > ie) bad('begin is after end');
+    total(Math.floor((ie - ib) / step) + 1);
     seq = [];
     for (let i = ib; i <= ie; i += step) seq.push(LETTERS[i]!);
   } else {
@@ -101,8 +110,9 @@ export function expandHostRange(line: string, loc?: SourceLoc): string[] {
     // A leading zero asks for zero-padding, and then both ends must have the same width.
     const width = beg.length > 1 && beg.startsWith('0') ? beg.length : 0;
     if (width && end.length !== width) bad('begin and end must have the same width when zero-padded');
+    total(Math.floor((e - b) / step) + 1);
     seq = [];
     for (let i = b; i <= e; i += step) seq.push(width ? String(i).padStart(width, '0') : String(i));
   }
-  return seq.flatMap((s) => expandHostRange(head + s + tail, loc));
+  return seq.flatMap((s) => tails.map((t) => head + s + t));
 }

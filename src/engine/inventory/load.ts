@@ -2,7 +2,8 @@
 // A source is a file (YAML or INI, detected like Ansible's plugin chain), a directory
 // (every file in it, sorted, recursively, skipping what Ansible skips), or a
 // comma-separated host list such as `web1,web2:2222,`.
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { readInputFile } from '../input-file.js';
 import { dirname, extname, join, resolve } from 'node:path';
 import { BadInputError, formatLoc } from '../errors.js';
 import { addHost, emptyInventory, reconcile } from './data.js';
@@ -71,11 +72,7 @@ async function loadDirectory(inv: Inventory, dir: string): Promise<void> {
 /** Parse one inventory file into `inv`, choosing YAML or INI the way Ansible's plugins would. */
 export async function loadFile(inv: Inventory, file: string): Promise<void> {
   let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new BadInputError(`cannot read inventory file: ${(e as Error).message}`, { file }, e);
-  }
+  text = readInputFile(file, 'inventory file');
   text = decryptFileText(text, file);
   const ext = extname(file).toLowerCase();
   if (ext === '.ini') return parseIni(inv, text, file);

@@ -2,7 +2,7 @@
 // `a,b` / `a:b` unions, `&b` intersections, `!b` exclusions (applied in that order whatever
 // their position), globs (`web*`), regexes (`~web\d+`), subscripts (`webservers[0]`,
 // `webservers[1:3]`) and `@file` (one host per line, e.g. a .retry file).
-import { readFileSync } from 'node:fs';
+import { readInputFile } from '../input-file.js';
 import { BadInputError } from '../errors.js';
 import { groupHosts } from './data.js';
 import { fnmatchToRegExp } from './fnmatch.js';
@@ -103,12 +103,7 @@ function expandLimitFiles(patterns: string[]): string[] {
   return patterns.flatMap((p) => {
     if (p[0] !== '@') return [p];
     const file = p.slice(1);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (e) {
-      throw new BadInputError(`cannot read limit file: ${(e as Error).message}; expected a file with one host per line`, { file }, e);
-    }
+    const text = readInputFile(file, 'limit file');
     return text.split('\n').map((l) => l.trim()).filter(Boolean);
   });
 }

@@ -2,11 +2,13 @@
 // Ansible's host_group_vars plugin + DataLoader.find_vars_files() do: for a name, the first
 // of `<name>`, `<name>.yml`, `<name>.yaml`, `<name>.json` that exists wins; if it is a
 // directory, every YAML file under it is merged in sorted order (subdirectories included).
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { readInputFile } from '../input-file.js';
 import { join } from 'node:path';
 import { BadInputError } from '../errors.js';
 import type { Inventory, Vars, VarsLayer } from './types.js';
-import { readYaml } from './yaml-source.js';
+import { readYaml, toJs } from './yaml-source.js';
+import type { Node } from 'yaml';
 import { decryptFileText } from '../../vault/keyring.js';
 
 const EXTENSIONS = ['', '.yml', '.yaml', '.json'];
@@ -57,13 +59,9 @@ export async function findVarsFiles(dir: string, name: string, entriesInDir?: Se
 /** Read one vars file: a YAML/JSON mapping, or nothing when it is empty. */
 export async function readVarsFile(file: string): Promise<Vars | undefined> {
   let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new BadInputError(`cannot read vars file: ${(e as Error).message}`, { file }, e);
-  }
+  text = readInputFile(file, 'vars file');
   const src = readYaml(decryptFileText(text, file), file);
-  const value = src.doc.toJS({ maxAliasCount: 1000 }) as unknown;
+  const value = toJs(src, src.doc.contents as Node | null);
   if (value === null || value === undefined) return undefined;
   if (typeof value !== 'object' || Array.isArray(value)) {
     throw new BadInputError(`expected a mapping of variables, got a ${Array.isArray(value) ? 'list' : typeof value}`, { file, line: 1, column: 1 });

@@ -1,10 +1,11 @@
 // Reading YAML the way Ansible's loader does (YAML 1.1: yes/no booleans, 0755 octal,
 // merge keys, duplicate keys allowed with the last value winning) while keeping
 // positions so that errors can point at file:line:column.
-import { isAlias, isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isScalar, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import { BadInputError, type SourceLoc } from '../errors.js';
-import { VAULT_TAG_PREFIX, withVaultTag } from '../../vault/yaml-tag.js';
+import { withVaultTag } from '../../vault/yaml-tag.js';
 import { withUnsafeTag } from '../vars/unsafe.js';
+import { yamlDocumentError } from '../yaml-limits.js';
 import { pyBools } from '../yaml-source.js';
 
 export interface YamlSource {
@@ -23,16 +24,16 @@ export function readYaml(text: string, file: string): YamlSource {
   const lines = new LineCounter();
   // pyBools: PyYAML's booleans (yes/no/on/off/true/false), not YAML 1.1's y/n.
   const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter: lines, prettyErrors: false, customTags: ((tags: never[]) => withUnsafeTag(withVaultTag(pyBools(tags)))) as never });
-  const err = doc.errors[0];
-  if (err) {
-    // Point at the offending token rather than at the indentation before it.
-    let offset = err.pos[0];
-    while (text[offset] === ' ' || text[offset] === '\t') offset++;
-    const pos = lines.linePos(offset);
-    const msg = err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    throw new BadInputError(msg.startsWith(VAULT_TAG_PREFIX) ? msg.slice(VAULT_TAG_PREFIX.length) : `YAML syntax error: ${msg}`, { file, line: pos.line, column: pos.col }, err);
-  }
-  return { file, doc, lines };
+  const err = yamlDocumentError(doc, text, lines, file);
+  if (err) throw err;
+  const src = { file, doc, lines };
+  // An alias with no anchor would read as null: refuse it where it is written.
+  visit(doc, {
+    Alias(_, n) {
+      if (!n.resolve(doc)) throw new BadInputError(`undefined YAML alias '*${n.source}'; expected an anchor '&${n.source}' defined before it`, locOf(src, n));
+    },
+  });
+  return src;
 }
 
 export function locOf(src: YamlSource, node: Node | null | undefined): SourceLoc {
@@ -45,7 +46,11 @@ export function locOf(src: YamlSource, node: Node | null | undefined): SourceLoc
 /** Follow aliases so `*anchor` behaves like the node it names. */
 export function resolve(src: YamlSource, node: Node | null | undefined): Node | null {
   let n = node ?? null;
-  for (let i = 0; n && isAlias(n) && i < 100; i++) n = (n.resolve(src.doc) as Node | undefined) ?? null;
+  for (let i = 0; n && isAlias(n) && i < 100; i++) {
+    const target = n.resolve(src.doc) as Node | undefined;
+    if (!target) throw new BadInputError(`undefined YAML alias '*${n.source}'; expected an anchor '&${n.source}' defined before it`, locOf(src, n));
+    n = target;
+  }
   return n;
 }
 
@@ -79,7 +84,18 @@ export function entries(src: YamlSource, node: Node | null): YamlEntry[] {
 
 export function toJs(src: YamlSource, node: Node | null): unknown {
   const n = resolve(src, node);
-  return n ? n.toJS(src.doc, { maxAliasCount: 1000 }) : null;
+  if (!n) return null;
+  try {
+    return n.toJS(src.doc, { maxAliasCount: 1000 });
+  } catch (err) {
+    // The library refuses an alias bomb (ReferenceError) and overflows on extreme nesting (RangeError).
+    if (err instanceof ReferenceError && /excessive alias/i.test(err.message)) {
+      throw new BadInputError(`YAML aliases expand too much (an alias bomb?); expected each anchor to be reused a reasonable number of times`, locOf(src, n), err);
+    }
+    if (err instanceof ReferenceError) throw new BadInputError(`YAML alias error: ${err.message}`, locOf(src, n), err);
+    if (err instanceof RangeError) throw new BadInputError('YAML nesting too deep; expected at most 200 levels of mappings and lists', locOf(src, n), err);
+    throw err;
+  }
 }
 
 export function typeName(src: YamlSource, node: Node | null): string {

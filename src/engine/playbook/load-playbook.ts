@@ -8,6 +8,8 @@ import { keywordBoolean } from './keyword-values.js';
 import { PLAY_KEYWORDS, ROLE_ENTRY_KEYWORDS } from './keywords.js';
 import { inheritCheckMode, loadTaskList, type TaskLoadContext } from './load-tasks.js';
 import { makeRoleLoader } from './load-role.js';
+import { boolKeyword, describe, keyLoc, listKeyword, mapKeyword } from './keyword-types.js';
+import type { SourceLoc } from '../errors.js';
 import type { PlayDef, Playbook, RoleContext, TaskDef, TaskItem, Vars } from './types.js';
 
 export interface LoadPlaybookOptions {
@@ -16,8 +18,12 @@ export interface LoadPlaybookOptions {
   knownModule(name: string): boolean;
 }
 
-export async function loadPlaybook(file: string, opts: LoadPlaybookOptions): Promise<Playbook> {
+export async function loadPlaybook(file: string, opts: LoadPlaybookOptions, chain: { file: string; loc?: SourceLoc }[] = []): Promise<Playbook> {
   const abs = path.resolve(file);
+  if (chain.some((c) => c.file === abs)) {
+    const names = [...chain.map((c) => c.file), abs].map((f) => path.relative(path.dirname(chain[0]!.file), f) || f);
+    throw new BadInputError(`import_playbook recursion: ${names.join(' -> ')}; a playbook cannot import itself`, chain[chain.length - 1]!.loc ?? { file: abs });
+  }
   const dir = path.dirname(abs);
   const raw = await readYamlFile(abs);
   if (!Array.isArray(raw)) {
@@ -28,7 +34,10 @@ export async function loadPlaybook(file: string, opts: LoadPlaybookOptions): Pro
   for (const rawPlay of raw) {
     const loadRole = makeRoleLoader({ searchPath, knownModule: opts.knownModule });
     if (rawPlay && typeof rawPlay === 'object' && ('import_playbook' in rawPlay)) {
-      const sub = await loadPlaybook(path.resolve(dir, String((rawPlay as Vars).import_playbook)), opts);
+      const at = locOf(rawPlay, 'import_playbook') ?? { file: abs };
+      const target = (rawPlay as Vars).import_playbook;
+      if (typeof target !== 'string' || !target) throw new BadInputError(`import_playbook must name a playbook file, got ${describe(target)}`, at);
+      const sub = await loadPlaybook(path.resolve(dir, target), opts, [...chain, { file: abs, loc: at }]);
       plays.push(...sub.plays);
       continue;
     }
@@ -49,8 +58,9 @@ async function loadPlay(raw: unknown, file: string, dir: string, loadRole: Retur
   const ctx: TaskLoadContext = { file, baseDir: dir, knownModule: opts.knownModule, loadRole, extraHandlers };
   const roleTasks: TaskItem[] = [];
   const roles: RoleContext[] = [];
-  for (const r of (p.roles as unknown[]) ?? []) {
-    const rloc = locOf(r) ?? loc;
+  for (const r of listKeyword(p, 'roles', loc)) {
+    const rloc = locOf(r) ?? keyLoc(p, 'roles', loc);
+    if (typeof r !== 'string' && (!r || typeof r !== 'object' || Array.isArray(r))) throw new BadInputError(`a roles: entry must be a role name or a mapping with role:, got ${describe(r)}`, rloc);
     const spec = typeof r === 'string' ? { role: r } : (r as Vars);
     const name = String(spec.role ?? spec.name ?? '');
     if (!name) throw new BadInputError('a roles: entry needs a role name', rloc);
@@ -66,30 +76,37 @@ async function loadPlay(raw: unknown, file: string, dir: string, loadRole: Retur
       checkMode, baseDir: loaded.ctx.dir, loc: rloc, role: loaded.ctx, block: loaded.tasks, rescue: [], always: [],
     });
   }
-  const preTasks = await loadTaskList(p.pre_tasks, ctx, 'pre_tasks');
-  const tasks = await loadTaskList(p.tasks, ctx, 'tasks');
-  const postTasks = await loadTaskList(p.post_tasks, ctx, 'post_tasks');
+  const preTasks = await loadTaskList(p.pre_tasks, ctx, 'pre_tasks', keyLoc(p, 'pre_tasks', loc));
+  const tasks = await loadTaskList(p.tasks, ctx, 'tasks', keyLoc(p, 'tasks', loc));
+  const postTasks = await loadTaskList(p.post_tasks, ctx, 'post_tasks', keyLoc(p, 'post_tasks', loc));
   const playHandlers: TaskDef[] = [];
-  for (const h of await loadTaskList(p.handlers, ctx, 'handlers')) {
+  for (const h of await loadTaskList(p.handlers, ctx, 'handlers', keyLoc(p, 'handlers', loc))) {
     if (h.kind !== 'task') throw new BadInputError('handlers cannot be blocks', h.loc);
     playHandlers.push(h);
   }
-  const serial = p.serial === undefined ? [] : [p.serial].flat() as (number | string)[];
+  const serial = listKeyword(p, 'serial', loc, true) as (number | string)[];
+  for (const s of serial) {
+    if (typeof s === 'number' ? !Number.isInteger(s) || s < 0 : typeof s !== 'string' || !/^(\d+%?|.*{{.*}}.*)$/.test(s.trim())) {
+      throw new BadInputError(`'serial' must be a number of hosts, a percentage such as 30% or a list of them, got ${describe(s)}`, keyLoc(p, 'serial', loc));
+    }
+  }
+  const varsFiles = listKeyword(p, 'vars_files', loc, true);
+  for (const f of varsFiles) if (typeof f !== 'string') throw new BadInputError(`'vars_files' entries must be file names, got ${describe(f)}`, locOf(f) ?? keyLoc(p, 'vars_files', loc));
   return {
     name: p.name === undefined ? String(p.hosts) : String(p.name),
     hosts: Array.isArray(p.hosts) ? p.hosts.join(',') : String(p.hosts),
-    vars: (p.vars as Vars) ?? {},
-    varsFiles: [p.vars_files ?? []].flat().map(String),
+    vars: (mapKeyword(p, 'vars', loc) as Vars) ?? {},
+    varsFiles: varsFiles as string[],
     preTasks,
     tasks: [...roleTasks, ...tasks],
     postTasks,
     handlers: [...extraHandlers, ...playHandlers],
-    gatherFacts: p.gather_facts === undefined ? true : Boolean(p.gather_facts),
+    gatherFacts: boolKeyword(p, 'gather_facts', loc) ?? true,
     gatherSubset: factIdsFor(p.gather_subset, loc),
-    become: p.become === undefined ? undefined : Boolean(p.become),
+    become: boolKeyword(p, 'become', loc),
     becomeUser: p.become_user as string | undefined,
     serial,
-    anyErrorsFatal: Boolean(p.any_errors_fatal),
+    anyErrorsFatal: boolKeyword(p, 'any_errors_fatal', loc) ?? false,
     maxFailPercentage: p.max_fail_percentage === undefined ? undefined : Number(p.max_fail_percentage),
     strategy: 'linear',
     tags: [p.tags ?? []].flat().map(String),

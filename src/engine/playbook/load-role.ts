@@ -2,7 +2,8 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { BadInputError, type SourceLoc } from '../errors.js';
-import { readYamlFile } from '../yaml-source.js';
+import { locOf, readYamlFile } from '../yaml-source.js';
+import { describe, keyLoc, listKeyword } from './keyword-types.js';
 import { loadTaskList, type LoadedRole, type TaskLoadContext } from './load-tasks.js';
 import type { RoleContext, TaskDef, TaskItem, Vars } from './types.js';
 
@@ -26,7 +27,13 @@ export function findRoleDir(name: string, searchPath: string[]): string | undefi
 async function readOptional(dir: string, sub: string, file = 'main'): Promise<unknown> {
   for (const ext of ['.yml', '.yaml', '']) {
     const p = path.join(dir, sub, file + ext);
-    if (existsSync(p) && statSync(p).isFile()) return readYamlFile(p);
+    if (!existsSync(p)) continue;
+    // `tasks/main` may be a folder beside main.yml; `tasks/main.yml` as a folder is a broken role.
+    if (statSync(p).isDirectory()) {
+      if (ext === '') continue;
+      throw new BadInputError(`a role's ${sub}/${file}${ext} must be a file, found a directory`, { file: p });
+    }
+    return readYamlFile(p);
   }
   return undefined;
 }
@@ -41,7 +48,7 @@ function fileOf(dir: string, sub: string, file = 'main'): string {
 
 const asVars = (v: unknown, file: string): Vars => {
   if (v === undefined || v === null) return {};
-  if (typeof v !== 'object' || Array.isArray(v)) throw new BadInputError('expected a mapping of variables', { file });
+  if (typeof v !== 'object' || Array.isArray(v)) throw new BadInputError(`expected a mapping of variables, got ${describe(v)}`, locOf(v) ?? { file, line: 1 });
   return v as Vars;
 };
 
@@ -63,13 +70,20 @@ export function makeRoleLoader(opts: RoleLoaderOptions) {
     };
     const tasks: TaskItem[] = [];
     const handlers: TaskDef[] = [];
-    const meta = (await readOptional(dir, 'meta')) as { dependencies?: unknown[] } | undefined;
-    for (const dep of meta?.dependencies ?? []) {
+    const meta = await readOptional(dir, 'meta');
+    const metaFile = fileOf(dir, 'meta');
+    if (meta !== undefined && meta !== null && (typeof meta !== 'object' || Array.isArray(meta))) {
+      throw new BadInputError(`a role's meta/main.yml must be a mapping (dependencies:, galaxy_info:), got ${describe(meta)}`, locOf(meta) ?? { file: metaFile, line: 1 });
+    }
+    const deps = meta ? listKeyword(meta as Vars, 'dependencies', { file: metaFile, line: 1 }) : [];
+    for (const dep of deps) {
+      const depLoc = locOf(dep) ?? keyLoc(meta as Vars, 'dependencies', { file: metaFile, line: 1 });
+      if (typeof dep !== 'string' && (!dep || typeof dep !== 'object' || Array.isArray(dep))) throw new BadInputError(`a dependency must be a role name or a mapping with role:, got ${describe(dep)}`, depLoc);
       const depName = typeof dep === 'string' ? dep : String((dep as Vars).role ?? (dep as Vars).name ?? '');
       const depParams = typeof dep === 'object' && dep ? { ...(dep as Vars) } : {};
       delete depParams.role;
       delete depParams.name;
-      const d = await load(depName, (depParams.vars as Vars) ?? depParams, { file: fileOf(dir, 'meta') }, undefined, [...stack, dir]);
+      const d = await load(depName, (depParams.vars as Vars) ?? depParams, depLoc, undefined, [...stack, dir]);
       tasks.push(...d.tasks);
       handlers.push(...d.handlers);
     }

@@ -6,6 +6,7 @@ import { locOf, readYamlFile } from '../yaml-source.js';
 import { TASK_KEYWORDS, FREE_FORM_MODULES, shortModuleName } from './keywords.js';
 import { keywordBoolean } from './keyword-values.js';
 import { parseKeyValueArgs, splitFreeForm } from './kv-args.js';
+import { boolKeyword, describe, keyLoc, mapKeyword, registerKeyword } from './keyword-types.js';
 import type { BlockDef, RoleContext, TaskDef, TaskItem, Vars } from './types.js';
 
 export interface LoadedRole {
@@ -22,6 +23,8 @@ export interface TaskLoadContext {
   loadRole(name: string, params: Vars, loc: SourceLoc, tasksFrom?: string): Promise<LoadedRole>;
   /** Role handlers collected while expanding import_role inside task lists. */
   extraHandlers: TaskDef[];
+  /** Task files being imported, outermost first: a file met again is a recursion. */
+  importChain?: { file: string; loc?: SourceLoc }[];
 }
 
 const asList = (v: unknown): unknown[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
@@ -34,10 +37,11 @@ export function inheritCheckMode(handlers: TaskDef[], checkMode: boolean | strin
   return handlers;
 }
 
-export async function loadTaskList(raw: unknown, ctx: TaskLoadContext, where: string): Promise<TaskItem[]> {
+/** `at`: where the list was given (its keyword), for a value that has no position of its own. */
+export async function loadTaskList(raw: unknown, ctx: TaskLoadContext, where: string, at?: SourceLoc): Promise<TaskItem[]> {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) {
-    throw new BadInputError(`${where} must be a list of tasks, got ${typeof raw}`, locOf(raw) ?? { file: ctx.file });
+    throw new BadInputError(`${where} must be a list of tasks, got ${describe(raw)}`, locOf(raw) ?? at ?? { file: ctx.file, line: 1 });
   }
   const out: TaskItem[] = [];
   for (const item of raw) out.push(...(await loadTask(item, ctx)));
@@ -54,29 +58,31 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext): Promise<TaskItem[]>
     name: t.name === undefined ? undefined : String(t.name),
     when: asList(t.when),
     tags: asStrings(t.tags),
-    vars: (t.vars as Vars) ?? {},
-    become: t.become === undefined ? undefined : Boolean(t.become),
+    vars: (mapKeyword(t, 'vars', loc) as Vars) ?? {},
+    become: boolKeyword(t, 'become', loc),
     becomeUser: t.become_user === undefined ? undefined : String(t.become_user),
     ignoreErrors: t.ignore_errors,
     checkMode: keywordBoolean(t.check_mode, 'check_mode', locOf(t, 'check_mode') ?? loc),
-    noLog: t.no_log === undefined ? undefined : Boolean(t.no_log),
+    noLog: boolKeyword(t, 'no_log', loc),
     delegateTo: t.delegate_to === undefined ? undefined : String(t.delegate_to),
-    runOnce: t.run_once === undefined ? undefined : Boolean(t.run_once),
+    runOnce: boolKeyword(t, 'run_once', loc),
     role: ctx.role,
     baseDir: ctx.baseDir,
     loc,
   };
+  const moduleKeys = Object.keys(t).filter((k) => !TASK_KEYWORDS.has(k) && !k.startsWith('with_'));
   if ('block' in t) {
+    // Ansible: a block holds tasks; a module beside `block:` is an error, not a task.
+    if (moduleKeys.length) throw new BadInputError(`'${moduleKeys[0]}' is not a valid attribute for a block (a task with block: cannot also have a module)`, keyLoc(t, moduleKeys[0]!, loc));
     const block: BlockDef = {
       ...common,
       kind: 'block',
-      block: await loadTaskList(t.block, ctx, 'block'),
-      rescue: await loadTaskList(t.rescue, ctx, 'rescue'),
-      always: await loadTaskList(t.always, ctx, 'always'),
+      block: await loadTaskList(t.block, ctx, 'block', keyLoc(t, 'block', loc)),
+      rescue: await loadTaskList(t.rescue, ctx, 'rescue', keyLoc(t, 'rescue', loc)),
+      always: await loadTaskList(t.always, ctx, 'always', keyLoc(t, 'always', loc)),
     };
     return [block];
   }
-  const moduleKeys = Object.keys(t).filter((k) => !TASK_KEYWORDS.has(k) && !k.startsWith('with_'));
   if (moduleKeys.length === 0) {
     throw new BadInputError(`no module/action detected in task${common.name ? ` '${common.name}'` : ''}: expected one module key besides keywords`, loc);
   }
@@ -100,7 +106,12 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext): Promise<TaskItem[]>
     const rel = typeof rawArgs === 'string' ? rawArgs : String((rawArgs as Record<string, unknown>)?.file ?? '');
     if (!rel) throw new BadInputError(`${module} needs a file name`, mloc);
     const file = path.resolve(ctx.role ? path.join(ctx.baseDir, 'tasks') : ctx.baseDir, rel);
-    const list = await loadTaskList(await readYamlFile(file), { ...ctx, file }, file);
+    const chain = ctx.importChain ?? [{ file: ctx.file }];
+    if (chain.some((c) => c.file === file)) {
+      const names = [...chain.map((c) => c.file), file].map((f) => path.relative(ctx.baseDir, f) || f);
+      throw new BadInputError(`${module} recursion: ${names.join(' -> ')}; a task file cannot include itself (hostwire expands includes before the run)`, mloc);
+    }
+    const list = await loadTaskList(await readYamlFile(file), { ...ctx, file, importChain: [...chain, { file, loc: mloc }] }, file);
     return [{ ...common, kind: 'block', block: list, rescue: [], always: [] }];
   }
   if (!ctx.knownModule(module)) {
@@ -123,7 +134,7 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext): Promise<TaskItem[]>
     if (withKey !== 'with_items' && withKey !== 'with_list') throw new BadInputError(`'${withKey}' is not supported; use loop:`, locOf(t, withKey) ?? loc);
     loop = t[withKey];
   }
-  const lc = (t.loop_control ?? {}) as Record<string, unknown>;
+  const lc = mapKeyword(t, 'loop_control', loc) ?? {};
   const task: TaskDef = {
     ...common,
     kind: 'task',
@@ -132,7 +143,7 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext): Promise<TaskItem[]>
     loop,
     loopLabel: lc.label === undefined ? undefined : String(lc.label),
     loopVar: lc.loop_var === undefined ? 'item' : String(lc.loop_var),
-    register: t.register === undefined ? undefined : String(t.register),
+    register: registerKeyword(t, loc),
     notify: asList(t.notify).map(String),
     changedWhen: t.changed_when,
     failedWhen: t.failed_when,

@@ -5,7 +5,7 @@ import { BadInputError, HostwireError } from '../errors.js';
 import { writePrivateFileSync } from '../private-files.js';
 import { loadPlaybook } from '../playbook/load-playbook.js';
 import type { PlayDef, TaskItem, Vars } from '../playbook/types.js';
-import { readYamlFile } from '../yaml-source.js';
+import { locOf, readYamlFile } from '../yaml-source.js';
 import { isTemplated, mergeVars, renderValue, templatedVars } from '../vars/index.js';
 import { connectionSettings, hostVars, loadInventory, loadVarsDir, selectHosts, type Inventory } from '../inventory/index.js';
 import { createTransport, LocalTransport, LockInterruptedError, type HostKeyChecking } from '../../transports/index.js';
@@ -18,6 +18,7 @@ import { formatArgsError } from './args-error.js';
 import { emptyStats, type EventListener, type RunEvent, type RunSummary } from './events.js';
 import { newHostState, type HostState } from './host-state.js';
 import { PlayRunner } from './run-play.js';
+import { checkLimit, checkStartAtTask } from './run-checks.js';
 import { serializeConfirm, type ConfirmFn } from './confirm.js';
 import { rootScope, taskVars, type RunVarsContext } from './task-vars.js';
 import { maskText, maskValue, registerSecretVars } from '../../vault/index.js';
@@ -71,7 +72,9 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
   const diff = Boolean(opts.diff);
   const playbook = await loadPlaybook(opts.playbook, { rolesPath: opts.rolesPath, knownModule: isKnownModule });
   for (const play of playbook.plays) validatePlayStatically(play);
+  checkStartAtTask(playbook.plays, opts.startAtTask);
   const inv = await loadInventory(opts.inventory);
+  checkLimit(inv, opts.limit);
   // group_vars/ and host_vars/ beside the playbook, as Ansible reads them (above the inventory's own).
   const playLayers = [await loadVarsDir(playbook.dir, inv)];
   const hosts = new Map<string, HostState>();
@@ -188,9 +191,13 @@ async function loadVarsFiles(play: PlayDef, extra: Vars): Promise<Vars> {
   let out: Vars = {};
   for (const f of play.varsFiles) {
     const file = path.resolve(play.baseDir, String(renderValue(f, templatedVars(mergeVars(play.vars, extra)), play.loc)));
-    const data = await readYamlFile(file);
+    const data = await readYamlFile(file).catch((err: unknown) => {
+      // A missing vars file: say which play asked for it.
+      if (err instanceof BadInputError && err.loc?.line === undefined) throw new BadInputError(`vars_files entry '${f}': ${err.message}`, locOf(play.varsFiles) ?? play.loc, err);
+      throw err;
+    });
     if (data === null || data === undefined) continue;
-    if (typeof data !== 'object' || Array.isArray(data)) throw new BadInputError('a vars file must be a mapping of variables', { file });
+    if (typeof data !== 'object' || Array.isArray(data)) throw new BadInputError(`a vars file must be a mapping of variables, got ${Array.isArray(data) ? 'a list' : typeof data}`, { file, line: 1 });
     out = mergeVars(out, data as Vars);
   }
   return out;

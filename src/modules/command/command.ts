@@ -5,11 +5,14 @@ import type { Module, ModuleContext, ModuleResult } from '../types.js';
 import { quoteWord, splitWords } from '../shell-words.js';
 import { inlineProbe } from '../../facts/batch.js';
 
+// Ansible's command module fails an empty command ("no command given"): refused before the run.
+const commandText = z.string().refine((s) => s.trim() !== '', { message: 'no command given; expected a command to run' });
+
 const commandArgs = z
   .object({
-    _raw_params: z.string().optional(),
-    cmd: z.string().optional(),
-    argv: z.array(z.union([z.string(), z.number()]).transform(String)).optional(),
+    _raw_params: commandText.optional(),
+    cmd: commandText.optional(),
+    argv: z.array(z.union([z.string(), z.number()]).transform(String)).min(1, { message: 'no command given; expected a non-empty argv' }).optional(),
     chdir: z.string().optional(),
     creates: z.string().optional(),
     removes: z.string().optional(),

@@ -1,0 +1,66 @@
+// Typed reading of play/task keyword values at load time: a value of the wrong type is refused with
+// the keyword's file:line, as Ansible's FieldAttribute validation refuses it (never coerced silently).
+import { BadInputError, type SourceLoc } from '../errors.js';
+import { locOf } from '../yaml-source.js';
+
+// Ansible's module_utils.parsing.convert_bool: BOOLEANS_TRUE / BOOLEANS_FALSE (strings case-insensitive).
+const TRUE = new Set(['y', 'yes', 'on', '1', 'true', 't']);
+const FALSE = new Set(['n', 'no', 'off', '0', 'false', 'f']);
+
+/** Where `obj[key]` was written (the key's position), else the object's, else the file. */
+export const keyLoc = (obj: object, key: string, fallback: SourceLoc): SourceLoc => locOf(obj, key) ?? locOf(obj) ?? fallback;
+
+const isTemplate = (v: unknown) => typeof v === 'string' && /{{|{%/.test(v);
+
+/** A boolean keyword; a template is kept for run time (undefined here means "not set"). */
+export function boolKeyword(obj: Record<string, unknown>, key: string, fallback: SourceLoc): boolean | undefined {
+  const v = obj[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'boolean') return v;
+  if (v === 1 || v === 0) return v === 1;
+  if (typeof v === 'string' && TRUE.has(v.toLowerCase())) return true;
+  if (typeof v === 'string' && FALSE.has(v.toLowerCase())) return false;
+  if (isTemplate(v)) return Boolean(v);
+  throw new BadInputError(`'${key}' must be a boolean (true/false, yes/no), got ${JSON.stringify(v)}`, keyLoc(obj, key, fallback));
+}
+
+/** A mapping keyword (vars, args, loop_control); null/absent is empty. */
+export function mapKeyword(obj: Record<string, unknown>, key: string, fallback: SourceLoc): Record<string, unknown> | undefined {
+  const v = obj[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+  throw new BadInputError(`'${key}' must be a mapping, got ${describe(v)}`, keyLoc(obj, key, fallback));
+}
+
+/** A list keyword (roles, vars_files, serial ...); a single scalar counts as a one-item list when `single`. */
+export function listKeyword(obj: Record<string, unknown>, key: string, fallback: SourceLoc, single = false): unknown[] {
+  const v = obj[key];
+  if (v === undefined || v === null) return [];
+  if (Array.isArray(v)) return v;
+  if (single && (typeof v !== 'object')) return [v];
+  throw new BadInputError(`'${key}' must be a list, got ${describe(v)}`, keyLoc(obj, key, fallback));
+}
+
+export function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'a mapping';
+  return `${typeof v} ${JSON.stringify(v)}`;
+}
+
+// Names Ansible defines itself: registering over one would shadow it for the rest of the play.
+const RESERVED = new Set([
+  'hostvars', 'groups', 'group_names', 'inventory_hostname', 'inventory_hostname_short', 'inventory_dir',
+  'inventory_file', 'playbook_dir', 'play_hosts', 'ansible_play_hosts', 'ansible_play_batch', 'omit',
+  'role_path', 'role_name', 'ansible_facts', 'vars', 'environment', 'item',
+]);
+
+/** `register:` takes a Python identifier that is not one of Ansible's own variables. */
+export function registerKeyword(obj: Record<string, unknown>, fallback: SourceLoc): string | undefined {
+  const v = obj.register;
+  if (v === undefined || v === null) return undefined;
+  const loc = keyLoc(obj, 'register', fallback);
+  if (typeof v !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) throw new BadInputError(`invalid variable name in 'register' specified: ${JSON.stringify(v)}; expected a name such as result_1`, loc);
+  if (RESERVED.has(v)) throw new BadInputError(`'register: ${v}' would overwrite Ansible's own variable '${v}'; expected a name of your own`, loc);
+  return v;
+}
