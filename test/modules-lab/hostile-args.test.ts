@@ -2,6 +2,12 @@
 // key writing outside /proc/sys, an interface named like an ip keyword, an OVS map key with a
 // comma, a firewalld zone read as a busctl option) is refused or reaches the tool as a value.
 import test from 'ava';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { runPlaybook } from '../../src/engine/runner/run-playbook.js';
+import type { RunEvent } from '../../src/engine/runner/events.js';
 import { labHost, moduleRunner, type LabHost, type ModuleRunner } from '../helpers/lab-host.js';
 import { gatherFacts } from '../../src/facts/gather.js';
 import { HOSTILE_STATE } from '../facts/record-hostile-fixtures.js';
@@ -119,4 +125,27 @@ test.serial('hostile host state (odd bytes in names): facts keep every interface
   t.false((await run('nm_connection', conn)).changed);
   t.regex(await sh('nmcli -g NAME connection show'), /^h6\nnm$/m, 'the odd profile is left alone');
   t.true((await run('nm_connection', { ...conn, state: 'absent' })).changed);
+});
+
+test.serial("host names with quotes and {{ }} run as written: recap, registered name, retry file one host per line", async (t) => {
+  t.timeout(120_000);
+  const dir = mkdtempSync(path.join(tmpdir(), 'hw-h6names-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const h = host.state.hosts[0];
+  const conn = { ansible_host: h.ip, ansible_user: 'root', ansible_ssh_private_key_file: host.state.keyFile, ansible_ssh_common_args: `-o UserKnownHostsFile=${host.state.knownHostsFile} -o StrictHostKeyChecking=yes`, hostwire_netns: host.state.netns };
+  writeFileSync(path.join(dir, 'site.yml'), stringify([{ hosts: 'all', gather_facts: true, tasks: [
+    { name: 'name', copy: { content: '{{ inventory_hostname }}|{{ ansible_default_ipv4.interface }}\n', dest: '/tmp/h6-name' } },
+    { name: 'fail', command: '/bin/false' },
+  ] }]));
+  for (const name of [`h'q"d`, 'h6{{ 7*7 }}q']) {
+    writeFileSync(path.join(dir, 'inv.yml'), stringify({ all: { hosts: { [name]: conn } } }));
+    const events: RunEvent[] = [];
+    const r = await runPlaybook({ playbook: path.join(dir, 'site.yml'), inventory: [path.join(dir, 'inv.yml')], onEvent: (e) => events.push(e) });
+    const msgs = events.flatMap((e) => (e.type === 'host_result' && e.result.msg ? [String(e.result.msg)] : []));
+    t.false(msgs.some((m) => /internal error/.test(m)), msgs.join('\n'));
+    t.deepEqual(Object.keys(r.stats), [name]);
+    t.like(r.stats[name], { ok: 2, changed: 1, failed: 1, unreachable: 0 });
+    t.is(await sh('cat /tmp/h6-name'), `${name}|eth0\n`, 'the name reached the host as written');
+    t.is(readFileSync(path.join(dir, 'site.retry'), 'utf8'), `${name}\n`);
+  }
 });

@@ -24,6 +24,9 @@ export function addGroup(inv: Inventory, name: string, loc?: SourceLoc): Invento
 
 export function addHost(inv: Inventory, name: string, opts: { group?: string; port?: number; source?: string; loc?: SourceLoc } = {}): InventoryHost {
   if (!name) throw new BadInputError('empty host name', opts.loc);
+  // One host per line in the retry file, the recap and every report: a newline would make two hosts.
+  const control = /[\x00-\x1f\x7f]/.exec(name);
+  if (control) throw new BadInputError(`host name ${JSON.stringify(name)} contains a control character (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}); expected a name or address without control characters`, opts.loc);
   let h = inv.hosts.get(name);
   if (!h) {
     h = { name, vars: {}, source: opts.source, loc: opts.loc };

@@ -20,6 +20,9 @@ function hasTemplate(v: unknown, depth = 0): boolean {
   return false;
 }
 
+/** Names from the inventory (a host named `h{{ 7*7 }}`): data wherever they are read, never templates. */
+const INVENTORY_NAMES = new Set(['inventory_hostname', 'inventory_hostname_short', 'group_names', 'groups']);
+
 export function templatedVars(vars: Vars, where?: SourceLoc, untrusted?: ReadonlySet<string>): Vars {
   const resolved = new Map<string, unknown>();
   const plain = new Set<string>();
@@ -28,7 +31,7 @@ export function templatedVars(vars: Vars, where?: SourceLoc, untrusted?: Readonl
     get(target, key, receiver) {
       if (typeof key !== 'string') return Reflect.get(target, key, receiver) as unknown;
       const raw = target[key];
-      if (plain.has(key) || untrusted?.has(key)) return raw;
+      if (plain.has(key) || untrusted?.has(key) || INVENTORY_NAMES.has(key)) return raw;
       if (resolved.has(key)) return resolved.get(key);
       if (!hasTemplate(raw)) {
         plain.add(key);
