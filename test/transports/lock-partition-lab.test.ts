@@ -68,3 +68,64 @@ EOF`);
   // A's controller side noticed the dead path by itself (ssh keepalive).
   t.true(await until(() => !(a as Transport & { connected: boolean }).connected, 30_000), 'keepalive noticed the dead path');
 });
+
+test('a run whose connection was partitioned reconnects and takes its lock again within the lease (was: 353 s, then forever)', async (t) => {
+  t.timeout(240_000, 'h3recon: the test\'s own deadline');
+  const dir = mkdtempSync(path.join(tmpdir(), 'hw-h3recon-'));
+  let host: LabHost | undefined;
+  t.teardown(async () => {
+    await host?.sh('nft delete table inet h3cut 2>/dev/null; true').catch(() => undefined);
+    await host?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  host = await labHost('h3recon');
+  const inventory = path.join(dir, 'inventory.yml');
+  const playbook = path.join(dir, 'site.yml');
+  writeFileSync(inventory, labInventoryYaml(host.state));
+  // The run's own SSH connection is cut for good while a local task runs (22 s): keepalive drops it,
+  // the next task reconnects (a new connection, not cut), and the lock is taken again once the old
+  // holder's lease (30 s) ran out. sshd keeps the old session (its packets are still dropped): without
+  // the lease the old holder would live until TCP gives up (~15 min), past the lock timeout.
+  writeFileSync(playbook, [
+    '- hosts: all', '  gather_facts: false', '  tasks:',
+    '    - name: who am I', '      shell: echo "${SSH_CLIENT#* }"', '      register: client',
+    '    - name: meanwhile on the controller', '      command: sleep 22', '      delegate_to: localhost',
+    '    - name: after the partition', '      command: cat /run/hostwire/run.lock', '',
+  ].join('\n'));
+  const events: RunEvent[] = [];
+  let cut: Promise<void> | undefined;
+  let cutAt = 0;
+  let oldPort = '';
+  const summary = await runPlaybook({
+    playbook, inventory: [inventory], retryFile: false,
+    onEvent: (e) => {
+      events.push(e);
+      if (e.type !== 'host_result' || e.task.name !== 'who am I') return;
+      const port = String(e.result.stdout ?? '').trim().split(' ')[0]!;
+      oldPort = port;
+      cutAt = Date.now();
+      cut = (async () => {
+        await host!.sh(`nft -f - <<'EOF'
+table inet h3cut {
+  chain in { type filter hook input priority -300; tcp dport 22 tcp sport ${port} drop; }
+  chain out { type filter hook output priority -300; tcp sport 22 tcp dport ${port} drop; }
+}
+EOF`);
+      })();
+    },
+  });
+  await cut;
+  const results = events.flatMap((e) => (e.type === 'host_result' ? [`${e.task.name}: ${e.result.status} ${e.result.msg ?? ''}`] : []));
+  t.is(summary.exitCode, 0, results.join('\n'));
+  t.true(cutAt > 0, 'the path was cut');
+  const after = events.find((e) => e.type === 'host_result' && e.task.name === 'after the partition');
+  t.is(after?.type === 'host_result' ? after.result.status : undefined, 'changed');
+  const wait = events.find((e) => e.type === 'host_wait');
+  // The old session's holder was still there when the run came back: it waited for it, by name.
+  if (wait?.type === 'host_wait') t.regex(wait.message, new RegExp(`held by hostwire on .* pid ${process.pid} `));
+  const took = (Date.now() - cutAt) / 1000;
+  // sshd still holds the old session: only the lease freed the lock.
+  t.regex(await host.sh(`ss -Htn state established "( sport = :22 and dport = :${oldPort} )"`), new RegExp(`:${oldPort}\\b`));
+  t.true(took < 60, `the run went on ${took.toFixed(1)} s after the cut`);
+  t.log(`partition: the run reconnected and re-locked; it ended ${took.toFixed(1)} s after the cut${wait ? ' (waited for its own old holder)' : ''}`);
+});
