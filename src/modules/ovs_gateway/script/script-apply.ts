@@ -73,7 +73,10 @@ ovs_port_ok() { # interface mtu
     [ "$err" = '[]' ] && [ "$ofp" != -1 ] && [ "$ofp" != '[]' ] && [ "$mtu" = "$2" ] && return 0
     i=$((i+1)); [ $i -lt 20 ] || break; sleep 0.1
   done
-  fail "OVS interface $1: error $err, ofport $ofp, mtu $mtu (wanted mtu $2)"
+  # The cause is often only in ovs-vswitchd's log (a datapath it cannot open): its last complaints.
+  log=$(tail -n 100 /var/log/openvswitch/ovs-vswitchd.log 2>/dev/null | grep -E '[|](ERR|WARN|EMER)[|]' | tail -n 2 | cut -d'|' -f3- | tr '\\n' ' ')
+  [ -z "$log" ] || log="; ovs-vswitchd: $log"
+  fail "OVS interface $1: error $err, ofport $ofp, mtu $mtu (wanted mtu $2)$log"
 }
 
 apply_bridge() {
