@@ -127,12 +127,14 @@ test.serial('hostile host state (odd bytes in names): facts keep every interface
   t.true((await run('nm_connection', { ...conn, state: 'absent' })).changed);
 });
 
+/** The lab host's connection vars for an inventory of our own. */
+const labConn = () => ({ ansible_host: host.state.hosts[0].ip, ansible_user: 'root', ansible_ssh_private_key_file: host.state.keyFile, ansible_ssh_common_args: `-o UserKnownHostsFile=${host.state.knownHostsFile} -o StrictHostKeyChecking=yes`, hostwire_netns: host.state.netns });
+
 test.serial("host names with quotes and {{ }} run as written: recap, registered name, retry file one host per line", async (t) => {
   t.timeout(120_000);
   const dir = mkdtempSync(path.join(tmpdir(), 'hw-h6names-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const h = host.state.hosts[0];
-  const conn = { ansible_host: h.ip, ansible_user: 'root', ansible_ssh_private_key_file: host.state.keyFile, ansible_ssh_common_args: `-o UserKnownHostsFile=${host.state.knownHostsFile} -o StrictHostKeyChecking=yes`, hostwire_netns: host.state.netns };
+  const conn = labConn();
   writeFileSync(path.join(dir, 'site.yml'), stringify([{ hosts: 'all', gather_facts: true, tasks: [
     { name: 'name', copy: { content: '{{ inventory_hostname }}|{{ ansible_default_ipv4.interface }}\n', dest: '/tmp/h6-name' } },
     { name: 'fail', command: '/bin/false' },
@@ -148,4 +150,19 @@ test.serial("host names with quotes and {{ }} run as written: recap, registered 
     t.is(await sh('cat /tmp/h6-name'), `${name}|eth0\n`, 'the name reached the host as written');
     t.is(readFileSync(path.join(dir, 'site.retry'), 'utf8'), `${name}\n`);
   }
+});
+
+test.serial('a fact the host makes unreadable is a run warning naming it, not a silent empty value', async (t) => {
+  t.timeout(60_000);
+  const dir = mkdtempSync(path.join(tmpdir(), 'hw-h6facts-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  await sh('chmod a-x /usr/bin/nproc');
+  t.teardown(() => sh('chmod a+x /usr/bin/nproc').then(() => undefined, () => undefined));
+  writeFileSync(path.join(dir, 'inv.yml'), stringify({ all: { hosts: { h6f: labConn() } } }));
+  writeFileSync(path.join(dir, 'site.yml'), stringify([{ hosts: 'all', gather_facts: true, tasks: [{ debug: { var: 'hostwire_fact_errors' } }] }]));
+  const events: RunEvent[] = [];
+  const r = await runPlaybook({ playbook: path.join(dir, 'site.yml'), inventory: [path.join(dir, 'inv.yml')], retryFile: false, onEvent: (e) => events.push(e) });
+  t.is(r.exitCode, 0);
+  const warnings = events.flatMap((e) => (e.type === 'warning' ? [e.message] : []));
+  t.true(warnings.some((w) => /^h6f: facts not read: nproc: /.test(w)), warnings.join('\n'));
 });
