@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { BadInputError } from '../engine/errors.js';
+import { readInputFile } from '../engine/input-file.js';
 import { collectVaultPasswords, decryptVault, encryptVault, isVaultText, VAULT_PASSWORD_ENV } from '../vault/index.js';
 import { reportError } from './errors.js';
 import { collect } from './options.js';
@@ -80,12 +81,13 @@ async function passwords(f: VaultFlags, confirm: boolean): Promise<string[]> {
 }
 
 function decryptFile(file: string, pws: string[]): string {
-  const text = readFileSync(file, 'utf8');
+  const text = readInputFile(file, 'vault file');
   if (!isVaultText(text)) throw new BadInputError('not encrypted with ansible-vault', { file });
   try {
     return decryptVault(text, pws);
   } catch (err) {
-    throw new BadInputError(`cannot decrypt: ${(err as Error).message}`, { file }, err);
+    // The envelope starts at line 1: its header, salt and HMAC are what failed.
+    throw new BadInputError(`cannot decrypt: ${(err as Error).message}`, { file, line: 1, column: 1 }, err);
   }
 }
 

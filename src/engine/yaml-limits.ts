@@ -12,6 +12,13 @@ export const MAX_DEPTH = 200;
 
 /** The first parse error or unknown tag, as a BadInputError; undefined when the document is clean. */
 export function yamlDocumentError(doc: Document, text: string, lines: LineCounter, file: string): BadInputError | undefined {
+  // PyYAML refuses C0 control characters (other than tab, LF, CR) and DEL anywhere in a stream.
+  const bad = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.exec(text);
+  if (bad) {
+    const pos = lines.linePos(bad.index);
+    const code = bad[0].charCodeAt(0).toString(16).padStart(4, '0');
+    return new BadInputError(`unacceptable character #x${code}: control characters are not allowed in YAML (write it escaped, e.g. "\\x${code.slice(2)}")`, { file, line: pos.line, column: pos.col });
+  }
   // `!unsafe` is Ansible's own tag (its value is never templated): not an unknown one.
   const problem = doc.errors[0] ?? doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED' && !/Unresolved tag: !unsafe\b/.test(w.message));
   if (!problem) return undefined;

@@ -11,6 +11,12 @@ import { isUnsafeNode, markUnsafeDeep, withUnsafeTag } from './vars/unsafe.js';
 
 const objectLocs = new WeakMap<object, SourceLoc>();
 const keyLocs = new WeakMap<object, Map<string, SourceLoc>>();
+const itemLocs = new WeakMap<object, SourceLoc[]>();
+
+/** Location of a list's item `i` (a scalar item has no location of its own). */
+export function locOfItem(list: unknown[], i: number): SourceLoc | undefined {
+  return locOf(list[i]) ?? itemLocs.get(list)?.[i] ?? locOf(list);
+}
 
 /** Location of a mapping/sequence (or one of its keys) read by readYaml; undefined for built values. */
 export function locOf(value: unknown, key?: string): SourceLoc | undefined {
@@ -71,6 +77,7 @@ function toJs(node: Node | null, w: Walk, depth: number, aliased = false): unkno
   if (isSeq(node)) {
     const arr = node.items.map((item) => toJs(item as Node, w, depth + 1, aliased));
     objectLocs.set(arr, at(node));
+    itemLocs.set(arr, node.items.map((item) => at(item as Node)));
     return arr;
   }
   if (isMap(node)) {

@@ -3,7 +3,7 @@
 import { factIdsFor } from '../../facts/subsets.js';
 import path from 'node:path';
 import { BadInputError } from '../errors.js';
-import { locOf, readYamlFile } from '../yaml-source.js';
+import { locOf, locOfItem, readYamlFile } from '../yaml-source.js';
 import { keywordBoolean } from './keyword-values.js';
 import { PLAY_KEYWORDS, ROLE_ENTRY_KEYWORDS } from './keywords.js';
 import { inheritCheckMode, loadTaskList, type TaskLoadContext } from './load-tasks.js';
@@ -31,23 +31,27 @@ export async function loadPlaybook(file: string, opts: LoadPlaybookOptions, chai
   }
   const searchPath = [path.join(dir, 'roles'), ...(opts.rolesPath ?? []), path.resolve('roles'), dir];
   const plays: PlayDef[] = [];
-  for (const rawPlay of raw) {
+  for (const [i, rawPlay] of raw.entries()) {
     const loadRole = makeRoleLoader({ searchPath, knownModule: opts.knownModule });
     if (rawPlay && typeof rawPlay === 'object' && ('import_playbook' in rawPlay)) {
       const at = locOf(rawPlay, 'import_playbook') ?? { file: abs };
       const target = (rawPlay as Vars).import_playbook;
       if (typeof target !== 'string' || !target) throw new BadInputError(`import_playbook must name a playbook file, got ${describe(target)}`, at);
-      const sub = await loadPlaybook(path.resolve(dir, target), opts, [...chain, { file: abs, loc: at }]);
+      const sub = await loadPlaybook(path.resolve(dir, target), opts, [...chain, { file: abs, loc: at }]).catch((err: unknown) => {
+        // A missing or unreadable file: say which import asked for it.
+        if (err instanceof BadInputError && err.loc?.line === undefined) throw new BadInputError(`import_playbook '${target}': ${err.message}`, at, err);
+        throw err;
+      });
       plays.push(...sub.plays);
       continue;
     }
-    plays.push(await loadPlay(rawPlay, abs, dir, loadRole, opts));
+    plays.push(await loadPlay(rawPlay, locOfItem(raw, i) ?? { file: abs }, abs, dir, loadRole, opts));
   }
   return { path: abs, dir, plays };
 }
 
-async function loadPlay(raw: unknown, file: string, dir: string, loadRole: ReturnType<typeof makeRoleLoader>, opts: LoadPlaybookOptions): Promise<PlayDef> {
-  const loc = locOf(raw) ?? { file };
+async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, loadRole: ReturnType<typeof makeRoleLoader>, opts: LoadPlaybookOptions): Promise<PlayDef> {
+  const loc = locOf(raw) ?? at;
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new BadInputError('a play must be a mapping with hosts:', loc);
   const p = raw as Record<string, unknown>;
   for (const k of Object.keys(p)) {
@@ -58,8 +62,9 @@ async function loadPlay(raw: unknown, file: string, dir: string, loadRole: Retur
   const ctx: TaskLoadContext = { file, baseDir: dir, knownModule: opts.knownModule, loadRole, extraHandlers };
   const roleTasks: TaskItem[] = [];
   const roles: RoleContext[] = [];
-  for (const r of listKeyword(p, 'roles', loc)) {
-    const rloc = locOf(r) ?? keyLoc(p, 'roles', loc);
+  const roleList = listKeyword(p, 'roles', loc);
+  for (const [i, r] of roleList.entries()) {
+    const rloc = locOfItem(roleList, i) ?? keyLoc(p, 'roles', loc);
     if (typeof r !== 'string' && (!r || typeof r !== 'object' || Array.isArray(r))) throw new BadInputError(`a roles: entry must be a role name or a mapping with role:, got ${describe(r)}`, rloc);
     const spec = typeof r === 'string' ? { role: r } : (r as Vars);
     const name = String(spec.role ?? spec.name ?? '');

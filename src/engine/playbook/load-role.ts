@@ -2,7 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { BadInputError, type SourceLoc } from '../errors.js';
-import { locOf, readYamlFile } from '../yaml-source.js';
+import { locOf, locOfItem, readYamlFile } from '../yaml-source.js';
 import { describe, keyLoc, listKeyword } from './keyword-types.js';
 import { loadTaskList, type LoadedRole, type TaskLoadContext } from './load-tasks.js';
 import type { RoleContext, TaskDef, TaskItem, Vars } from './types.js';
@@ -76,8 +76,8 @@ export function makeRoleLoader(opts: RoleLoaderOptions) {
       throw new BadInputError(`a role's meta/main.yml must be a mapping (dependencies:, galaxy_info:), got ${describe(meta)}`, locOf(meta) ?? { file: metaFile, line: 1 });
     }
     const deps = meta ? listKeyword(meta as Vars, 'dependencies', { file: metaFile, line: 1 }) : [];
-    for (const dep of deps) {
-      const depLoc = locOf(dep) ?? keyLoc(meta as Vars, 'dependencies', { file: metaFile, line: 1 });
+    for (const [i, dep] of deps.entries()) {
+      const depLoc = locOfItem(deps, i) ?? keyLoc(meta as Vars, 'dependencies', { file: metaFile, line: 1 });
       if (typeof dep !== 'string' && (!dep || typeof dep !== 'object' || Array.isArray(dep))) throw new BadInputError(`a dependency must be a role name or a mapping with role:, got ${describe(dep)}`, depLoc);
       const depName = typeof dep === 'string' ? dep : String((dep as Vars).role ?? (dep as Vars).name ?? '');
       const depParams = typeof dep === 'object' && dep ? { ...(dep as Vars) } : {};

@@ -2,7 +2,7 @@
 // import_tasks/include_tasks statically so the whole run is known (and checkable) up front.
 import path from 'node:path';
 import { BadInputError, type SourceLoc } from '../errors.js';
-import { locOf, readYamlFile } from '../yaml-source.js';
+import { locOf, locOfItem, readYamlFile } from '../yaml-source.js';
 import { TASK_KEYWORDS, FREE_FORM_MODULES, shortModuleName } from './keywords.js';
 import { keywordBoolean } from './keyword-values.js';
 import { parseKeyValueArgs, splitFreeForm } from './kv-args.js';
@@ -44,12 +44,12 @@ export async function loadTaskList(raw: unknown, ctx: TaskLoadContext, where: st
     throw new BadInputError(`${where} must be a list of tasks, got ${describe(raw)}`, locOf(raw) ?? at ?? { file: ctx.file, line: 1 });
   }
   const out: TaskItem[] = [];
-  for (const item of raw) out.push(...(await loadTask(item, ctx)));
+  for (let i = 0; i < raw.length; i++) out.push(...(await loadTask(raw[i], ctx, locOfItem(raw, i))));
   return out;
 }
 
-async function loadTask(raw: unknown, ctx: TaskLoadContext): Promise<TaskItem[]> {
-  const loc = locOf(raw) ?? { file: ctx.file };
+async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Promise<TaskItem[]> {
+  const loc = locOf(raw) ?? at ?? { file: ctx.file };
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new BadInputError(`a task must be a mapping (name, module, keywords), got ${JSON.stringify(raw)}`, loc);
   }
