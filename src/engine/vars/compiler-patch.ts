@@ -7,6 +7,7 @@ import { nj, type NjNode, type NodeClass } from './nj.js';
 import './lexer-patch.js';
 import './parser-patch.js';
 import './runtime-patch.js';
+import './syntax-compile.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 

@@ -6,6 +6,7 @@ import { splitArgs } from './filters/args.js';
 import { pyStr } from './py.js';
 import { VARS_KEY } from './runtime-patch.js';
 import { OMIT, TemplateFailure } from './undefined.js';
+import { namespace } from './syntax-compile.js';
 
 type Ctx = { ctx?: Record<string, unknown> };
 
@@ -76,6 +77,7 @@ export const globals: Record<string, unknown> = {
   None: null,
   omit: OMIT,
   dict,
+  namespace,
   lookup,
   query,
   q: query,

@@ -5,6 +5,7 @@
 // - printing uses Python's str() (True, None, ['a', 1]); `+` joins lists; `==` compares structurally.
 // nunjucks is used only by this module in hostwire, so patching its shared runtime is acceptable.
 import { nj } from './nj.js';
+import './syntax-patch.js'; // parser patches, before jinja-compat wraps parseAggregate
 import { isPlainObject, pyEq, pyStr, pyTruthy, pyTypeName } from './py.js';
 import { pyMethod } from './py-methods.js';
 import { TemplateFailure, Undef, UndefinedError } from './undefined.js';
