@@ -88,7 +88,7 @@ export function taskVars(ctx: RunVarsContext, h: HostState, scope: Scope, task?:
   };
   // Facts, register/set_fact results, loop items and the magic vars are data from hosts or from
   // rendering: never rendered again (a host cannot make the controller evaluate a template).
-  const { vars, untrusted } = mergeTrustedLayers([
+  const { vars, isData } = mergeTrustedLayers([
     [role?.defaults, 'trusted'],
     [h.inventoryVars, 'trusted'],
     [h.facts, 'data'],
@@ -103,5 +103,5 @@ export function taskVars(ctx: RunVarsContext, h: HostState, scope: Scope, task?:
     [ctx.extraVars, 'trusted'],
     [magic, 'data'],
   ]);
-  return templatedVars(vars, undefined, untrusted);
+  return templatedVars(vars, undefined, isData);
 }

@@ -1,7 +1,7 @@
 // Lazily templated variables: `vm_dir: "{{ base }}/vms"` is rendered when read, against the same view, so
 // variables may reference each other in any order. A cycle (a -> b -> a) fails with the chain named.
 // The view snapshots its input: build a new one after variables change (set_fact, register).
-// Variables named `untrusted` (registered results, facts, set_fact values: data, see unsafe.ts) are
+// Variables `isData` names (registered results, facts, set_fact values: data, see unsafe.ts) are
 // returned as they are, never rendered; `!unsafe` values anywhere yield their plain text.
 import { BadInputError, type SourceLoc } from '../errors.js';
 import { failureMessage } from './environment.js';
@@ -23,7 +23,7 @@ function hasTemplate(v: unknown, depth = 0): boolean {
 /** Names from the inventory (a host named `h{{ 7*7 }}`): data wherever they are read, never templates. */
 const INVENTORY_NAMES = new Set(['inventory_hostname', 'inventory_hostname_short', 'group_names', 'groups']);
 
-export function templatedVars(vars: Vars, where?: SourceLoc, untrusted?: ReadonlySet<string>): Vars {
+export function templatedVars(vars: Vars, where?: SourceLoc, isData?: (key: string) => boolean): Vars {
   const resolved = new Map<string, unknown>();
   const plain = new Set<string>();
   const resolving: string[] = [];
@@ -31,9 +31,9 @@ export function templatedVars(vars: Vars, where?: SourceLoc, untrusted?: Readonl
     get(target, key, receiver) {
       if (typeof key !== 'string') return Reflect.get(target, key, receiver) as unknown;
       const raw = target[key];
-      if (plain.has(key) || untrusted?.has(key) || INVENTORY_NAMES.has(key)) return raw;
+      if (plain.has(key) || INVENTORY_NAMES.has(key)) return raw;
       if (resolved.has(key)) return resolved.get(key);
-      if (!hasTemplate(raw)) {
+      if (!hasTemplate(raw) || isData?.(key)) {
         plain.add(key);
         return raw;
       }

@@ -11,18 +11,17 @@ export function mergeVars(...layers: (Vars | undefined)[]): Vars {
   return out;
 }
 
-/** mergeVars over layers that say whether they hold data (untrusted: never rendered, see unsafe.ts);
- * `untrusted` names the variables whose winning layer is data. */
-export function mergeTrustedLayers(layers: [Vars | undefined, 'trusted' | 'data'][]): { vars: Vars; untrusted: Set<string> } {
-  const vars: Vars = {};
-  const untrusted = new Set<string>();
-  for (const [layer, kind] of layers) {
-    if (!layer) continue;
-    for (const key of Object.keys(layer)) {
-      vars[key] = layer[key];
-      if (kind === 'data') untrusted.add(key);
-      else untrusted.delete(key);
+/** mergeVars over layers that say whether they hold data (untrusted: never rendered, see unsafe.ts).
+ * `isData(key)`: whether the layer that wins for `key` holds data; asked only for values that look
+ * like templates, so a task's view costs no more than mergeVars. */
+export function mergeTrustedLayers(layers: [Vars | undefined, 'trusted' | 'data'][]): { vars: Vars; isData: (key: string) => boolean } {
+  const vars = mergeVars(...layers.map(([layer]) => layer));
+  const isData = (key: string): boolean => {
+    for (let i = layers.length - 1; i >= 0; i--) {
+      const [layer, kind] = layers[i]!;
+      if (layer && Object.prototype.hasOwnProperty.call(layer, key)) return kind === 'data';
     }
-  }
-  return { vars, untrusted };
+    return false;
+  };
+  return { vars, isData };
 }

@@ -5,7 +5,7 @@
 // - whole variables that hold data, not templates: registered and module results, facts (gathered or
 //   set by a module), set_fact values, loop items. Anything a template produced (including what a
 //   lookup read) is output, and output is never rendered again. The runner names these variables
-//   when it builds a task's view (see templatedVars' `untrusted`), as ansible-core 2.19 renders only
+//   when it builds a task's view (templatedVars' `isData`), as ansible-core 2.19 renders only
 //   strings that are trusted as templates.
 // A value's text therefore travels from a host to a module or a printout exactly as it came.
 
