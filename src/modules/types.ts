@@ -64,9 +64,9 @@ export interface Module<Args = Record<string, unknown>, State = unknown> {
   name: string;
   /** Validates rendered args; errors name the argument, what was expected and what came. */
   args: ZodType<Args, any, any>;
-  /** Args that are conditions the module evaluates itself (assert's `that`): the runner passes them
-   * unrendered, or data rendered into them would be evaluated a second time, as a template. */
-  conditionArgs?: readonly string[];
+  /** Args that are expressions the module evaluates itself (assert's `that`, debug's `var`): the runner
+   * passes them unrendered, or data rendered into them would be evaluated a second time, as a template. */
+  expressionArgs?: readonly string[];
   /** Modules whose result depends on no state (debug, set_fact) or that act directly (command) implement run(). */
   run?(args: Args, ctx: ModuleContext): Promise<ModuleResult>;
   /** State-reading modules declare a probe; the runner may batch it with other tasks' probes. */

@@ -179,9 +179,9 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
   };
 }
 
-/** The task's args rendered, except the conditions a module evaluates itself (see Module.conditionArgs). */
+/** The task's args rendered, except the expressions a module evaluates itself (see Module.expressionArgs). */
 function renderArgs(mod: Module<any, any>, task: TaskDef, vars: Vars): Vars {
-  const raw = mod.conditionArgs?.filter((k) => k in task.args) ?? [];
+  const raw = mod.expressionArgs?.filter((k) => k in task.args) ?? [];
   if (raw.length === 0) return renderValue(task.args, vars, task.loc) as Vars;
   const rest = Object.fromEntries(Object.entries(task.args).filter(([k]) => !raw.includes(k)));
   return { ...(renderValue(rest, vars, task.loc) as Vars), ...Object.fromEntries(raw.map((k) => [k, task.args[k]])) };

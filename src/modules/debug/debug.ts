@@ -24,6 +24,7 @@ function evalVar(expr: unknown, vars: Record<string, unknown>): unknown {
 export const debugModule: Module<z.infer<typeof debugArgs>> = {
   name: 'debug',
   args: debugArgs.refine((a) => a.msg === undefined || a.var === undefined, { message: "'msg' and 'var' are incompatible options" }),
+  expressionArgs: ['var'],
   async run(args, ctx) {
     if (args.verbosity > (ctx.verbosity ?? 0)) return { changed: false, skipped: true, skipped_reason: 'Verbosity threshold not met.', failed: false };
     if (args.var !== undefined) {
@@ -46,7 +47,7 @@ const assertArgs = z
 export const assertModule: Module<z.infer<typeof assertArgs>> = {
   name: 'assert',
   args: assertArgs,
-  conditionArgs: ['that'],
+  expressionArgs: ['that'],
   async run(args, ctx) {
     for (const cond of [args.that].flat()) {
       if (!evalCondition(cond, ctx.vars)) {
