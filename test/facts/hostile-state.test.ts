@@ -10,7 +10,8 @@ import { escapeControlsInStrings, parseToolJson } from '../../src/facts/tool-jso
 import { parseLinks } from '../../src/modules/ip_link/parse.js';
 import { parseRoutes } from '../../src/modules/ip_route/parse.js';
 import { parseRules } from '../../src/modules/iptables/parse.js';
-import { parseConnList } from '../../src/modules/nm_connection/parse.js';
+import { parseConnList, parseConnSettings } from '../../src/modules/nm_connection/parse.js';
+import { readNm } from '../../src/modules/nm_connection/nm_connection.js';
 import { loadCase } from '../modules/net-cases.js';
 
 const batch = readFileSync(new URL('../../../test/facts/fixtures/hostile-names.batch.txt', import.meta.url), 'utf8');
@@ -59,4 +60,12 @@ test('nmcli list: a connection named with a newline is one entry (records start 
   t.like(list[4], { type: 'bridge', active: false, filename: '/etc/NetworkManager/system-connections/h6\nnm.nmconnection' });
   const e = t.throws(() => parseConnList('9f502734-ba57-483a-8d76-479ef8825c89:bridge:x\n'));
   t.regex(e!.message, /nmcli connection list: the entry "9f502734-ba57-483a-8d76-479ef8825c89:bridge:x" is unreadable \(expected 7 fields, got 3\)/);
+});
+
+test('nmcli show: a value holding a newline is read whole; a forged property line makes the profile unreadable, not misread', (t) => {
+  // Recorded: proxy.pac-script = 'function ...\nipv4.method:disabled' on a profile whose ipv4.method is manual.
+  const e = t.throws(() => readNm(loadCase('nm_connection', 'probe-pac-newline').stdout, 'h6pac'));
+  t.regex(e!.message, /^nmcli connection show h6pac: property ipv4\.method is printed twice .*unreadable$/);
+  const s = parseConnSettings('ipv4.method:manual\nproxy.pac-script:function f() {\n\n  return "DIRECT";\n}\n');
+  t.deepEqual(s, { 'ipv4.method': 'manual', 'proxy.pac-script': 'function f() {\n\n  return "DIRECT";\n}' });
 });

@@ -125,6 +125,10 @@ test.serial('hostile host state (odd bytes in names): facts keep every interface
   t.false((await run('nm_connection', conn)).changed);
   t.regex(await sh('nmcli -g NAME connection show'), /^h6\nnm$/m, 'the odd profile is left alone');
   t.true((await run('nm_connection', { ...conn, state: 'absent' })).changed);
+  // A PAC script holding a newline and a forged `ipv4.method:` line: unreadable, said so; never misread as disabled.
+  await sh(`nmcli connection add type bridge con-name h6pac ifname h6pac0 ipv4.method manual ipv4.addresses 192.0.2.9/24 ipv6.method disabled connection.autoconnect no proxy.method auto proxy.pac-script "$(printf 'function FindProxyForURL(u, h) { return "DIRECT"; }\\nipv4.method:disabled')" >/dev/null`);
+  await t.throwsAsync(run('nm_connection', { conn_name: 'h6pac', properties: { 'ipv4.method': 'manual' } }), { message: /nmcli connection show h6pac: property ipv4\.method is printed twice/ });
+  t.is(await sh('nmcli -g ipv4.method connection show h6pac'), 'manual\n');
 });
 
 /** The lab host's connection vars for an inventory of our own. */

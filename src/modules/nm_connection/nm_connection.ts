@@ -56,7 +56,7 @@ export function readNm(stdout: string, name: string): NmState {
   const conn = parseConnList(list.out).find((c) => c.name === name);
   const show = s.get('show');
   if (!conn || !show || show.rc !== 0) return { conn: undefined, settings: {} };
-  return { conn, settings: parseConnSettings(show.out) };
+  return { conn, settings: parseConnSettings(show.out, name) };
 }
 
 export function planNm(s: NmState, a: NmArgs): Change[] {

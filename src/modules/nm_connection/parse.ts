@@ -48,12 +48,25 @@ export function parseConnList(text: string): ConnSummary[] {
   });
 }
 
-/** `nmcli -t -e yes -m multiline -f all connection show <name>`: keys never hold ':', so split at the first. */
-export function parseConnSettings(text: string): Record<string, string> {
+/**
+ * `nmcli -t -e yes -m multiline -f all connection show <name>`: keys never hold ':', so split at the first.
+ * nmcli prints a newline inside a value raw (proxy.pac-script is a script): a line that is not a
+ * `setting.property:` line continues the value before it, and a property printed twice (a value
+ * holding a newline and a forged `ipv4.method:...` line) makes the profile unreadable, never misread.
+ */
+export function parseConnSettings(text: string, conn = 'the connection'): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const line of text.split('\n')) {
+  let last: string | undefined;
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  for (const line of lines) {
     const at = line.indexOf(':');
-    if (at > 0 && /^[a-z0-9-]+\.[a-z0-9-]+$/.test(line.slice(0, at))) out[line.slice(0, at)] = line.slice(at + 1);
+    const key = at > 0 ? line.slice(0, at) : '';
+    if (/^[a-z0-9-]+\.[a-z0-9-]+$/.test(key)) {
+      if (key in out) throw new ProbeParseError(`nmcli connection show ${conn}: property ${key} is printed twice (a value before it holds a newline and '${key}:'); the profile's settings are unreadable`, text);
+      out[key] = line.slice(at + 1);
+      last = key;
+    } else if (last !== undefined) out[last] += `\n${line}`;
   }
   return out;
 }
