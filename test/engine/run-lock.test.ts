@@ -23,10 +23,10 @@ async function holdLocal(name: string) {
   };
 }
 
-function start(ws: Workspace, inventory: string, opts: Partial<RunOptions> & { onWait?: (e: RunEvent) => void } = {}) {
+function start(ws: Workspace, inventory: string, opts: Partial<RunOptions> & { onWait?: (e: RunEvent) => void } = {}, play = PLAY) {
   const events: RunEvent[] = [];
   ws.write('inventory.ini', inventory);
-  const playbook = ws.write('site.yml', PLAY);
+  const playbook = ws.write('site.yml', play);
   const done = runPlaybook({
     playbook, inventory: [path.join(ws.dir, 'inventory.ini')], retryFile: false, ...opts,
     onEvent: (e) => { events.push(e); if (e.type === 'host_wait') opts.onWait?.(e); },
@@ -83,6 +83,10 @@ test('two inventory names for one machine are refused before locking (same addre
   const alias = start(ws, `node-a ansible_host=127.0.0.1 ${conn}\nnode-c ansible_host=localhost ${conn}\n`, { hostKeyChecking: 'off', lockTimeoutSec: 5 });
   const e2 = await t.throwsAsync(alias.done);
   t.regex(e2!.message, /inventory hosts 'node-a' and 'node-c' are one machine \(the same SSH host key\)/);
+  // In batches (serial: 1) the first batch's lock is still held when the second batch comes.
+  const serial = start(ws, `node-a ansible_host=127.0.0.1 ${conn}\nnode-b ansible_host=127.0.0.1 ${conn}\n`, { hostKeyChecking: 'off', lockTimeoutSec: 5 }, PLAY.replace('- hosts: all\n', '- hosts: all\n  serial: 1\n'));
+  const e3 = await t.throwsAsync(serial.done);
+  t.regex(e3!.message, /inventory hosts 'node-a' and 'node-b' are one machine/);
 });
 
 test('after an interrupt no handler starts, though a task that was running notified one (the recap stays true)', async (t) => {

@@ -142,6 +142,7 @@ for (const shell of ['/bin/sh', '/bin/bash']) {
     const start = (i: number) => {
       const p = spawn(shell, ['-c', lockScript({ path: join(dir, `l${i}`), holder: 'test', leaseSec: 1 })], { stdio: ['pipe', 'pipe', 'inherit'] });
       p.stdout.resume();
+      t.teardown(() => { p.stdin.destroy(); if (p.exitCode === null) p.kill('SIGKILL'); });
       return { p, exit: new Promise<number | null>((r) => p.on('exit', (c) => r(c))) };
     };
     // Heartbeats every 300 ms for 2.5 s (more than two leases), then EOF: a clean 0.
@@ -160,3 +161,19 @@ for (const shell of ['/bin/sh', '/bin/bash']) {
     silent.p.stdin.destroy();
   });
 }
+
+// Serial: it freezes the whole process, which would stop the heartbeats of concurrent tests too.
+test.serial('a holder whose heartbeats stopped while the run still holds the lock (a frozen controller) is reported lost', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'h3-lost-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  let lost = 0;
+  const lock = await acquireHostLock(new LocalTransport('frozen'), { path: join(dir, 'lock'), leaseSec: 1, onLost: () => { lost++; } });
+  // Freeze this process (no timer runs, so no heartbeat) for more than two leases.
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2500);
+  for (let i = 0; i < 50 && lost === 0; i++) await new Promise((r) => setTimeout(r, 100));
+  t.is(lost, 1);
+  // The lock is really free: another taker gets it at once.
+  const other = await acquireHostLock(new LocalTransport('frozen'), { path: join(dir, 'lock') });
+  await other.release();
+  await lock.release();
+});

@@ -70,8 +70,10 @@ export function createHostLocker(o: HostLockerOptions) {
   // this run took in that round is released and retried after a random pause, so two runs over
   // overlapping hosts can never deadlock each other. `firstRead` gives a host's first read (facts
   // or a probe batch), run by the lock's own exec; its outputs come back per host.
+  // Locks are kept until the run ends: a later batch or play must not lock a machine held under another name.
+  const held = new Set<HostState>();
   const lockHosts = async (batch: HostState[], firstRead?: (h: HostState) => string | undefined): Promise<Map<HostState, string>> => {
-    refuseSameMachine(batch);
+    refuseSameMachine([...held, ...batch.filter((h) => !held.has(h))]);
     const outputs = new Map<HostState, string>();
     const deadline = Date.now() + timeoutSec * 1000;
     const told = new Set<HostState>();
@@ -84,6 +86,7 @@ export function createHostLocker(o: HostLockerOptions) {
         try {
           const lock = await acquireHostLock(t, { file: lockFileOf(h, t), then: firstRead?.(h), signal: o.signal, leaseSec: o.leaseSec, onLost: lost(h) });
           h.releaseLock = lock.release;
+          held.add(h);
           if (lock.output !== undefined) outputs.set(h, lock.output);
           relockOnReconnect(h, t);
         } catch (err) {
