@@ -18,6 +18,14 @@ export function strictBoolean(value: unknown, keyword: string, loc?: SourceLoc):
   throw new BadInputError(`${keyword}: expected a boolean (true/false, yes/no) or a template, got ${JSON.stringify(value)}`, loc);
 }
 
+/** `connection:` on a play, block or task: local, or one of the names Ansible gives its SSH plugins. */
+export function connectionKeyword(value: unknown, loc?: SourceLoc): 'ssh' | 'local' | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (value === 'local') return 'local';
+  if (value === 'ssh' || value === 'smart' || value === 'paramiko') return 'ssh';
+  throw new BadInputError(`connection: ${JSON.stringify(value)} is not supported (expected local or ssh)`, loc);
+}
+
 /** A boolean keyword checked at load time; a template string stays for the run. */
 export function keywordBoolean(value: unknown, keyword: string, loc?: SourceLoc): boolean | string | undefined {
   if (value === undefined || value === null) return undefined;

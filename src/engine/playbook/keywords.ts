@@ -2,7 +2,7 @@
 export const TASK_KEYWORDS = new Set([
   'name', 'when', 'loop', 'loop_control', 'register', 'notify', 'changed_when', 'failed_when', 'ignore_errors',
   'until', 'retries', 'delay', 'tags', 'check_mode', 'no_log', 'delegate_to', 'run_once', 'become',
-  'become_user', 'become_method', 'vars', 'args', 'listen', 'environment', 'block', 'rescue', 'always',
+  'become_user', 'become_method', 'vars', 'args', 'listen', 'environment', 'connection', 'block', 'rescue', 'always',
   'any_errors_fatal', 'ignore_unreachable', 'diff', 'debugger', 'throttle', 'timeout', 'collections',
 ]);
 

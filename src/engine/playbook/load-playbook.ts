@@ -4,7 +4,7 @@ import { factIdsFor } from '../../facts/subsets.js';
 import path from 'node:path';
 import { BadInputError } from '../errors.js';
 import { locOf, locOfItem, readYamlFile } from '../yaml-source.js';
-import { keywordBoolean } from './keyword-values.js';
+import { connectionKeyword, keywordBoolean } from './keyword-values.js';
 import { PLAY_KEYWORDS, ROLE_ENTRY_KEYWORDS } from './keywords.js';
 import { inheritCheckMode, loadTaskList, type TaskLoadContext } from './load-tasks.js';
 import { makeRoleLoader } from './load-role.js';
@@ -116,6 +116,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
     strategy: 'linear',
     tags: [p.tags ?? []].flat().map(String),
     checkMode: keywordBoolean(p.check_mode, 'check_mode', locOf(p, 'check_mode') ?? loc),
+    connection: connectionKeyword(p.connection, locOf(p, 'connection') ?? loc),
     roles,
     baseDir: dir,
     loc,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { BadInputError, type SourceLoc } from '../errors.js';
 import { locOf, locOfItem, readYamlFile } from '../yaml-source.js';
 import { TASK_KEYWORDS, FREE_FORM_MODULES, shortModuleName } from './keywords.js';
-import { keywordBoolean } from './keyword-values.js';
+import { connectionKeyword, keywordBoolean } from './keyword-values.js';
 import { parseKeyValueArgs, splitFreeForm } from './kv-args.js';
 import { boolKeyword, describe, keyLoc, mapKeyword, registerKeyword } from './keyword-types.js';
 import type { BlockDef, RoleContext, TaskDef, TaskItem, Vars } from './types.js';
@@ -66,6 +66,7 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
     noLog: boolKeyword(t, 'no_log', loc),
     delegateTo: t.delegate_to === undefined ? undefined : String(t.delegate_to),
     runOnce: boolKeyword(t, 'run_once', loc),
+    connection: connectionKeyword(t.connection, locOf(t, 'connection') ?? loc),
     role: ctx.role,
     baseDir: ctx.baseDir,
     loc,

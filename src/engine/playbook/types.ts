@@ -26,6 +26,8 @@ export interface TaskCommon {
   checkMode?: boolean | string;
   noLog?: boolean;
   delegateTo?: string;
+  /** `connection:` on a task or block; only local is acted on (the task runs on the controller). */
+  connection?: 'ssh' | 'local';
   runOnce?: boolean;
   role?: RoleContext;
   /** Directory relative paths resolve against (the role dir or the playbook dir). */
@@ -82,6 +84,8 @@ export interface PlayDef {
   strategy: 'linear';
   tags: string[];
   checkMode?: boolean | string;
+  /** The play's `connection:` (a host's own ansible_connection still wins, as in Ansible). */
+  connection?: 'ssh' | 'local';
   /** Roles listed in the play (for role vars precedence); their tasks are already in `tasks`. */
   roles: RoleContext[];
   baseDir: string;

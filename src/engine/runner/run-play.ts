@@ -242,6 +242,12 @@ export class PlayRunner {
     let transport = h.transport!;
     let delegatedTo: string | undefined;
     const when = [...scope.when, ...task.when];
+    const connection = task.connection ?? scope.connection;
+    if (connection === 'ssh' && this.play.connection === 'local') {
+      return failedResult(h, task, new BadInputError('connection: ssh on a task inside a play with connection: local is not supported (set it on the play)', task.loc));
+    }
+    // connection: local runs the task on the controller with this host's vars (Ansible's local plugin).
+    if (connection === 'local' && !task.delegateTo) transport = await this.opts.delegateTransport('localhost');
     // As in Ansible, a task that `when` skips never resolves its delegate (it may be undefined there).
     if (task.delegateTo && (task.loop !== undefined || whenHolds(when, varsFor(), task))) {
       delegatedTo = String(renderValue(task.delegateTo, varsFor(), task.loc));

@@ -94,11 +94,17 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
   // hosts' sshd) of CPU until the slowest pass the connect timeout - measured: 406 of 500 light
   // hosts unreachable on 2 busy cores. Connected hosts still all run in parallel (--forks).
   const handshakes = new Semaphore(opts.connectConcurrency ?? 32);
-  const connect = async (h: HostState): Promise<Transport> => {
+  /** -c forces; else a host's own ansible_connection; else the play's `connection:` keyword; else ssh. */
+  const connectionOf = (h: HostState, play?: PlayDef): 'ssh' | 'local' => {
+    const vars = templatedVars(mergeVars(h.inventoryVars, opts.extraVars)) as Vars;
+    const settings = connectionSettings(vars);
+    return opts.connection ?? (vars.ansible_connection === undefined ? play?.connection : undefined) ?? settings.connection;
+  };
+  const connect = async (h: HostState, play?: PlayDef): Promise<Transport> => {
     if (h.transport) return h.transport;
     const settings = connectionSettings(templatedVars(mergeVars(h.inventoryVars, opts.extraVars)) as Vars);
     const netns = h.inventoryVars.hostwire_netns;
-    const t = createTransport(h.name, { ...settings, connection: opts.connection ?? settings.connection, netns: typeof netns === 'string' ? netns : undefined }, { hostKeyChecking: opts.hostKeyChecking });
+    const t = createTransport(h.name, { ...settings, connection: connectionOf(h, play), netns: typeof netns === 'string' ? netns : undefined }, { hostKeyChecking: opts.hostKeyChecking });
     await handshakes.run(() => t.connect());
     h.transport = t;
     return t;
@@ -143,7 +149,7 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
         skipTags: opts.skipTags ?? [],
         startAtTask: opts.startAtTask,
         emit,
-        connect,
+        connect: (h) => connect(h, play),
         lockHosts,
         gatherFacts: async (h, subset, read) => (read !== undefined ? assembleFacts(splitBatch(read), subset) : await gatherFacts(h.transport!, subset)) as unknown as Vars,
         delegateTransport: async (name) => {
@@ -157,12 +163,15 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
         sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
         confirm,
       });
+      const swapped = setAsideOtherConnections(playHosts, (h) => connectionOf(h, play));
       try {
         await runner.run(playHosts);
       } catch (err) {
         // A first Ctrl-C / SIGTERM ends a lock wait: no task started there, the recap follows.
         if (err instanceof LockInterruptedError && interrupted) break;
         throw err;
+      } finally {
+        await restoreConnections(swapped);
       }
       emit({ type: 'play_end', name: play.name });
     }
@@ -177,6 +186,36 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
   if (summary.failedHosts.length && opts.retryFile !== false) writeRetryFile(playbook.path, summary.failedHosts);
   emit({ type: 'run_end', summary });
   return summary;
+}
+
+interface SetAside {
+  h: HostState;
+  transport: Transport;
+  releaseLock?: () => Promise<void>;
+}
+
+/**
+ * A play whose connection differs from the one a host is already connected by (`connection: local`
+ * after an SSH play, or the reverse) gets its own transport and lock; the earlier ones come back after it.
+ */
+function setAsideOtherConnections(hosts: HostState[], wanted: (h: HostState) => 'ssh' | 'local'): SetAside[] {
+  const out: SetAside[] = [];
+  for (const h of hosts) {
+    if (!h.transport || (h.transport instanceof LocalTransport) === (wanted(h) === 'local')) continue;
+    out.push({ h, transport: h.transport, releaseLock: h.releaseLock });
+    h.transport = undefined;
+    h.releaseLock = undefined;
+  }
+  return out;
+}
+
+async function restoreConnections(swapped: SetAside[]): Promise<void> {
+  await Promise.allSettled(swapped.map(async ({ h, transport, releaseLock }) => {
+    await h.releaseLock?.().catch(() => undefined);
+    await h.transport?.close().catch(() => undefined);
+    h.transport = transport;
+    h.releaseLock = releaseLock;
+  }));
 }
 
 /** `hosts:` is templated with the play's vars and -e vars, as Ansible does (`hosts: "{{ new_nodes }}"`). */

@@ -15,12 +15,14 @@ export interface Scope {
   becomeUser?: string;
   /** The innermost check_mode set around the task (block, role, play). */
   checkMode?: CheckModeValue;
+  /** The innermost block's `connection:` (a task's own wins). */
+  connection?: 'ssh' | 'local';
   role?: RoleContext;
 }
 
 export const rootScope = (play: PlayDef): Scope => ({ vars: [], when: [], tags: [...play.tags], become: play.become, becomeUser: play.becomeUser, checkMode: play.checkMode });
 
-export function childScope(parent: Scope, item: { vars: Vars; when: unknown[]; tags: string[]; become?: boolean; becomeUser?: string; checkMode?: CheckModeValue; role?: RoleContext }): Scope {
+export function childScope(parent: Scope, item: { vars: Vars; when: unknown[]; tags: string[]; become?: boolean; becomeUser?: string; checkMode?: CheckModeValue; connection?: 'ssh' | 'local'; role?: RoleContext }): Scope {
   return {
     vars: [...parent.vars, item.vars],
     when: [...parent.when, ...item.when],
@@ -28,6 +30,7 @@ export function childScope(parent: Scope, item: { vars: Vars; when: unknown[]; t
     become: item.become ?? parent.become,
     becomeUser: item.becomeUser ?? parent.becomeUser,
     checkMode: item.checkMode ?? parent.checkMode,
+    connection: item.connection ?? parent.connection,
     role: item.role ?? parent.role,
   };
 }

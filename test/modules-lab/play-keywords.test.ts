@@ -1,8 +1,9 @@
-// check_mode on a real host over SSH: a play, a block, a role entry and a task set to true must leave
-// the host's files alone; check_mode: false inside a --check run must really apply. Each assertion
-// reads the host's file system after the run.
+// Play keywords on a real host over SSH. check_mode: a play, a block, a role entry and a task set to
+// true leave the host's files alone; check_mode: false inside a --check run really applies.
+// connection: local (play or task) acts on the controller only (inside this test's temp dir).
+// Each assertion reads the host's (or the controller's) files after the run.
 import test from 'ava';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { labInventoryYaml } from '../../src/lab/index.js';
@@ -33,7 +34,7 @@ async function play(name: string, yaml: string, check = false): Promise<RunEvent
 
 test.serial('check_mode on play, block, role and task keeps the host untouched; check_mode: false under --check applies', async (t) => {
   t.timeout(4 * 60_000);
-  host = await labHost(LAB);
+  host ??= await labHost(LAB);
   writeFileSync(path.join(dir, 'inventory.yml'), labInventoryYaml(host.state));
   mkdirSync(path.join(dir, 'roles/dry/tasks'), { recursive: true });
   writeFileSync(path.join(dir, 'roles/dry/tasks/main.yml'), '- { name: role copy, copy: { content: "role\\n", dest: /srv/h1/role-copy } }\n');
@@ -107,4 +108,34 @@ test.serial('check_mode on play, block, role and task keeps the host untouched; 
   const status = (name: string) => events.flatMap((e) => (e.type === 'host_result' && e.task.name === name ? [e.result.status] : []));
   t.deepEqual(status('checked copy'), ['changed']);
   t.deepEqual(status('checked command'), ['skipped']);
+});
+
+test.serial('connection: local on a play and on a task runs on the controller; SSH plays around it still reach the host', async (t) => {
+  t.timeout(3 * 60_000);
+  host ??= await labHost(LAB);
+  writeFileSync(path.join(dir, 'inventory.yml'), labInventoryYaml(host.state));
+  const ctrl = mkdtempSync(path.join(dir, 'controller-'));
+  await play('connections', `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - file: { path: /srv/h1c, state: directory }
+    - copy: { content: "ssh\\n", dest: /srv/h1c/ssh-1 }
+- hosts: all
+  gather_facts: false
+  connection: local
+  tasks:
+    - copy: { content: "play={{ inventory_hostname }}\\n", dest: "${ctrl}/local-play" }
+- hosts: all
+  gather_facts: false
+  tasks:
+    - copy: { content: "ssh\\n", dest: /srv/h1c/ssh-2 }
+    - copy: { content: "task={{ inventory_hostname }}\\n", dest: "${ctrl}/local-task" }
+      connection: local
+`);
+  const name = host.state.hosts[0].name;
+  t.is(readFileSync(path.join(ctrl, 'local-play'), 'utf8'), `play=${name}\n`);
+  t.is(readFileSync(path.join(ctrl, 'local-task'), 'utf8'), `task=${name}\n`);
+  t.is(await host.sh('ls /srv/h1c'), 'ssh-1\nssh-2\n');
+  t.is(await host.sh(`test -e ${ctrl} && echo found || echo absent`), 'absent\n');
 });
