@@ -25,7 +25,15 @@ test('recorded probe: JSON compared as data; create never overwrites; absent del
   t.is(planEtcd(missing, args({ key: '/hw/none', value: 'v', mode: 'create' }))[0].summary, 'create etcd key /hw/none');
 });
 
-test('unreachable etcd (recorded) is a clear failure', (t) => {
-  t.throws(() => readEtcd(loadCase('etcd_key', 'probe-unreachable').stdout, args({ key: '/hw/cfg', state: 'absent', endpoints: 'http://127.0.0.1:2399' })), { message: /etcd at http:\/\/127\.0\.0\.1:2399 is not reachable/ });
+test('unreachable etcd (recorded) is a clear failure; under --check it is drift, shown, never written', (t) => {
+  const a = args({ key: '/hw/cfg', value: { b: 1 }, mode: 'create', endpoints: 'http://127.0.0.1:2399' });
+  const s = readEtcd(loadCase('etcd_key', 'probe-unreachable').stdout, a);
+  t.deepEqual(s, { unreachable: 'etcd at http://127.0.0.1:2399 is not reachable' });
+  t.throws(() => planEtcd(s, a), { message: 'etcdctl get /hw/cfg failed: etcd at http://127.0.0.1:2399 is not reachable' });
+  t.deepEqual(planEtcd(s, a, true), [{
+    summary: 'etcd at http://127.0.0.1:2399 is not reachable: key /hw/cfg cannot be read; it is written once etcd answers',
+    before: '(unknown: etcd is not reachable)\n', after: '{"b":1}\n', run: [],
+  }]);
+  t.is(planEtcd(s, args({ key: '/hw/cfg', state: 'absent' }), true)[0].after, '(absent)\n');
   t.false(etcdKeyModule.args.safeParse({ key: 'k' }).success, 'present needs a value');
 });

@@ -6,6 +6,7 @@ import { shellJoin, shellQuote } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
 import { need, readSections, requireTool, section } from '../ip_link/sections.js';
 import { parseGet, sameValue, stableJson } from './parse.js';
+import { EtcdUnreachableError, UNREACHABLE_RE } from '../../sdn/store/etcdctl.js';
 
 const etcdArgs = z
   .object({
@@ -37,17 +38,34 @@ export function etcdctl(a: EtcdArgs): string[] {
   ];
 }
 
-export function readEtcd(stdout: string, a: Pick<EtcdArgs, 'endpoints' | 'key'>): { value?: string } {
+/** The key's value, or why etcd could not be asked (it did not answer). */
+export interface EtcdKeyState {
+  value?: string;
+  unreachable?: string;
+}
+
+export function readEtcd(stdout: string, a: Pick<EtcdArgs, 'endpoints' | 'key'>): EtcdKeyState {
   const s = need(readSections(stdout), 'get', stdout);
   if (s.rc !== 0) {
-    const why = /DeadlineExceeded|connection refused|context deadline/.test(s.out) ? `etcd at ${a.endpoints} is not reachable` : s.out.trim().split('\n').pop();
-    throw new HostwireError('command-failed', `etcdctl get ${a.key} failed: ${why}`);
+    if (UNREACHABLE_RE.test(s.out)) return { unreachable: `etcd at ${a.endpoints} is not reachable` };
+    throw new HostwireError('command-failed', `etcdctl get ${a.key} failed: ${s.out.trim().split('\n').pop()}`);
   }
   const json = s.out.split('\n').find((l) => l.startsWith('{"header"'));
   return { value: parseGet(json ?? s.out) };
 }
 
-export function planEtcd(s: { value?: string }, a: EtcdArgs): Change[] {
+/**
+ * An etcd that does not answer fails a real run. In check mode it is drift to report (etcd stopped, or
+ * not started yet on a fresh cluster): the key is shown as unknown and the run goes on.
+ */
+function planUnreachable(why: string, a: EtcdArgs, check: boolean): Change[] {
+  if (!check) throw new EtcdUnreachableError(`etcdctl get ${a.key} failed: ${why}`);
+  const after = a.state === 'absent' ? '(absent)\n' : `${valueText(a.value).text}\n`;
+  return [{ summary: `${why}: key ${a.key} cannot be read; ${a.state === 'absent' ? 'it is deleted' : 'it is written'} once etcd answers`, before: '(unknown: etcd is not reachable)\n', after, run: [] }];
+}
+
+export function planEtcd(s: EtcdKeyState, a: EtcdArgs, check = false): Change[] {
+  if (s.unreachable) return planUnreachable(s.unreachable, a, check);
   const cmd = (words: string[]) => `ETCDCTL_API=3 ${shellJoin([...etcdctl(a), ...words])}`;
   const show = (v?: string) => (v === undefined ? '(absent)\n' : `${v}\n`);
   if (a.state === 'absent') return s.value === undefined ? [] : [{ summary: `delete etcd key ${a.key}`, before: show(s.value), after: show(), run: [cmd(['del', a.key])] }];
@@ -57,9 +75,9 @@ export function planEtcd(s: { value?: string }, a: EtcdArgs): Change[] {
   return [{ summary: `${s.value === undefined ? 'create' : 'update'} etcd key ${a.key}`, before: show(s.value), after: show(text), run: [`printf '%s' ${shellQuote(text)} | ${cmd(['put', a.key])} >/dev/null`] }];
 }
 
-export const etcdKeyModule: Module<EtcdArgs, { value?: string }> = {
+export const etcdKeyModule: Module<EtcdArgs, EtcdKeyState> = {
   name: 'etcd_key',
   args: etcdArgs,
   probe: (a) => ({ command: `${requireTool('etcdctl')}; ${section('get', `ETCDCTL_API=3 ${shellJoin([...etcdctl(a), '-w', 'json', 'get', a.key])}`)}`, parse: (o) => readEtcd(o.stdout, a) }),
-  plan: (s, a) => planEtcd(s, a),
+  plan: (s, a, ctx) => planEtcd(s, a, ctx.check),
 };

@@ -5,8 +5,9 @@ import { z } from 'zod';
 import { SdnInputError } from '../../sdn/errors.js';
 import { resolvePool, flannelConfig, type Pool } from '../../sdn/pool.js';
 import { parseIp } from '../../sdn/cidr.js';
-import { DEFAULT_PREFIX, EtcdStore, FileStore, defaultStateFile, type AllocateResult, type Lease, type ReleaseResult, type SubnetStore } from '../../sdn/store/index.js';
+import { DEFAULT_PREFIX, EtcdStore, EtcdUnreachableError, FileStore, defaultStateFile, type AllocateResult, type Lease, type ReleaseResult, type SubnetStore } from '../../sdn/store/index.js';
 import type { Module, ModuleContext, ModuleResult } from '../types.js';
+import { unreachableResult } from './unreachable.js';
 
 const int = z.union([z.number().int(), z.string().regex(/^\d+$/, 'expected a whole number').transform(Number)]);
 const list = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).transform((e) => (Array.isArray(e) ? e : e.split(',').map((s) => s.trim()).filter(Boolean)));
@@ -31,6 +32,8 @@ export const subnetLeaseArgs = z
     node: z.string().min(1).optional(),
     ttl: int.default(0),
     state: z.enum(['present', 'absent']).default('present'),
+    // flannel's --subnet-file (subnet.env): where --check finds this node's subnet when etcd does not answer.
+    subnet_file: z.string().regex(/^\//, 'expected an absolute path like /run/flannel/subnet.env').optional(),
   })
   .strict()
   .refine((a) => (a.etcd_cert === undefined) === (a.etcd_key === undefined), { message: 'etcd_cert and etcd_key go together', path: ['etcd_cert'] });
@@ -85,6 +88,7 @@ function presentResult(a: SubnetLeaseArgs, pool: Pool, node: string, publicIp: s
     node,
     ...(r.lease.key ? { lease_key: r.lease.key } : {}),
     leases: r.leases.map(show),
+    leases_known: true,
     config: r.config,
     ...(r.changed ? { diff: [{ header: `subnet leases (${a.store})`, before: text(before.sort((x, y) => (x.subnet < y.subnet ? -1 : 1))), after: text(r.leases) }] } : {}),
   };
@@ -99,6 +103,7 @@ function absentResult(a: SubnetLeaseArgs, node: string, publicIp: string | undef
     public_ip: publicIp ?? null,
     node,
     leases: r.leases.map(show),
+    leases_known: true,
     config: r.config ?? null,
     ...(r.changed ? { diff: [{ header: `subnet leases (${a.store})`, before: text([...r.leases, ...r.released]), after: text(r.leases) }] } : {}),
   };
@@ -112,12 +117,18 @@ export const subnetLeaseModule: Module<SubnetLeaseArgs> = {
     const node = a.node ?? String(ctx.vars.inventory_hostname ?? ctx.host);
     const publicIp = defaultPublicIp(a, ctx.vars);
     const store = openStore(a, ctx);
-    if (a.state === 'absent') {
-      if (a.store === 'etcd' && !publicIp) throw new SdnInputError('public_ip: required to find the node lease in etcd (flannel matches leases by PublicIP); got nothing');
-      return absentResult(a, node, publicIp, await store.release({ node, publicIp }, { check: ctx.check }), store);
+    try {
+      if (a.state === 'absent') {
+        if (a.store === 'etcd' && !publicIp) throw new SdnInputError('public_ip: required to find the node lease in etcd (flannel matches leases by PublicIP); got nothing');
+        return absentResult(a, node, publicIp, await store.release({ node, publicIp }, { check: ctx.check }), store);
+      }
+      const config = flannelConfig(pool, a.backend_type, { subnetMin: a.subnet_min !== undefined, subnetMax: a.subnet_max !== undefined });
+      const r = await store.allocate({ pool, config, backendType: a.backend_type, node, publicIp, pick: a.pick, ttl: a.ttl, check: ctx.check });
+      return presentResult(a, pool, node, publicIp, r, store);
+    } catch (e) {
+      if (!(ctx.check && e instanceof EtcdUnreachableError)) throw e;
+      const why = e.message.replace(/^etcdctl \S+ failed: /, '');
+      return unreachableResult({ why, state: a.state, pool, node, publicIp, subnetFile: a.subnet_file }, ctx);
     }
-    const config = flannelConfig(pool, a.backend_type, { subnetMin: a.subnet_min !== undefined, subnetMax: a.subnet_max !== undefined });
-    const r = await store.allocate({ pool, config, backendType: a.backend_type, node, publicIp, pick: a.pick, ttl: a.ttl, check: ctx.check });
-    return presentResult(a, pool, node, publicIp, r, store);
   },
 };

@@ -63,6 +63,17 @@ export function txnInput(compares: string[], ops: TxnOp[]): string {
 export const createIfAbsent = (key: string) => `ver(${q(key)}) = "0"`;
 export const unchangedSince = (key: string, modRevision: number) => `mod(${q(key)}) = "${modRevision}"`;
 
+/** etcdctl's words for an etcd that did not answer (stopped, not started yet, partitioned). */
+export const UNREACHABLE_RE = /DeadlineExceeded|context deadline exceeded|connection refused|no such host|all SubConns are in TransientFailure/;
+
+/** etcd did not answer: a real run fails with it; check mode reports it as drift and goes on. */
+export class EtcdUnreachableError extends HostwireError {
+  constructor(message: string, host?: string) {
+    super('command-failed', message, { host });
+    this.name = 'EtcdUnreachableError';
+  }
+}
+
 export interface Section {
   out: string;
   rc: number;
@@ -78,9 +89,8 @@ export function readSection(stdout: string, what: string, c: EtcdConn, host?: st
   const out = stdout.slice(0, m.index).replace(/\n$/, '');
   const rc = Number(m[1]);
   if (rc !== 0) {
-    const unreachable = /DeadlineExceeded|context deadline exceeded|connection refused|no such host|all SubConns are in TransientFailure/.test(out);
-    const why = unreachable ? `etcd at ${c.endpoints.join(',')} is not reachable from ${host ?? 'the host'}` : (out.trim().split('\n').pop() ?? `rc ${rc}`);
-    throw new HostwireError('command-failed', `etcdctl ${what} failed: ${why}`, { host });
+    if (UNREACHABLE_RE.test(out)) throw new EtcdUnreachableError(`etcdctl ${what} failed: etcd at ${c.endpoints.join(',')} is not reachable from ${host ?? 'the host'}`, host);
+    throw new HostwireError('command-failed', `etcdctl ${what} failed: ${out.trim().split('\n').pop() ?? `rc ${rc}`}`, { host });
   }
   return { out, rc };
 }
