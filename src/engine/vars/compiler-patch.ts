@@ -73,6 +73,15 @@ Object.assign(C, {
   compileMul(this: any, node: NjNode, frame: unknown) {
     call.call(this, 'hwMul', frame, node.left, node.right);
   },
+  compileDiv(this: any, node: NjNode, frame: unknown) {
+    call.call(this, 'hwDiv', frame, node.left, node.right);
+  },
+  compileFloorDiv(this: any, node: NjNode, frame: unknown) {
+    call.call(this, 'hwFloorDiv', frame, node.left, node.right);
+  },
+  compileMod(this: any, node: NjNode, frame: unknown) {
+    call.call(this, 'hwMod', frame, node.left, node.right);
+  },
   compileConcat(this: any, node: NjNode, frame: unknown) {
     call.call(this, 'hwConcat', frame, node.left, node.right);
   },

@@ -132,6 +132,21 @@ function mul(a: unknown, b: unknown): unknown {
   return (a as number) * (b as number);
 }
 
+/** Python's `/`, `//` and `%`: a zero divisor is ZeroDivisionError (never inf or NaN); `%` takes the divisor's sign. */
+function divide(op: '/' | '//' | '%') {
+  return (a: unknown, b: unknown): number => {
+    if (a instanceof Undef) throw new UndefinedError(a);
+    if (b instanceof Undef) throw new UndefinedError(b);
+    const x = typeof a === 'boolean' ? Number(a) : a;
+    const y = typeof b === 'boolean' ? Number(b) : b;
+    if (typeof x !== 'number' || typeof y !== 'number') throw new TemplateFailure(`unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+    if (y === 0) throw new TemplateFailure(op === '/' ? 'division by zero' : op === '//' ? 'integer division or modulo by zero' : 'integer modulo by zero');
+    if (op === '/') return x / y;
+    if (op === '//') return Math.floor(x / y);
+    return x - y * Math.floor(x / y);
+  };
+}
+
 const origFromIterator = rt.fromIterator as (v: unknown) => unknown;
 
 Object.assign(rt, {
@@ -142,6 +157,9 @@ Object.assign(rt, {
   hwCmp: compare,
   hwAdd: add,
   hwMul: mul,
+  hwDiv: divide('/'),
+  hwFloorDiv: divide('//'),
+  hwMod: divide('%'),
   hwConcat: (a: unknown, b: unknown) => pyStr(a) + pyStr(b),
   hwTruthy: pyTruthy,
   hwAnd: (a: unknown, b: () => unknown) => (pyTruthy(a) ? b() : a),

@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { isPlainObject, pyEq, pyStr, pyTruthy } from './py.js';
 import { arg, splitArgs, type Fn } from './filters/args.js';
 import { pyRegex } from './filters/regex.js';
+import { firstMatch } from './filters/bounded-regex.js';
 import { toBool } from './filters/text.js';
 import { TemplateFailure, Undef } from './undefined.js';
 
@@ -24,7 +25,7 @@ function regexTest(mode: 'match' | 'search' | 'fullmatch') {
     const type = mode === 'search' ? String(arg(a, 2, 'match_type', 'search')) : mode;
     const src = type === 'fullmatch' ? `(?:${String(pattern)})$` : String(pattern);
     const re = pyRegex(type === 'search' ? src : `^(?:${src})`, flags);
-    return re.test(pyStr(v));
+    return firstMatch(re, pyStr(v)) !== null;
   };
 }
 

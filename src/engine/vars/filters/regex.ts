@@ -1,5 +1,6 @@
 // Python `re` patterns and replacement strings, translated to JavaScript for regex_* filters and tests.
 import { TemplateFailure } from '../undefined.js';
+import { allMatches } from './bounded-regex.js';
 
 const cache = new Map<string, RegExp>();
 
@@ -51,14 +52,13 @@ export function expandReplacement(tmpl: string, m: RegExpExecArray | string[], g
 /** Python's re.sub. */
 export function pySub(value: string, pattern: string, repl: string, flags: { ignorecase?: unknown; multiline?: unknown }, count = 0): string {
   const re = pyRegex(pattern, { ...flags, global: true });
-  let n = 0;
-  return value.replace(re, (...args: unknown[]) => {
-    if (count > 0 && n >= count) return args[0] as string;
-    n++;
-    const hasGroups = typeof args[args.length - 1] === 'object';
-    const groups = hasGroups ? (args[args.length - 1] as Record<string, string>) : undefined;
-    const end = hasGroups ? args.length - 3 : args.length - 2;
-    const m = args.slice(0, end).map((x) => (x === undefined ? '' : String(x)));
-    return expandReplacement(repl, m, groups);
-  });
+  const matches = allMatches(re, value);
+  let out = '';
+  let last = 0;
+  for (const [n, m] of matches.entries()) {
+    if (count > 0 && n >= count) break;
+    out += value.slice(last, m.index) + expandReplacement(repl, m.map((x) => x ?? ''), m.groups);
+    last = m.index + m[0]!.length;
+  }
+  return out + value.slice(last);
 }

@@ -4,6 +4,7 @@ import { pySplit } from '../py-methods.js';
 import { TemplateFailure, Undef } from '../undefined.js';
 import { arg, splitArgs, type Fn } from './args.js';
 import { expandReplacement, groupCount, pyRegex, pySub } from './regex.js';
+import { allMatches, firstMatch } from './bounded-regex.js';
 
 /** Ansible's to_bool: only yes/on/1/true (any case) and 1 are true. */
 export function toBool(v: unknown): boolean | null {
@@ -50,17 +51,17 @@ function regexFlags(rest: unknown[]): { ignorecase?: unknown; multiline?: unknow
 /** Ansible's regex_search: the match, or the listed groups ('\\1', '\\g<name>'), or None. */
 function regexSearch(value: unknown, pattern: string, ...rest: unknown[]): unknown {
   const { pos } = splitArgs(rest);
-  const m = pyRegex(pattern, regexFlags(rest)).exec(pyStr(value));
+  const m = firstMatch(pyRegex(pattern, regexFlags(rest)), pyStr(value));
   if (!m) return null;
   if (pos.length === 0) return m[0];
-  return pos.map((g) => expandReplacement(String(g), m, m.groups));
+  return pos.map((g) => expandReplacement(String(g), m.map((x) => x ?? ''), m.groups));
 }
 
 function regexFindall(value: unknown, pattern: string, ...rest: unknown[]): unknown[] {
   const a = splitArgs(rest);
   const re = pyRegex(pattern, { ignorecase: arg(a, 1, 'ignorecase', false), multiline: arg(a, 0, 'multiline', false), global: true });
   const n = groupCount(re);
-  return [...pyStr(value).matchAll(re)].map((m) => (n === 0 ? m[0] : n === 1 ? (m[1] ?? '') : m.slice(1).map((x) => x ?? '')));
+  return allMatches(re, pyStr(value)).map((m) => (n === 0 ? m[0] : n === 1 ? (m[1] ?? '') : m.slice(1).map((x) => x ?? '')));
 }
 
 function defaultFilter(v: unknown, dflt: unknown = '', boolean: unknown = false): unknown {
