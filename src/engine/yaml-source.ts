@@ -1,7 +1,8 @@
 // YAML files are read into plain JS values while remembering where each mapping and key came
 // from, so every later error can name file:line:column. YAML 1.1 is used because Ansible users
 // write `yes`/`no` booleans.
-import { LineCounter, parseDocument, isMap, isSeq, isScalar, isAlias, isPair, type Node, type Document } from 'yaml';
+import { LineCounter, isMap, isSeq, isScalar, isAlias, isPair, type Node, type Document } from 'yaml';
+import { parsePyYaml, pyYamlTags } from './yaml-pyyaml.js';
 import { BadInputError, type SourceLoc } from './errors.js';
 import { readInputFile } from './input-file.js';
 import { ExpansionBudget, yamlDocumentError } from './yaml-limits.js';
@@ -33,23 +34,13 @@ export async function readYamlFile(file: string): Promise<unknown> {
   return parseYaml(decryptFileText(readInputFile(file), file), file);
 }
 
-// PyYAML (and so Ansible) reads yes/no/on/off as booleans but keeps y/n as strings (`hosts: n`).
-const PY_TRUE = /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
-const PY_FALSE = /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
-type Tag = { tag: string; test?: RegExp };
-// PyYAML's floats need a digit: a bare `.` (ovs-vsctl's `record: .`) stays a string, not NaN.
-const PY_FLOAT = /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*|\.[0-9_]+)$/;
-const YAML11_FLOAT = String(/^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/);
-export const pyBools = (tags: Tag[]): Tag[] =>
-  tags.map((t) => {
-    if (t.tag === 'tag:yaml.org,2002:bool' && t.test) return { ...t, test: String(t.test).includes('Y|y') ? PY_TRUE : PY_FALSE };
-    if (t.tag === 'tag:yaml.org,2002:float' && String(t.test) === YAML11_FLOAT) return { ...t, test: PY_FLOAT };
-    return t;
-  });
+/** PyYAML's scalar resolution (kept under its old name for the inventory reader). */
+export const pyBools = pyYamlTags;
+type Tag = Parameters<typeof pyYamlTags>[0][number];
 
 export function parseYaml(text: string, file: string): unknown {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, version: '1.1', prettyErrors: false, uniqueKeys: false, customTags: ((tags: Tag[]) => withUnsafeTag(withVaultTag(pyBools(tags)))) as never });
+  const doc = parsePyYaml(text, { lineCounter, version: '1.1', prettyErrors: false, uniqueKeys: false, customTags: ((tags: Tag[]) => withUnsafeTag(withVaultTag(pyBools(tags)))) as never });
   const err = yamlDocumentError(doc, text, lineCounter, file);
   if (err) throw err;
   const at = (n: Node | null | undefined): SourceLoc => {
@@ -88,7 +79,8 @@ function toJs(node: Node | null, w: Walk, depth: number, aliased = false): unkno
     for (const pair of node.items) {
       if (!isPair(pair)) continue;
       const keyNode = pair.key as Node | null;
-      const key = isScalar(keyNode) ? String(keyNode.value) : String(toJs(keyNode, w, depth + 1, aliased));
+      // The yaml package reads a merge key `<<` as Symbol('<<').
+      const key = isScalar(keyNode) ? (typeof keyNode.value === 'symbol' ? keyNode.value.description ?? '' : String(keyNode.value)) : String(toJs(keyNode, w, depth + 1, aliased));
       const value = toJs(pair.value as Node | null, w, depth + 1, aliased);
       if (key === '<<') {
         // YAML merge keys: earlier explicit keys win over merged ones.

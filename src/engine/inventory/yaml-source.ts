@@ -1,12 +1,13 @@
 // Reading YAML the way Ansible's loader does (YAML 1.1: yes/no booleans, 0755 octal,
 // merge keys, duplicate keys allowed with the last value winning) while keeping
 // positions so that errors can point at file:line:column.
-import { isAlias, isMap, isScalar, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isScalar, LineCounter, visit, type Document, type Node } from 'yaml';
 import { BadInputError, type SourceLoc } from '../errors.js';
 import { withVaultTag } from '../../vault/yaml-tag.js';
 import { withUnsafeTag } from '../vars/unsafe.js';
 import { yamlDocumentError } from '../yaml-limits.js';
 import { pyBools } from '../yaml-source.js';
+import { parsePyYaml } from '../yaml-pyyaml.js';
 
 export interface YamlSource {
   file: string;
@@ -23,7 +24,7 @@ export interface YamlEntry {
 export function readYaml(text: string, file: string): YamlSource {
   const lines = new LineCounter();
   // pyBools: PyYAML's booleans (yes/no/on/off/true/false), not YAML 1.1's y/n.
-  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter: lines, prettyErrors: false, customTags: ((tags: never[]) => withUnsafeTag(withVaultTag(pyBools(tags)))) as never });
+  const doc = parsePyYaml(text, { version: '1.1', uniqueKeys: false, lineCounter: lines, prettyErrors: false, customTags: ((tags: never[]) => withUnsafeTag(withVaultTag(pyBools(tags)))) as never });
   const err = yamlDocumentError(doc, text, lines, file);
   if (err) throw err;
   const src = { file, doc, lines };
