@@ -64,7 +64,13 @@ export async function runTaskOnHost(task: TaskDef, h: HostState, varsFor: (extra
         continue;
       }
       const itemVars = { [task.loopVar]: item, ansible_loop_var: task.loopVar };
-      const r = await runOnce(task, h, vars, (x) => varsFor({ ...itemVars, ...x }), opts);
+      // As Ansible: an item that fails (a command error, a bad rendered argument) is that item's
+      // failure; the later items still run. Only a lost connection ends the loop (the host is gone).
+      const r = await runOnce(task, h, vars, (x) => varsFor({ ...itemVars, ...x }), opts).catch((err: unknown) => {
+        if (err instanceof TransportError) throw err;
+        const msg = err instanceof HostwireError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
+        return { status: 'failed' as const, msg, ignored: isTrue(task.ignoreErrors), result: { failed: true, changed: false, msg } };
+      });
       results.push({ ...r.result, [task.loopVar]: item, ansible_loop_var: task.loopVar });
       perItem.push({ ...base, ...r, label, item, durationMs: 0 });
     }
@@ -73,7 +79,7 @@ export async function runTaskOnHost(task: TaskDef, h: HostState, varsFor: (extra
     const allSkipped = perItem.length > 0 && perItem.every((r) => r.status === 'skipped');
     const aggregate: Record<string, unknown> = items.length === 0
       ? { results, changed: false, skipped: true, skipped_reason: 'No items in the list' }
-      : { results, changed: anyChanged, failed: anyFailed, skipped: allSkipped, msg: anyFailed ? 'One or more items failed' : 'All items completed' };
+      : { results, changed: anyChanged, failed: anyFailed, skipped: allSkipped, msg: anyFailed ? failedItemsMessage(perItem) : 'All items completed' };
     finish(task, h, aggregate);
     const status: TaskStatus = anyFailed ? 'failed' : anyChanged ? 'changed' : allSkipped || perItem.length === 0 ? 'skipped' : 'ok';
     const ignored = anyFailed && isTrue(task.ignoreErrors);
@@ -81,6 +87,12 @@ export async function runTaskOnHost(task: TaskDef, h: HostState, varsFor: (extra
   } catch (err) {
     return failedResult(h, task, err, started, opts.delegatedTo);
   }
+}
+
+/** Ansible's "One or more items failed", naming each failed item and why. */
+function failedItemsMessage(items: HostResult[]): string {
+  const failed = items.filter((r) => r.status === 'failed' && !r.ignored);
+  return `One or more items failed: ${failed.map((r) => `item '${r.label}': ${r.msg ?? 'failed'}`).join('; ')}`;
 }
 
 /** A task that raised (bad input, a template error, a lost connection): Ansible's failed result, registered too. */
