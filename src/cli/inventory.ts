@@ -10,6 +10,20 @@ import { collect, count } from './options.js';
 import { reportError } from './errors.js';
 import { maskText } from '../vault/secrets.js';
 import { registerSecretVars } from '../vault/secret-vars.js';
+import { collectVaultPasswords, keepVaultValuesEncrypted, setVaultPasswords } from '../vault/index.js';
+import { mergeSettings } from './config-merge.js';
+import { withConnectionDefaults } from '../engine/runner/config-defaults.js';
+
+interface InventoryFlags {
+  inventory: string[];
+  list?: boolean;
+  graph?: boolean;
+  vars?: boolean;
+  host?: string;
+  verbose: number;
+  vaultPasswordFile: string[];
+  askVaultPass?: boolean;
+}
 
 export function registerInventoryCommands(program: Command): void {
   program
@@ -20,11 +34,16 @@ export function registerInventoryCommands(program: Command): void {
     .option('--graph', 'the group tree')
     .option('--vars', 'with --graph: show variables')
     .option('--host <name>', 'the variables of one host')
+    .option('--vault-password-file <file>', 'vault password file, or a script printing it (repeatable)', collect, [])
+    .option('-J, --ask-vault-pass', 'ask for the vault password (terminal only; HOSTWIRE_VAULT_PASSWORD also works)')
     .option('-v, --verbose', 'more output', count, 0)
-    .addHelpText('after', '\nExamples:\n  hostwire inventory -i inventory/cluster.ini --list\n  hostwire inventory -i inventory/ --graph')
-    .action(async (f: { inventory: string[]; list?: boolean; graph?: boolean; vars?: boolean; host?: string; verbose: number }) => {
+    .addHelpText('after', '\nWithout a vault password, an inline !vault value is shown as ansible-inventory shows it: {"__ansible_vault": "<ciphertext>"}.\n\nExamples:\n  hostwire inventory -i inventory/cluster.ini --list\n  hostwire inventory -i inventory/ --graph')
+    .action(async (f: InventoryFlags) => {
       try {
-        const inv = await loadInventory(f.inventory);
+        const cfg = mergeSettings({ inventory: f.inventory, vaultPasswordFile: f.vaultPasswordFile });
+        setVaultPasswords(await collectVaultPasswords({ passwordFiles: cfg.vaultPasswordFiles, ask: f.askVaultPass }));
+        keepVaultValuesEncrypted(true);
+        const inv = await loadInventory(cfg.inventory);
         for (const h of inv.hosts.keys()) registerSecretVars(hostVars(inv, h));
         if (f.host) process.stdout.write(maskText(JSON.stringify(hostVars(inv, f.host), null, 4)) + '\n');
         else if (f.graph) process.stdout.write(maskText(inventoryToGraph(inv, { vars: f.vars })) + '\n');
@@ -46,17 +65,18 @@ export function registerInventoryCommands(program: Command): void {
     .addHelpText('after', '\nExamples:\n  hostwire facts all -i inventory/cluster.yml\n  hostwire facts node1 -i inv.yml | jq .node1.ansible_default_ipv4\n  hostwire facts localhost -c local -i localhost,')
     .action(async (pattern: string, f: { inventory: string[]; hostKeyChecking?: 'strict' | 'accept-new' | 'off'; connection?: 'ssh' | 'local'; verbose: number }) => {
       try {
-        const inv = await loadInventory(f.inventory);
+        const cfg = mergeSettings({ inventory: f.inventory, hostKeyChecking: f.hostKeyChecking });
+        const inv = await loadInventory(cfg.inventory);
         const names = selectHosts(inv, pattern);
         if (!names.length && ['localhost', '127.0.0.1'].includes(pattern)) names.push(pattern);
         if (!names.length) throw new BadInputError(`no hosts matched the pattern '${pattern}'`);
         const out: Record<string, unknown> = {};
         let failed = false;
         await forEachLimited(names, 50, async (name) => {
-          const vars = templatedVars(mergeVars(hostVars(inv, name)));
+          const vars = withConnectionDefaults(cfg.connectionDefaults, templatedVars(mergeVars(hostVars(inv, name))));
           const settings = connectionSettings(vars);
           const netns = vars.hostwire_netns;
-          const t = createTransport(name, { ...settings, connection: f.connection ?? settings.connection, netns: typeof netns === 'string' ? netns : undefined }, { hostKeyChecking: f.hostKeyChecking });
+          const t = createTransport(name, { ...settings, connection: f.connection ?? settings.connection, netns: typeof netns === 'string' ? netns : undefined }, { hostKeyChecking: cfg.hostKeyChecking });
           try {
             await t.connect();
             out[name] = await gatherFacts(t);

@@ -18,6 +18,7 @@ import { BadInputError } from '../engine/errors.js';
 import { collect, count, splitList } from './options.js';
 import { checkConnection, checkHostKeyChecking, checkReportPath, parseForks } from './run-options.js';
 import { collectVaultPasswords, setVaultPasswords } from '../vault/index.js';
+import { mergeSettings, type MergedSettings } from './config-merge.js';
 
 interface RunFlags {
   inventory: string[];
@@ -25,7 +26,7 @@ interface RunFlags {
   extraVars: string[];
   check?: boolean;
   diff?: boolean;
-  forks: string;
+  forks?: string;
   tags: string[];
   skipTags: string[];
   startAtTask?: string;
@@ -59,7 +60,7 @@ export function registerRunCommand(program: Command): void {
     .option('-e, --extra-vars <vars>', 'key=value, JSON/YAML, or @file (repeatable)', collect, [])
     .option('-C, --check', 'predict changes without making any')
     .option('-D, --diff', 'show differences in files and state')
-    .option('-f, --forks <n>', 'hosts in parallel', '50')
+    .option('-f, --forks <n>', 'hosts in parallel (default: ansible.cfg forks, else 50)')
     .option('-t, --tags <tags>', 'only run tasks with these tags', splitList, [])
     .option('--skip-tags <tags>', 'skip tasks with these tags', splitList, [])
     .option('--start-at-task <name>', 'start at the task with this name')
@@ -106,16 +107,18 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
   };
   const signals = { handler: undefined as (() => void) | undefined };
   try {
-    const forks = parseForks(f.forks);
+    if (f.forks !== undefined) parseForks(f.forks);
     checkConnection(f.connection);
     checkHostKeyChecking(f.hostKeyChecking);
     checkReportPath(f.report);
+    const cfg = mergeSettings(f);
+    const forks = cfg.forks;
     reporting = f.report ? await import('../report/index.js') : undefined;
     report = reporting?.createReportCollector();
-    setVaultPasswords(await collectVaultPasswords({ passwordFiles: f.vaultPasswordFile, ask: f.askVaultPass }));
-    if (f.syntaxCheck || f.listTasks || f.listHosts) return await listOnly(playbook, f);
+    setVaultPasswords(await collectVaultPasswords({ passwordFiles: cfg.vaultPasswordFiles, ask: f.askVaultPass }));
+    if (f.syntaxCheck || f.listTasks || f.listHosts) return await listOnly(playbook, f, cfg);
     const extraVars = parseExtraVars(f.extraVars);
-    const becomePassword = f.askBecomePass ? await (await import('@inquirer/prompts')).password({ message: 'BECOME password:', mask: false }) : undefined;
+    const becomePassword = cfg.askBecomePass ? await (await import('@inquirer/prompts')).password({ message: 'BECOME password:', mask: false }) : undefined;
     // On a terminal, disruptive changes are asked first (not with --yes; --check applies nothing).
     const confirm: ConfirmFn | undefined = process.stdin.isTTY && process.stdout.isTTY && !f.yes && !f.check && !f.json
       ? async (req) => {
@@ -149,7 +152,7 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
     process.on('SIGTERM', onSigint);
     const summary = await runPlaybook({
       playbook,
-      inventory: f.inventory,
+      inventory: cfg.inventory,
       limit: f.limit,
       extraVars,
       check: f.check,
@@ -161,11 +164,13 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
       startAtTask: f.startAtTask,
       forceHandlers: f.forceHandlers,
       connection: f.connection,
-      hostKeyChecking: f.hostKeyChecking,
+      hostKeyChecking: cfg.hostKeyChecking,
       becomePassword,
       noWait: !f.wait,
-      lockTimeoutSec: parseLockTimeout(f.lockTimeout),
-      rolesPath: f.rolesPath,
+      lockTimeoutSec: parseLockTimeout(cfg.lockTimeout),
+      rolesPath: cfg.rolesPath,
+      connectionDefaults: cfg.connectionDefaults,
+      playDefaults: cfg.playDefaults,
       onEvent,
       signal: abort.signal,
       confirm,
@@ -201,15 +206,13 @@ function parseLockTimeout(v: string | undefined): number | undefined {
   return n;
 }
 
-async function listOnly(playbook: string, f: RunFlags): Promise<number> {
-  parseForks(f.forks);
-  checkConnection(f.connection);
-  const pb = await loadPlaybook(playbook, { rolesPath: f.rolesPath, knownModule: isKnownModule });
+async function listOnly(playbook: string, f: RunFlags, cfg: MergedSettings): Promise<number> {
+  const pb = await loadPlaybook(playbook, { rolesPath: cfg.rolesPath, knownModule: isKnownModule });
   if (f.syntaxCheck) {
     process.stdout.write(`\nplaybook: ${playbook}\n`);
     return 0;
   }
-  const inv = f.listHosts ? await loadInventory(f.inventory) : undefined;
+  const inv = f.listHosts ? await loadInventory(cfg.inventory) : undefined;
   if (inv) checkLimit(inv, f.limit);
   process.stdout.write(`\nplaybook: ${playbook}\n`);
   pb.plays.forEach((play, i) => {

@@ -12,6 +12,20 @@ export const VAULT_PASSWORD_ENV = 'HOSTWIRE_VAULT_PASSWORD';
 const HOW = `give the password with --vault-password-file FILE, the ${VAULT_PASSWORD_ENV} environment variable or --ask-vault-pass`;
 
 let configured: string[] | undefined;
+let keepEncrypted = false;
+
+/**
+ * ansible-inventory's way: with no vault password, an inline `!vault` value is kept as its
+ * ciphertext ({"__ansible_vault": ...}) instead of failing the load.
+ */
+export function keepVaultValuesEncrypted(on: boolean): void {
+  keepEncrypted = on;
+}
+
+/** True when an inline vault value cannot be decrypted and should stay as ciphertext. */
+export function vaultValuesStayEncrypted(): boolean {
+  return keepEncrypted && vaultPasswords().length === 0;
+}
 
 export function setVaultPasswords(passwords: string[] | undefined): void {
   configured = passwords?.length ? [...passwords] : undefined;

@@ -2,13 +2,14 @@
 // customTags. Tag resolution cannot know the file:line, so a failure is reported through the
 // library's error list, which the YAML readers turn into a located BadInputError.
 import { BadInputError } from '../engine/errors.js';
-import { decryptInline } from './keyring.js';
+import { decryptInline, vaultValuesStayEncrypted } from './keyring.js';
 
 export const VAULT_TAG_PREFIX = '!vault: ';
 
 export const vaultTag = {
   tag: '!vault',
-  resolve(source: string, onError: (msg: string) => void): string {
+  resolve(source: string, onError: (msg: string) => void): string | { __ansible_vault: string } {
+    if (vaultValuesStayEncrypted()) return { __ansible_vault: source };
     try {
       return decryptInline(source, { file: '' });
     } catch (err) {

@@ -74,6 +74,8 @@ export interface PlayDef {
   postTasks: TaskItem[];
   handlers: TaskDef[];
   gatherFacts: boolean;
+  /** gather_facts was written in the play (ansible.cfg's `gathering` decides otherwise). */
+  gatherFactsSet?: boolean;
   /** Fact probe ids gather_subset asks for. */
   gatherSubset: Set<string>;
   become?: boolean;

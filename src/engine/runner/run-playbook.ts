@@ -22,6 +22,9 @@ import { checkLimit, checkStartAtTask } from './run-checks.js';
 import { serializeConfirm, type ConfirmFn } from './confirm.js';
 import { rootScope, taskVars, type RunVarsContext } from './task-vars.js';
 import { maskText, maskValue, registerSecretVars } from '../../vault/index.js';
+import { applyPlayDefaults, withConnectionDefaults, type ConnectionDefaults, type PlayDefaults } from './config-defaults.js';
+
+export type { ConnectionDefaults, PlayDefaults } from './config-defaults.js';
 
 export interface RunOptions {
   playbook: string;
@@ -57,6 +60,10 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Asked before applying a change a module marks disruptive (never under --check); false skips it. */
   confirm?: ConfirmFn;
+  /** ansible.cfg / ANSIBLE_* values below the inventory's own ansible_* vars. */
+  connectionDefaults?: ConnectionDefaults;
+  /** ansible.cfg / ANSIBLE_* defaults for plays that do not set these keywords. */
+  playDefaults?: PlayDefaults;
 }
 
 export const EXIT = { ok: 0, failed: 2, unreachable: 4, badInput: 5, interrupted: 99, internal: 250 } as const;
@@ -102,7 +109,7 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
   };
   const connect = async (h: HostState, play?: PlayDef): Promise<Transport> => {
     if (h.transport) return h.transport;
-    const settings = connectionSettings(templatedVars(mergeVars(h.inventoryVars, opts.extraVars)) as Vars);
+    const settings = connectionSettings(withConnectionDefaults(opts.connectionDefaults, templatedVars(mergeVars(h.inventoryVars, opts.extraVars)) as Vars));
     const netns = h.inventoryVars.hostwire_netns;
     const t = createTransport(h.name, { ...settings, connection: connectionOf(h, play), netns: typeof netns === 'string' ? netns : undefined }, { hostKeyChecking: opts.hostKeyChecking });
     await handshakes.run(() => t.connect());
@@ -125,6 +132,7 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
         continue;
       }
       const playHosts = names.map(hostState);
+      applyPlayDefaults(play, opts.playDefaults, playHosts);
       emit({ type: 'play_start', name: play.name, hosts: names });
       const vctx: RunVarsContext = {
         play,

@@ -1,0 +1,102 @@
+// The ansible.cfg settings hostwire honours: section, key, ANSIBLE_* variable and type as in Ansible's
+// base.yml. A value from the file names file:line when it is wrong; a relative path from the file is
+// relative to the file's directory, one from the environment to the working directory (as Ansible
+// resolves type path/pathlist/pathspec).
+import path from 'node:path';
+import { homedir } from 'node:os';
+import { BadInputError } from '../engine/errors.js';
+
+type Kind = 'string' | 'path' | 'pathlist' | 'pathspec' | 'integer' | 'boolean' | 'seconds' | { choices: string[] };
+
+interface SettingDef {
+  section: string;
+  key: string;
+  env: string;
+  kind: Kind;
+}
+
+export const SETTINGS = {
+  inventory: { section: 'defaults', key: 'inventory', env: 'ANSIBLE_INVENTORY', kind: 'pathlist' },
+  rolesPath: { section: 'defaults', key: 'roles_path', env: 'ANSIBLE_ROLES_PATH', kind: 'pathspec' },
+  remoteUser: { section: 'defaults', key: 'remote_user', env: 'ANSIBLE_REMOTE_USER', kind: 'string' },
+  privateKeyFile: { section: 'defaults', key: 'private_key_file', env: 'ANSIBLE_PRIVATE_KEY_FILE', kind: 'path' },
+  forks: { section: 'defaults', key: 'forks', env: 'ANSIBLE_FORKS', kind: 'integer' },
+  hostKeyChecking: { section: 'defaults', key: 'host_key_checking', env: 'ANSIBLE_HOST_KEY_CHECKING', kind: 'boolean' },
+  timeout: { section: 'defaults', key: 'timeout', env: 'ANSIBLE_TIMEOUT', kind: 'integer' },
+  vaultPasswordFile: { section: 'defaults', key: 'vault_password_file', env: 'ANSIBLE_VAULT_PASSWORD_FILE', kind: 'path' },
+  gathering: { section: 'defaults', key: 'gathering', env: 'ANSIBLE_GATHERING', kind: { choices: ['implicit', 'explicit', 'smart'] } },
+  become: { section: 'privilege_escalation', key: 'become', env: 'ANSIBLE_BECOME', kind: 'boolean' },
+  becomeMethod: { section: 'privilege_escalation', key: 'become_method', env: 'ANSIBLE_BECOME_METHOD', kind: { choices: ['sudo'] } },
+  becomeUser: { section: 'privilege_escalation', key: 'become_user', env: 'ANSIBLE_BECOME_USER', kind: 'string' },
+  becomeAskPass: { section: 'privilege_escalation', key: 'become_ask_pass', env: 'ANSIBLE_BECOME_ASK_PASS', kind: 'boolean' },
+  // hostwire's own settings: [hostwire] in ansible.cfg, HOSTWIRE_* in the environment.
+  hostKeyPolicy: { section: 'hostwire', key: 'host_key_checking', env: 'HOSTWIRE_HOST_KEY_CHECKING', kind: { choices: ['strict', 'accept-new', 'off'] } },
+  lockTimeout: { section: 'hostwire', key: 'lock_timeout', env: 'HOSTWIRE_LOCK_TIMEOUT', kind: 'seconds' },
+} as const satisfies Record<string, SettingDef>;
+
+export type SettingName = keyof typeof SETTINGS;
+
+/** Where a raw value came from: an ansible.cfg line or an environment variable. */
+export interface ValueOrigin {
+  file?: string;
+  line?: number;
+  env?: string;
+  /** Directory a relative path is resolved against. */
+  baseDir: string;
+}
+
+const TRUE = ['y', 'yes', 'on', '1', 'true', 't'];
+const FALSE = ['n', 'no', 'off', '0', 'false', 'f'];
+
+function describe(def: SettingDef, o: ValueOrigin): string {
+  return o.env ? `environment variable ${o.env}` : `${o.file}:${o.line}: [${def.section}] ${def.key}`;
+}
+
+function expected(kind: Kind): string {
+  if (typeof kind === 'object') return `one of ${kind.choices.join(', ')}`;
+  return {
+    string: 'a string', path: 'a file path', pathlist: 'comma-separated paths', pathspec: 'colon-separated paths',
+    integer: 'a whole number >= 1', boolean: 'a boolean (yes/no, true/false, on/off, 1/0)', seconds: 'a number of seconds above 0',
+  }[kind];
+}
+
+function resolvePath(p: string, baseDir: string): string {
+  const home = p === '~' || p.startsWith('~/') ? path.join(homedir(), p.slice(1)) : p;
+  return path.resolve(baseDir, home);
+}
+
+export type SettingValue = string | string[] | number | boolean;
+
+/** Converts one raw value to its setting's type, or throws naming where it came from and what was expected. */
+export function coerceSetting(name: SettingName, raw: string, origin: ValueOrigin): SettingValue {
+  const def: SettingDef = SETTINGS[name];
+  const kind = def.kind;
+  const fail = (): never => {
+    throw new BadInputError(`${describe(def, origin)} is '${raw}'; expected ${expected(kind)}`);
+  };
+  const value = raw.trim();
+  // A value goes on to ssh, sudo and file names: no control characters (a newline would split it).
+  if (/[\u0000-\u001f\u007f]/.test(value)) {
+    throw new BadInputError(`${describe(def, origin)} holds a control character; expected ${expected(kind)}`);
+  }
+  if (typeof kind === 'object') return kind.choices.includes(value) ? value : fail();
+  switch (kind) {
+    case 'string':
+      return value === '' ? fail() : value;
+    case 'path':
+      return value === '' ? fail() : resolvePath(value, origin.baseDir);
+    case 'pathlist':
+    case 'pathspec': {
+      const parts = value.split(kind === 'pathlist' ? ',' : ':').map((s) => s.trim()).filter(Boolean);
+      return parts.length ? parts.map((p) => resolvePath(p, origin.baseDir)) : fail();
+    }
+    case 'integer':
+      return /^\d+$/.test(value) && Number(value) >= 1 ? Number(value) : fail();
+    case 'seconds':
+      return /^\d+(\.\d+)?$/.test(value) && Number(value) > 0 ? Number(value) : fail();
+    case 'boolean': {
+      const v = value.toLowerCase();
+      return TRUE.includes(v) ? true : FALSE.includes(v) ? false : fail();
+    }
+  }
+}
