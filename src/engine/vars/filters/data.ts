@@ -12,8 +12,9 @@ function sortDeep(v: unknown): unknown {
 }
 
 /** PyYAML's default_flow_style=None: collections holding only scalars are written inline. */
-function toYaml(v: unknown, nice: boolean, indent: number): string {
-  const doc = new YAML.Document(sortDeep(v));
+/** yaml.dump sorts keys unless sort_keys=False (then insertion order). */
+function toYaml(v: unknown, nice: boolean, indent: number, sortKeys = true): string {
+  const doc = new YAML.Document(sortKeys ? sortDeep(v) : v);
   if (!nice) {
     YAML.visit(doc, {
       Collection(_k, node) {
@@ -69,8 +70,8 @@ export const dataFilters: Record<string, Fn> = {
       throw new TemplateFailure(`from_json: ${(e as Error).message}`);
     }
   },
-  to_yaml: (v: unknown, ...rest: unknown[]) => toYaml(v, false, Number(arg(splitArgs(rest), 99, 'indent', 2))),
-  to_nice_yaml: (v: unknown, ...rest: unknown[]) => toYaml(v, true, Number(arg(splitArgs(rest), 0, 'indent', 4))),
+  to_yaml: (v: unknown, ...rest: unknown[]) => toYaml(v, false, Number(arg(splitArgs(rest), 99, 'indent', 2)), splitArgs(rest).kw.sort_keys !== false),
+  to_nice_yaml: (v: unknown, ...rest: unknown[]) => toYaml(v, true, Number(arg(splitArgs(rest), 0, 'indent', 4)), splitArgs(rest).kw.sort_keys !== false),
   from_yaml: (v: unknown) => (typeof v === 'string' ? YAML.parse(v) : v),
   from_yaml_all: (v: unknown) => (typeof v === 'string' ? YAML.parseAllDocuments(v).map((d) => d.toJS()) : v),
   b64encode: (v: unknown) => Buffer.from(pyStr(v), 'utf8').toString('base64'),
