@@ -54,6 +54,8 @@ export interface ModuleContext {
   vars: Record<string, unknown>;
   /** Directory of the role (or playbook) the task came from: files/ and templates/ live under it. */
   baseDir: string;
+  /** The task's rendered `environment:` (only given to modules whose `environment` is 'applies'). */
+  environment?: Record<string, string>;
   /** Render a template string with the task's variables (template module). */
   render(template: string): string;
   /** Run a probe now (or take it from the runner's prefetched batch). */
@@ -76,6 +78,11 @@ export interface Module<Args = Record<string, unknown>, State = unknown> {
   readsAhead?(args: Args): string[];
   /** Defaults to running each change's write/run in one exec. */
   apply?(changes: Change[], args: Args, ctx: ModuleContext): Promise<void>;
+  /**
+   * `environment:` (Ansible's per-task environment): 'applies' when the module passes it to what it
+   * runs, 'irrelevant' when it runs nothing on the host (debug, set_fact); otherwise it is refused.
+   */
+  environment?: 'applies' | 'irrelevant';
   /** True when a module cannot predict its outcome and must skip under --check. */
   skipsInCheck?: boolean;
 }

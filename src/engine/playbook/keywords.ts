@@ -14,7 +14,7 @@ export const PLAY_KEYWORDS = new Set([
 ]);
 
 /** Keys of a play's `roles:` entry that are keywords, not role parameters. */
-export const ROLE_ENTRY_KEYWORDS = new Set(['role', 'name', 'vars', 'when', 'tags', 'become', 'become_user', 'check_mode']);
+export const ROLE_ENTRY_KEYWORDS = new Set(['role', 'name', 'vars', 'when', 'tags', 'become', 'become_user', 'check_mode', 'environment']);
 
 /** Keywords accepted for compatibility but not acted upon; a warning is better than a hard stop. */
 export const IGNORED_KEYWORDS = new Set(['debugger', 'throttle', 'collections', 'order', 'become_method', 'diff', 'module_defaults']);

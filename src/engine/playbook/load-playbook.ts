@@ -42,7 +42,7 @@ export async function loadPlaybook(file: string, opts: LoadPlaybookOptions, chai
         if (err instanceof BadInputError && err.loc?.line === undefined) throw new BadInputError(`import_playbook '${target}': ${err.message}`, at, err);
         throw err;
       });
-      plays.push(...sub.plays);
+      plays.push(...sub.plays.map((play) => applyImportKeywords(play, rawPlay as Vars, at)));
       continue;
     }
     plays.push(await loadPlay(rawPlay, locOfItem(raw, i) ?? { file: abs }, abs, dir, loadRole, opts));
@@ -78,7 +78,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
     roleTasks.push({
       kind: 'block', name: undefined, when: spec.when === undefined ? [] : [spec.when].flat(), tags: [spec.tags ?? []].flat().map(String), vars: params,
       become: spec.become === undefined ? undefined : Boolean(spec.become), becomeUser: spec.become_user as string | undefined,
-      checkMode, baseDir: loaded.ctx.dir, loc: rloc, role: loaded.ctx, block: loaded.tasks, rescue: [], always: [],
+      checkMode, environment: spec.environment ?? undefined, baseDir: loaded.ctx.dir, loc: rloc, role: loaded.ctx, block: loaded.tasks, rescue: [], always: [],
     });
   }
   const preTasks = await loadTaskList(p.pre_tasks, ctx, 'pre_tasks', keyLoc(p, 'pre_tasks', loc));
@@ -118,8 +118,44 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
     tags: [p.tags ?? []].flat().map(String),
     checkMode: keywordBoolean(p.check_mode, 'check_mode', locOf(p, 'check_mode') ?? loc),
     connection: connectionKeyword(p.connection, locOf(p, 'connection') ?? loc),
+    environment: p.environment ?? undefined,
+    varsPrompt: varsPromptNames(p.vars_prompt, locOf(p, 'vars_prompt') ?? loc),
     roles,
     baseDir: dir,
     loc,
+  };
+}
+
+/** vars_prompt entries (a list of {name, prompt, ...}): only their names matter, each must come with -e. */
+function varsPromptNames(raw: unknown, loc: SourceLoc): { name: string; loc: SourceLoc }[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) throw new BadInputError('vars_prompt must be a list of {name: ..., prompt: ...}', loc);
+  return raw.map((e) => {
+    const name = e && typeof e === 'object' ? (e as Vars).name : undefined;
+    if (typeof name !== 'string' || !name) throw new BadInputError('a vars_prompt entry needs name:', locOf(e) ?? loc);
+    return { name, loc: locOf(e) ?? loc };
+  });
+}
+
+/** `vars`/`when` (and tags) on import_playbook apply to every imported play, as Ansible's PlaybookInclude does. */
+function applyImportKeywords(play: PlayDef, entry: Vars, loc: SourceLoc): PlayDef {
+  for (const k of Object.keys(entry)) {
+    if (!['import_playbook', 'ansible.builtin.import_playbook', 'name', 'vars', 'when', 'tags'].includes(k)) {
+      throw new BadInputError(`'${k}' is not a valid attribute for import_playbook (expected vars, when, tags)`, locOf(entry, k) ?? loc);
+    }
+  }
+  const vars = entry.vars === undefined || entry.vars === null ? {} : entry.vars;
+  if (typeof vars !== 'object' || Array.isArray(vars)) throw new BadInputError('vars on import_playbook must be a mapping', locOf(entry, 'vars') ?? loc);
+  const when = entry.when === undefined ? [] : [entry.when].flat();
+  const tags = [entry.tags ?? []].flat().map(String);
+  const wrap = (items: TaskItem[]): TaskItem[] =>
+    items.length && when.length ? [{ kind: 'block', when, tags: [], vars: {}, baseDir: play.baseDir, loc, block: items, rescue: [], always: [] }] : items;
+  return {
+    ...play,
+    vars: { ...play.vars, ...(vars as Vars) },
+    tags: [...tags, ...play.tags],
+    preTasks: wrap(play.preTasks),
+    tasks: wrap(play.tasks),
+    postTasks: wrap(play.postTasks),
   };
 }

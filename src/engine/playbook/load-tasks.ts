@@ -31,6 +31,12 @@ const asList = (v: unknown): unknown[] => (v === undefined || v === null ? [] : 
 const asStrings = (v: unknown): string[] =>
   asList(v).flatMap((x) => (typeof x === 'string' ? x.split(',').map((s) => s.trim()).filter(Boolean) : [String(x)]));
 
+/** hostwire expands includes before the run, so an include cannot loop: refused rather than run once. */
+function refuseIncludeLoop(t: Record<string, unknown>, module: string, loc: SourceLoc): void {
+  const key = Object.keys(t).find((k) => k === 'loop' || k.startsWith('with_'));
+  if (key) throw new BadInputError(`'${key}' on ${module} is not supported: hostwire expands includes before the run; put the loop on the tasks inside`, locOf(t, key) ?? loc);
+}
+
 /** A role's handlers run outside its block, so a role-level check_mode is copied onto them (a handler's own wins). */
 export function inheritCheckMode(handlers: TaskDef[], checkMode: boolean | string | undefined): TaskDef[] {
   if (checkMode !== undefined) for (const h of handlers) h.checkMode ??= checkMode;
@@ -67,6 +73,7 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
     delegateTo: t.delegate_to === undefined ? undefined : String(t.delegate_to),
     runOnce: boolKeyword(t, 'run_once', loc),
     connection: connectionKeyword(t.connection, locOf(t, 'connection') ?? loc),
+    environment: t.environment ?? undefined,
     role: ctx.role,
     baseDir: ctx.baseDir,
     loc,
@@ -96,6 +103,7 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
   const rawArgs = t[moduleKey];
 
   // Static includes expand here, wrapped in a block that carries the task's when/tags/vars.
+  if (['import_role', 'include_role', 'import_tasks', 'include_tasks'].includes(module)) refuseIncludeLoop(t, module, loc);
   if (module === 'import_role' || module === 'include_role') {
     const a = (rawArgs ?? {}) as Record<string, unknown>;
     if (typeof a.name !== 'string') throw new BadInputError(`${module} needs 'name: <role>'`, mloc);

@@ -26,6 +26,8 @@ export interface TaskCommon {
   checkMode?: boolean | string;
   noLog?: boolean;
   delegateTo?: string;
+  /** `environment:` (a mapping or a template of one); outer ones first, the task's last wins per key. */
+  environment?: unknown;
   /** `connection:` on a task or block; only local is acted on (the task runs on the controller). */
   connection?: 'ssh' | 'local';
   runOnce?: boolean;
@@ -86,6 +88,9 @@ export interface PlayDef {
   strategy: 'linear';
   tags: string[];
   checkMode?: boolean | string;
+  environment?: unknown;
+  /** vars_prompt names: hostwire never prompts, so each must come with -e (as Ansible skips the prompt then). */
+  varsPrompt: { name: string; loc: SourceLoc }[];
   /** The play's `connection:` (a host's own ansible_connection still wins, as in Ansible). */
   connection?: 'ssh' | 'local';
   /** Roles listed in the play (for role vars precedence); their tasks are already in `tasks`. */

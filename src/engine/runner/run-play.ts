@@ -256,6 +256,7 @@ export class PlayRunner {
     }
     return runTaskOnHost(task, h, varsFor, when, {
       check,
+      environment: task.environment === undefined ? scope.environment : [...scope.environment, task.environment],
       diff: this.opts.diff,
       verbosity: this.opts.verbosity,
       become,

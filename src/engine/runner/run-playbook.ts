@@ -78,7 +78,12 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
   const confirm = opts.confirm ? serializeConfirm(opts.confirm) : undefined;
   const diff = Boolean(opts.diff);
   const playbook = await loadPlaybook(opts.playbook, { rolesPath: opts.rolesPath, knownModule: isKnownModule });
-  for (const play of playbook.plays) validatePlayStatically(play);
+  for (const play of playbook.plays) {
+    validatePlayStatically(play);
+    // hostwire never prompts; Ansible skips a prompt whose variable came with -e, so that is the way in.
+    const missing = play.varsPrompt.find((p) => !(p.name in (opts.extraVars ?? {})));
+    if (missing) throw new BadInputError(`vars_prompt '${missing.name}': hostwire does not prompt; pass the value with -e ${missing.name}=...`, missing.loc);
+  }
   checkStartAtTask(playbook.plays, opts.startAtTask);
   const inv = await loadInventory(opts.inventory);
   checkLimit(inv, opts.limit);

@@ -12,11 +12,14 @@ import type { HostState } from './host-state.js';
 import { invalidateProbes, readProbe, readProbeOn, type Lookahead } from './probes.js';
 import { renderString } from '../vars/index.js';
 import { formatArgsError } from './args-error.js';
+import { environmentFor, renderEnvironment } from './environment.js';
 import { askBeforeApply, type AskFn, type ConfirmFn } from './confirm.js';
 
 export interface TaskRunOptions {
   /** The task's effective check mode (its check_mode keyword, inherited, or --check). */
   check: boolean;
+  /** `environment:` layers (play, blocks, task), rendered per item. */
+  environment?: unknown[];
   diff: boolean;
   verbosity?: number;
   become?: BecomeOptions;
@@ -140,6 +143,7 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
     host: h.name,
     transport: opts.transport,
     check,
+    environment: environmentFor(mod, renderEnvironment(opts.environment ?? [], vars, task.loc), task.loc),
     diff: opts.diff,
     verbosity: opts.verbosity,
     become: opts.become,

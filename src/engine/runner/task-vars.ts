@@ -15,14 +15,16 @@ export interface Scope {
   becomeUser?: string;
   /** The innermost check_mode set around the task (block, role, play). */
   checkMode?: CheckModeValue;
+  /** `environment:` mappings of the play, roles and blocks around the task, outermost first. */
+  environment: unknown[];
   /** The innermost block's `connection:` (a task's own wins). */
   connection?: 'ssh' | 'local';
   role?: RoleContext;
 }
 
-export const rootScope = (play: PlayDef): Scope => ({ vars: [], when: [], tags: [...play.tags], become: play.become, becomeUser: play.becomeUser, checkMode: play.checkMode });
+export const rootScope = (play: PlayDef): Scope => ({ vars: [], when: [], tags: [...play.tags], become: play.become, becomeUser: play.becomeUser, checkMode: play.checkMode, environment: play.environment === undefined ? [] : [play.environment] });
 
-export function childScope(parent: Scope, item: { vars: Vars; when: unknown[]; tags: string[]; become?: boolean; becomeUser?: string; checkMode?: CheckModeValue; connection?: 'ssh' | 'local'; role?: RoleContext }): Scope {
+export function childScope(parent: Scope, item: { vars: Vars; when: unknown[]; tags: string[]; become?: boolean; becomeUser?: string; checkMode?: CheckModeValue; connection?: 'ssh' | 'local'; environment?: unknown; role?: RoleContext }): Scope {
   return {
     vars: [...parent.vars, item.vars],
     when: [...parent.when, ...item.when],
@@ -31,6 +33,7 @@ export function childScope(parent: Scope, item: { vars: Vars; when: unknown[]; t
     becomeUser: item.becomeUser ?? parent.becomeUser,
     checkMode: item.checkMode ?? parent.checkMode,
     connection: item.connection ?? parent.connection,
+    environment: item.environment === undefined ? parent.environment : [...parent.environment, item.environment],
     role: item.role ?? parent.role,
   };
 }

@@ -37,6 +37,13 @@ function buildScript(args: CommandArgs, viaShell: boolean): string {
   return args.chdir ? `cd ${quoteWord(args.chdir)} && ${script}` : script;
 }
 
+/** `environment:` exported in the command's own shell, every value quoted (names were checked by the runner). */
+function withEnvironment(script: string, env: Record<string, string> | undefined): string {
+  const entries = Object.entries(env ?? {});
+  if (!entries.length) return script;
+  return `export ${entries.map(([k, v]) => `${k}=${quoteWord(v)}`).join(' ')}\n${script}`;
+}
+
 /** `creates`/`removes`: one test in the batch's shell (the runner reads them ahead with the other probes). */
 export const existsProbe = (path: string) => ({ command: inlineProbe(`test -e ${quoteWord(path)}`), parse: (o: { rc: number }) => o.rc === 0 });
 
@@ -95,7 +102,7 @@ async function runCommand(args: CommandArgs, ctx: ModuleContext, viaShell: boole
   }
   const stdin = args.stdin === undefined ? undefined : args.stdin + (args.stdin_add_newline ? '\n' : '');
   const started = new Date();
-  const r = await ctx.transport.exec(script, { stdin, become: ctx.become });
+  const r = await ctx.transport.exec(withEnvironment(script, ctx.environment), { stdin, become: ctx.become });
   const ended = new Date();
   const strip = (s: string) => (args.strip_empty_ends ? s.replace(/[\r\n]+$/, '') : s);
   const result = commandResult(
@@ -109,6 +116,7 @@ export const commandModule: Module<CommandArgs> = {
   name: 'command',
   args: commandArgs,
   run: (args, ctx) => runCommand(args, ctx, false),
+  environment: 'applies',
   readsAhead,
 };
 
@@ -116,5 +124,6 @@ export const shellModule: Module<CommandArgs> = {
   name: 'shell',
   args: commandArgs,
   run: (args, ctx) => runCommand(args, ctx, true),
+  environment: 'applies',
   readsAhead,
 };

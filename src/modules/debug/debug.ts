@@ -23,6 +23,7 @@ function evalVar(expr: unknown, vars: Record<string, unknown>): unknown {
 /** ansible-core's debug action: msg or var (never both), shown only up to its verbosity. */
 export const debugModule: Module<z.infer<typeof debugArgs>> = {
   name: 'debug',
+  environment: 'irrelevant',
   args: debugArgs.refine((a) => a.msg === undefined || a.var === undefined, { message: "'msg' and 'var' are incompatible options" }),
   expressionArgs: ['var'],
   async run(args, ctx) {
@@ -46,6 +47,7 @@ const assertArgs = z
   .strict();
 export const assertModule: Module<z.infer<typeof assertArgs>> = {
   name: 'assert',
+  environment: 'irrelevant',
   args: assertArgs,
   expressionArgs: ['that'],
   async run(args, ctx) {
@@ -61,6 +63,7 @@ export const assertModule: Module<z.infer<typeof assertArgs>> = {
 const failArgs = z.object({ msg: z.unknown().default('Failed as requested from task') }).strict();
 export const failModule: Module<z.infer<typeof failArgs>> = {
   name: 'fail',
+  environment: 'irrelevant',
   args: failArgs,
   async run(args) {
     return { changed: false, failed: true, msg: args.msg as string };
@@ -70,6 +73,7 @@ export const failModule: Module<z.infer<typeof failArgs>> = {
 const setFactArgs = z.record(z.unknown());
 export const setFactModule: Module<Record<string, unknown>> = {
   name: 'set_fact',
+  environment: 'irrelevant',
   args: setFactArgs,
   async run(args) {
     const facts = { ...args };
@@ -82,6 +86,7 @@ const metaArgs = z.object({ _raw_params: z.enum(['flush_handlers', 'end_play', '
 /** The runner acts on meta tasks itself; the module only validates the action name. */
 export const metaModule: Module<z.infer<typeof metaArgs>> = {
   name: 'meta',
+  environment: 'irrelevant',
   args: metaArgs,
   async run() {
     return { changed: false };
