@@ -2,6 +2,7 @@
 // `touch` creates a missing file and fixes attributes but keeps timestamps, so it converges
 // (Ansible's touch with modification_time/access_time: preserve).
 import { z } from 'zod';
+import { withPathAliases } from '../path-aliases.js';
 import { groupArg, ownerArg } from './account.js';
 import { HostwireError } from '../../engine/errors.js';
 import { chownSpec } from '../../transports/write-script.js';
@@ -71,7 +72,7 @@ export function planFile(st: FileStat, a: FileArgs): Change[] {
 
 export const fileModule: Module<FileArgs, FileStat> = {
   name: 'file',
-  args: fileArgs,
+  args: withPathAliases(fileArgs, ['dest', 'name']),
   probe: (a) => statProbe(a.path, false),
   plan: (st, a) => planFile(st, a),
   apply: (changes, _a, ctx) => applyInOrder(changes, ctx),

@@ -1,6 +1,7 @@
 // ini_file: one option of an INI-style file (NetworkManager conf.d and keyfiles, /etc/default,
 // /etc/sysconfig), computed purely from the old content and written atomically when it differs.
 import { z } from 'zod';
+import { withPathAliases } from '../path-aliases.js';
 import { groupArg, ownerArg } from '../file/account.js';
 import { HostwireError } from '../../engine/errors.js';
 import type { Module } from '../types.js';
@@ -36,7 +37,7 @@ export type IniArgs = z.infer<typeof iniArgs>;
 
 export const iniFileModule: Module<IniArgs, FileStat> = {
   name: 'ini_file',
-  args: iniArgs,
+  args: withPathAliases(iniArgs, ['dest']),
   probe: (a) => statProbe(a.path),
   plan(st, a) {
     assertRegularFile(a.path, st);

@@ -1,5 +1,6 @@
 // lineinfile: make sure one line is (or is not) in a file, leaving every other line alone.
 import { z } from 'zod';
+import { withPathAliases } from '../path-aliases.js';
 import { groupArg, ownerArg } from '../file/account.js';
 import { HostwireError } from '../../engine/errors.js';
 import type { Module } from '../types.js';
@@ -46,7 +47,7 @@ export type LineinfileArgs = z.infer<typeof lineinfileArgs>;
 
 export const lineinfileModule: Module<LineinfileArgs, FileStat> = {
   name: 'lineinfile',
-  args: lineinfileArgs,
+  args: withPathAliases(lineinfileArgs, ['dest', 'destfile', 'name']),
   probe: (a) => statProbe(a.path),
   plan(st, a) {
     assertRegularFile(a.path, st);
