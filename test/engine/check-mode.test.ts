@@ -201,3 +201,39 @@ test('a command skipped by check mode registers Ansible\'s shape, so later condi
     msg: 'Command would have run if not in check mode',
   });
 });
+
+test('registered results keep Ansible\'s shape when skipped by when, per loop item, and for an empty loop', async (t) => {
+  const ws = workspace();
+  t.teardown(ws.cleanup);
+  localInventory(ws, ['h1']);
+  const r = await run(ws, `
+- hosts: nodes
+  gather_facts: false
+  tasks:
+    - name: skipped
+      command: "false"
+      when: false
+      register: s
+    - name: items
+      debug: { msg: "{{ item }}" }
+      loop: [1, 2]
+      when: item == 2
+      register: l
+    - name: none
+      debug: { msg: x }
+      loop: []
+      register: e
+    - name: dump
+      set_fact: { shapes: { s: "{{ s }}", l: "{{ l }}", e: "{{ e }}" } }
+`);
+  t.deepEqual(failures(r), []);
+  const shapes = (r.results.find((x) => x.task.name === 'dump')!.result.result as { ansible_facts: { shapes: Record<string, Record<string, unknown>> } }).ansible_facts.shapes;
+  t.deepEqual(shapes.s, { changed: false, skipped: true, skip_reason: 'Conditional result was False' });
+  const items = shapes.l.results as Record<string, unknown>[];
+  t.deepEqual(items[0], { changed: false, skipped: true, skip_reason: 'Conditional result was False', item: 1, ansible_loop_var: 'item' });
+  t.is(items[1].msg, 2);
+  t.is(items[1].item, 2);
+  t.is(shapes.l.skipped, false);
+  t.is(shapes.l.msg, 'All items completed');
+  t.deepEqual(shapes.e, { changed: false, skipped: true, skipped_reason: 'No items in the list', results: [] });
+});
