@@ -57,7 +57,8 @@ export interface ModuleContext {
   /** The task's rendered `environment:` (only given to modules whose `environment` is 'applies'). */
   environment?: Record<string, string>;
   /** Render a template string with the task's variables (template module). */
-  render(template: string): string;
+  /** `file`: the template file the text came from, so an error names it and its line. */
+  render(template: string, file?: string): string;
   /** Run a probe now (or take it from the runner's prefetched batch). */
   probe<S>(probe: Probe<S>): Promise<S>;
 }

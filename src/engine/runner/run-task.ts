@@ -13,6 +13,7 @@ import { invalidateProbes, readProbe, readProbeOn, type Lookahead } from './prob
 import { renderString } from '../vars/index.js';
 import { formatArgsError } from './args-error.js';
 import { environmentFor, renderEnvironment } from './environment.js';
+import { atTemplateLine } from './template-error.js';
 import { askBeforeApply, type AskFn, type ConfirmFn } from './confirm.js';
 
 export interface TaskRunOptions {
@@ -149,8 +150,13 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
     become: opts.become,
     vars,
     baseDir: task.baseDir,
-    render: (tpl) => {
-      const out = readsSecret(() => renderString(tpl, vars, task.loc));
+    render: (tpl, file) => {
+      let out;
+      try {
+        out = readsSecret(() => renderString(tpl, vars, task.loc));
+      } catch (err) {
+        throw file ? atTemplateLine(err, tpl, file, task.loc) : err;
+      }
       readSecret ||= out.secret;
       return out.value;
     },

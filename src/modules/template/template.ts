@@ -29,7 +29,8 @@ export const templateModule: Module<TemplateArgs, FileStat> = {
   args: templateArgs,
   probe: (a) => statProbe(a.dest, true, true),
   plan(st, a, ctx) {
-    const text = ctx.render(readFileSync(findSource(ctx.baseDir, 'templates', a.src), 'utf8'));
+    const source = findSource(ctx.baseDir, 'templates', a.src);
+    const text = ctx.render(readFileSync(source, 'utf8'), source);
     if (st.exists && !a.force) return [];
     return planContent(st, { path: a.dest, content: text, mode: a.mode, owner: a.owner, group: a.group, backup: a.backup, skipLargeDiff: true });
   },
