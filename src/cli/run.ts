@@ -1,4 +1,5 @@
 // `hostwire run PLAYBOOK`: ansible-playbook's options, renderers chosen by --json / TTY.
+import { listPlayTasks } from './list-tasks.js';
 import type { Command } from 'commander';
 import { formatConfirmSummary, type ConfirmFn } from '../engine/runner/confirm.js';
 import { runPlaybook, EXIT } from '../engine/runner/run-playbook.js';
@@ -8,7 +9,6 @@ import { formatPending, pendingHostWork } from '../modules/pending.js';
 import { loadInventory, selectHosts } from '../engine/inventory/index.js';
 import { checkLimit } from '../engine/runner/run-checks.js';
 import type { RunEvent } from '../engine/runner/events.js';
-import type { TaskItem } from '../engine/playbook/types.js';
 import { createPlainRenderer } from '../ui/plain-renderer.js';
 import { createJsonRenderer } from '../ui/json-renderer.js';
 import { colorsWanted } from '../ui/colors.js';
@@ -222,15 +222,7 @@ async function listOnly(playbook: string, f: RunFlags, cfg: MergedSettings): Pro
       process.stdout.write(`    pattern: ['${play.hosts}']\n    hosts (${hosts.length}):\n${hosts.map((h) => `      ${h}\n`).join('')}`);
     }
     if (f.listTasks) {
-      process.stdout.write('    tasks:\n');
-      const walk = (items: TaskItem[], inherited: string[]) => {
-        for (const it of items) {
-          const tags = [...new Set([...inherited, ...it.tags])];
-          if (it.kind === 'block') walk([...it.block, ...it.rescue, ...it.always], tags);
-          else process.stdout.write(`      ${it.role ? `${it.role.name} : ` : ''}${it.name ?? it.module}\tTAGS: [${tags.join(', ')}]\n`);
-        }
-      };
-      walk([...play.preTasks, ...play.tasks, ...play.postTasks], play.tags);
+      process.stdout.write(`    tasks:\n${listPlayTasks(play, { tags: f.tags, skipTags: f.skipTags })}`);
     }
   });
   return 0;

@@ -4,6 +4,7 @@ export const TASK_KEYWORDS = new Set([
   'until', 'retries', 'delay', 'tags', 'check_mode', 'no_log', 'delegate_to', 'run_once', 'become',
   'become_user', 'become_method', 'vars', 'args', 'listen', 'environment', 'connection', 'block', 'rescue', 'always',
   'any_errors_fatal', 'ignore_unreachable', 'diff', 'debugger', 'throttle', 'timeout', 'collections',
+  'action', 'local_action', 'delegate_facts',
 ]);
 
 export const PLAY_KEYWORDS = new Set([
@@ -11,6 +12,7 @@ export const PLAY_KEYWORDS = new Set([
   'gather_facts', 'gather_subset', 'become', 'become_user', 'become_method', 'serial', 'any_errors_fatal',
   'max_fail_percentage', 'strategy', 'tags', 'check_mode', 'connection', 'remote_user', 'environment',
   'collections', 'order', 'force_handlers', 'ignore_unreachable', 'no_log', 'diff', 'vars_prompt', 'module_defaults',
+  'run_once',
 ]);
 
 /** Keys of a play's `roles:` entry that are keywords, not role parameters. */

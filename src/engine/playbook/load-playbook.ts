@@ -8,6 +8,7 @@ import { connectionKeyword, keywordBoolean } from './keyword-values.js';
 import { PLAY_KEYWORDS, ROLE_ENTRY_KEYWORDS } from './keywords.js';
 import { inheritCheckMode, loadTaskList, type TaskLoadContext } from './load-tasks.js';
 import { makeRoleLoader } from './load-role.js';
+import { internalAction } from './action-form.js';
 import { boolKeyword, describe, keyLoc, listKeyword, mapKeyword } from './keyword-types.js';
 import type { SourceLoc } from '../errors.js';
 import type { PlayDef, Playbook, RoleContext, TaskDef, TaskItem, Vars } from './types.js';
@@ -33,9 +34,10 @@ export async function loadPlaybook(file: string, opts: LoadPlaybookOptions, chai
   const plays: PlayDef[] = [];
   for (const [i, rawPlay] of raw.entries()) {
     const loadRole = makeRoleLoader({ searchPath, knownModule: opts.knownModule });
-    if (rawPlay && typeof rawPlay === 'object' && ('import_playbook' in rawPlay)) {
-      const at = locOf(rawPlay, 'import_playbook') ?? { file: abs };
-      const target = (rawPlay as Vars).import_playbook;
+    const importKey = rawPlay && typeof rawPlay === 'object' ? Object.keys(rawPlay).find((k) => internalAction(k) === 'import_playbook') : undefined;
+    if (importKey) {
+      const at = locOf(rawPlay, importKey) ?? { file: abs };
+      const target = (rawPlay as Vars)[importKey];
       if (typeof target !== 'string' || !target) throw new BadInputError(`import_playbook must name a playbook file, got ${describe(target)}`, at);
       const sub = await loadPlaybook(path.resolve(dir, target), opts, [...chain, { file: abs, loc: at }]).catch((err: unknown) => {
         // A missing or unreadable file: say which import asked for it.
@@ -120,6 +122,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
     connection: connectionKeyword(p.connection, locOf(p, 'connection') ?? loc),
     environment: p.environment ?? undefined,
     varsPrompt: varsPromptNames(p.vars_prompt, locOf(p, 'vars_prompt') ?? loc),
+    runOnce: boolKeyword(p, 'run_once', loc),
     roles,
     baseDir: dir,
     loc,
@@ -140,7 +143,7 @@ function varsPromptNames(raw: unknown, loc: SourceLoc): { name: string; loc: Sou
 /** `vars`/`when` (and tags) on import_playbook apply to every imported play, as Ansible's PlaybookInclude does. */
 function applyImportKeywords(play: PlayDef, entry: Vars, loc: SourceLoc): PlayDef {
   for (const k of Object.keys(entry)) {
-    if (!['import_playbook', 'ansible.builtin.import_playbook', 'name', 'vars', 'when', 'tags'].includes(k)) {
+    if (internalAction(k) !== 'import_playbook' && !['name', 'vars', 'when', 'tags'].includes(k)) {
       throw new BadInputError(`'${k}' is not a valid attribute for import_playbook (expected vars, when, tags)`, locOf(entry, k) ?? loc);
     }
   }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { BadInputError, type SourceLoc } from '../errors.js';
 import { locOf, locOfItem, readYamlFile } from '../yaml-source.js';
 import { TASK_KEYWORDS, FREE_FORM_MODULES, shortModuleName } from './keywords.js';
+import { internalAction, taskAction } from './action-form.js';
 import { connectionKeyword, keywordBoolean } from './keyword-values.js';
 import { parseKeyValueArgs, splitFreeForm } from './kv-args.js';
 import { boolKeyword, describe, keyLoc, mapKeyword, registerKeyword } from './keyword-types.js';
@@ -26,6 +27,8 @@ export interface TaskLoadContext {
   /** Task files being imported, outermost first: a file met again is a recursion. */
   importChain?: { file: string; loc?: SourceLoc }[];
 }
+
+const INCLUDES = new Set(['import_role', 'include_role', 'import_tasks', 'include_tasks']);
 
 const asList = (v: unknown): unknown[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
 const asStrings = (v: unknown): string[] =>
@@ -91,16 +94,17 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
     };
     return [block];
   }
-  if (moduleKeys.length === 0) {
-    throw new BadInputError(`no module/action detected in task${common.name ? ` '${common.name}'` : ''}: expected one module key besides keywords`, loc);
-  }
-  if (moduleKeys.length > 1) {
-    throw new BadInputError(`conflicting action statements: ${moduleKeys.join(', ')} (a task takes exactly one module; unknown keywords count as modules)`, locOf(t, moduleKeys[1]) ?? loc);
-  }
-  const moduleKey = moduleKeys[0];
+  const action = taskAction(t, moduleKeys, loc, common.name);
+  const moduleKey = action.written;
+  const include = internalAction(moduleKey);
   const module = shortModuleName(moduleKey);
-  const mloc = locOf(t, moduleKey) ?? loc;
-  const rawArgs = t[moduleKey];
+  if (INCLUDES.has(module) && include !== module) {
+    // Ansible's includes are its own actions: only bare, ansible.builtin. or ansible.legacy. names are them.
+    throw new BadInputError(`couldn't resolve module/action '${moduleKey}': ${module} is ansible.builtin.${module} (or ansible.legacy.${module})`, action.loc);
+  }
+  const mloc = action.loc;
+  const rawArgs = action.rawArgs;
+  if (action.delegateTo) common.delegateTo = action.delegateTo;
 
   // Static includes expand here, wrapped in a block that carries the task's when/tags/vars.
   if (['import_role', 'include_role', 'import_tasks', 'include_tasks'].includes(module)) refuseIncludeLoop(t, module, loc);
@@ -109,7 +113,7 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
     if (typeof a.name !== 'string') throw new BadInputError(`${module} needs 'name: <role>'`, mloc);
     const role = await ctx.loadRole(a.name, (t.vars as Vars) ?? {}, mloc, a.tasks_from as string | undefined);
     ctx.extraHandlers.push(...inheritCheckMode(role.handlers, common.checkMode));
-    return [{ ...common, vars: {}, kind: 'block', block: role.tasks, rescue: [], always: [] }];
+    return [{ ...common, vars: {}, kind: 'block', block: role.tasks, rescue: [], always: [], ...(module === 'include_role' ? { include: moduleKey } : {}) }];
   }
   if (module === 'import_tasks' || module === 'include_tasks') {
     const rel = typeof rawArgs === 'string' ? rawArgs : String((rawArgs as Record<string, unknown>)?.file ?? '');
@@ -121,7 +125,7 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
       throw new BadInputError(`${module} recursion: ${names.join(' -> ')}; a task file cannot include itself (hostwire expands includes before the run)`, mloc);
     }
     const list = await loadTaskList(await readYamlFile(file), { ...ctx, file, importChain: [...chain, { file, loc: mloc }] }, file);
-    return [{ ...common, kind: 'block', block: list, rescue: [], always: [] }];
+    return [{ ...common, kind: 'block', block: list, rescue: [], always: [], ...(module === 'include_tasks' ? { include: moduleKey } : {}) }];
   }
   if (!ctx.knownModule(module)) {
     throw new BadInputError(`couldn't resolve module/action '${moduleKey}'. This often indicates a misspelling or a module hostwire does not ship`, mloc);
@@ -135,6 +139,7 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
   } else if (rawArgs === null || rawArgs === undefined) args = {};
   else if (typeof rawArgs === 'object' && !Array.isArray(rawArgs)) args = { ...(rawArgs as Vars) };
   else throw new BadInputError(`arguments of '${moduleKey}' must be a mapping or a key=value string, got ${JSON.stringify(rawArgs)}`, mloc);
+  if (action.extraArgs) args = { ...action.extraArgs, ...args };
   if (t.args && typeof t.args === 'object') args = { ...(t.args as Vars), ...args };
 
   const withKey = Object.keys(t).find((k) => k.startsWith('with_'));
@@ -148,6 +153,7 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
     ...common,
     kind: 'task',
     module,
+    written: moduleKey,
     args,
     loop,
     loopLabel: lc.label === undefined ? undefined : String(lc.label),
@@ -160,6 +166,7 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
     retries: t.retries === undefined ? 3 : Number(t.retries),
     delay: t.delay === undefined ? 5 : Number(t.delay),
     listen: asList(t.listen).map(String),
+    delegateFacts: boolKeyword(t, 'delegate_facts', loc),
   };
   if (task.until !== undefined && t.retries === undefined) task.retries = 3;
   return [task];

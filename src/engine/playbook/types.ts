@@ -41,6 +41,8 @@ export interface TaskDef extends TaskCommon {
   kind: 'task';
   /** Short module name: 'ansible.builtin.command' -> 'command'. */
   module: string;
+  /** The action as the task wrote it ('ansible.builtin.command'): an unnamed task is listed by it. */
+  written: string;
   args: Vars;
   loop?: unknown;
   loopLabel?: string;
@@ -52,6 +54,8 @@ export interface TaskDef extends TaskCommon {
   until?: unknown;
   retries: number;
   delay: number;
+  /** delegate_facts: facts the delegated task sets go to the delegate. */
+  delegateFacts?: boolean;
   /** Handlers only: extra topics this handler listens to. */
   listen: string[];
 }
@@ -61,6 +65,8 @@ export interface BlockDef extends TaskCommon {
   block: TaskItem[];
   rescue: TaskItem[];
   always: TaskItem[];
+  /** Set when the block is an include_tasks/include_role task (as written): listed as that one task. */
+  include?: string;
 }
 
 export type TaskItem = TaskDef | BlockDef;
@@ -93,6 +99,7 @@ export interface PlayDef {
   varsPrompt: { name: string; loc: SourceLoc }[];
   /** The play's `connection:` (a host's own ansible_connection still wins, as in Ansible). */
   connection?: 'ssh' | 'local';
+  runOnce?: boolean;
   /** Roles listed in the play (for role vars precedence); their tasks are already in `tasks`. */
   roles: RoleContext[];
   baseDir: string;

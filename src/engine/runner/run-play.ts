@@ -212,11 +212,12 @@ export class PlayRunner {
     const info = this.taskInfo(task, handler, scope, hosts[0]);
     if (task.module === 'meta') return this.runMeta(task, scope, hosts, info);
     this.opts.emit({ type: 'task_start', task: info });
-    const targets = task.runOnce ? hosts.slice(0, 1) : hosts;
+    const runOnce = task.runOnce ?? scope.runOnce;
+    const targets = runOnce ? hosts.slice(0, 1) : hosts;
     await forEachLimited(targets, this.opts.forks, async (h) => {
       const result = await this.runOnHost(task, scope, h);
       this.record(task, h, result, info);
-      if (task.runOnce) {
+      if (runOnce) {
         for (const other of hosts.slice(1)) {
           if (task.register) other.runtimeVars[task.register] = h.runtimeVars[task.register];
           if (result.status === 'changed') this.notify(task, other);
@@ -241,6 +242,7 @@ export class PlayRunner {
     const varsFor = (extra?: Vars) => taskVars(this.vctx, h, scope, task, extra, check);
     let transport = h.transport!;
     let delegatedTo: string | undefined;
+    let factsTo: HostState | undefined;
     const when = [...scope.when, ...task.when];
     const connection = task.connection ?? scope.connection;
     if (connection === 'ssh' && this.play.connection === 'local') {
@@ -253,6 +255,11 @@ export class PlayRunner {
       delegatedTo = String(renderValue(task.delegateTo, varsFor(), task.loc));
       const other = this.vctx.hosts.get(delegatedTo);
       transport = other ? await this.opts.connect(other) : await this.opts.delegateTransport(delegatedTo);
+      if (task.delegateFacts) {
+        // Ansible keeps an implicit localhost's facts; hostwire has a host state only for inventory hosts.
+        if (!other) return failedResult(h, task, new BadInputError(`delegate_facts: '${delegatedTo}' is not an inventory host of this run, so it cannot receive facts`, task.loc));
+        factsTo = other;
+      }
     }
     return runTaskOnHost(task, h, varsFor, when, {
       check,
@@ -262,6 +269,7 @@ export class PlayRunner {
       become,
       transport,
       delegatedTo,
+      factsTo,
       lookahead: (host) => this.lookahead(host, task),
       sleep: this.opts.sleep,
       confirm: this.opts.confirm,

@@ -29,6 +29,8 @@ export interface TaskRunOptions {
   /** The rendered delegate_to target, for display. */
   delegatedTo?: string;
   lookahead?: Lookahead;
+  /** delegate_facts: the delegated host, which receives the task's ansible_facts instead of `h`. */
+  factsTo?: HostState;
   sleep(ms: number): Promise<void>;
   confirm?: ConfirmFn;
 }
@@ -48,11 +50,11 @@ export async function runTaskOnHost(task: TaskDef, h: HostState, varsFor: (extra
       const vars = varsFor();
       if (!evalCondition(whenConds as (string | boolean)[], vars, task.loc)) {
         // As in Ansible, a skipped task still registers (its skip result).
-        finish(task, h, whenSkipped());
+        finish(task, h, whenSkipped(), opts.factsTo);
         return { ...base, status: 'skipped', durationMs: Date.now() - started, msg: SKIP_REASON };
       }
       const r = await runOnce(task, h, vars, (x) => varsFor(x), opts);
-      finish(task, h, r.result);
+      finish(task, h, r.result, opts.factsTo);
       return { ...base, ...r, durationMs: Date.now() - started };
     }
     const items = renderValue(task.loop, varsFor(), task.loc);
@@ -84,7 +86,7 @@ export async function runTaskOnHost(task: TaskDef, h: HostState, varsFor: (extra
     const aggregate: Record<string, unknown> = items.length === 0
       ? { results, changed: false, skipped: true, skipped_reason: 'No items in the list' }
       : { results, changed: anyChanged, failed: anyFailed, skipped: allSkipped, msg: anyFailed ? failedItemsMessage(perItem) : 'All items completed' };
-    finish(task, h, aggregate);
+    finish(task, h, aggregate, opts.factsTo);
     const status: TaskStatus = anyFailed ? 'failed' : anyChanged ? 'changed' : allSkipped || perItem.length === 0 ? 'skipped' : 'ok';
     const ignored = anyFailed && isTrue(task.ignoreErrors);
     return { ...base, status, ignored, msg: aggregate.msg as string | undefined, diff: perItem.flatMap((r) => r.diff ?? []), result: { ...aggregate, items: perItem }, durationMs: Date.now() - started };
@@ -109,13 +111,14 @@ export function failedResult(h: HostState, task: TaskDef, err: unknown, started 
   return { ...base, status: 'failed', ignored, msg, durationMs: Date.now() - started, result: { failed: true, msg, exception: err } };
 }
 
-function finish(task: TaskDef, h: HostState, result: Record<string, unknown>): void {
+/** `factsTo`: where ansible_facts go (the delegate, with delegate_facts); the register stays on `h`. */
+function finish(task: TaskDef, h: HostState, result: Record<string, unknown>, factsTo: HostState = h): void {
   if (task.register) h.runtimeVars[task.register] = result;
   const facts = result.ansible_facts as Vars | undefined;
-  if (facts && !Array.isArray(facts)) Object.assign(h.runtimeVars, facts);
+  if (facts && !Array.isArray(facts)) Object.assign(factsTo.runtimeVars, facts);
   if (Array.isArray(result.results)) for (const r of result.results as Record<string, unknown>[]) {
     const f = r.ansible_facts as Vars | undefined;
-    if (f) Object.assign(h.runtimeVars, f);
+    if (f) Object.assign(factsTo.runtimeVars, f);
   }
 }
 

@@ -19,12 +19,14 @@ export interface Scope {
   environment: unknown[];
   /** The innermost block's `connection:` (a task's own wins). */
   connection?: 'ssh' | 'local';
+  /** run_once set on the play or an enclosing block (a task's own wins). */
+  runOnce?: boolean;
   role?: RoleContext;
 }
 
-export const rootScope = (play: PlayDef): Scope => ({ vars: [], when: [], tags: [...play.tags], become: play.become, becomeUser: play.becomeUser, checkMode: play.checkMode, environment: play.environment === undefined ? [] : [play.environment] });
+export const rootScope = (play: PlayDef): Scope => ({ vars: [], when: [], tags: [...play.tags], become: play.become, becomeUser: play.becomeUser, checkMode: play.checkMode, environment: play.environment === undefined ? [] : [play.environment], runOnce: play.runOnce });
 
-export function childScope(parent: Scope, item: { vars: Vars; when: unknown[]; tags: string[]; become?: boolean; becomeUser?: string; checkMode?: CheckModeValue; connection?: 'ssh' | 'local'; environment?: unknown; role?: RoleContext }): Scope {
+export function childScope(parent: Scope, item: { vars: Vars; when: unknown[]; tags: string[]; become?: boolean; becomeUser?: string; checkMode?: CheckModeValue; connection?: 'ssh' | 'local'; environment?: unknown; runOnce?: boolean; role?: RoleContext }): Scope {
   return {
     vars: [...parent.vars, item.vars],
     when: [...parent.when, ...item.when],
@@ -34,6 +36,7 @@ export function childScope(parent: Scope, item: { vars: Vars; when: unknown[]; t
     checkMode: item.checkMode ?? parent.checkMode,
     connection: item.connection ?? parent.connection,
     environment: item.environment === undefined ? parent.environment : [...parent.environment, item.environment],
+    runOnce: item.runOnce ?? parent.runOnce,
     role: item.role ?? parent.role,
   };
 }
