@@ -23,7 +23,9 @@ test('all traffic on br-ex dropped: the check fails, the host rolls back and hos
   await onBridgeUp(l, 'nft add table netdev h4drop && nft add chain netdev h4drop in "{ type filter hook ingress device br-ex priority 0; policy drop; }"', 'br-ex', 'drop');
   const r = await l.role({ configure_ovs_confirm_timeout: 20 });
   t.is(r.summary.exitCode, 2, failure(r));
-  t.regex(failure(r), new RegExp(`rolled back after [\\d.]+ s: connectivity check failed: ${esc(l.gw)} does not answer through br-ex`));
+  // The drop lands when br-ex comes up; on a loaded machine the host's own check can pass before the
+  // rule is in, and then the confirmation never arrives instead: either way the host rolls back.
+  t.regex(failure(r), new RegExp(`rolled back after [\\d.]+ s: (connectivity check failed: ${esc(l.gw)} does not answer through br-ex|no confirmation from hostwire within 20 s)`));
   // The injected table is the test's, not the move's: drop it, then compare.
   await l.host.sh('nft delete table netdev h4drop 2>/dev/null; true');
   t.is(await snapshot(l), before);
@@ -38,7 +40,8 @@ test('an SSH path that bypasses br-ex (a host route for the client via the old N
   await onBridgeUp(l, `ip route add ${client}/32 dev eth0`, 'br-ex', 'ssh');
   const r = await l.role();
   t.is(r.summary.exitCode, 2, failure(r));
-  t.regex(failure(r), new RegExp(`rolled back after [\\d.]+ s: (at the confirmation: )?the SSH path: ip route get ${esc(client)} goes through 'eth0', not br-ex`));
+  // As with the drop above: a route added after the host's check leaves the confirmation unanswered.
+  t.regex(failure(r), new RegExp(`rolled back after [\\d.]+ s: ((at the confirmation: )?the SSH path: ip route get ${esc(client)} goes through 'eth0', not br-ex|no confirmation from hostwire within \\d+ s)`));
   t.is(await snapshot(l), before);
 });
 

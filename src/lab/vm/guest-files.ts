@@ -3,7 +3,7 @@
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 
 /** Bump when anything written here changes: it is part of the VM image cache key. */
-export const GUEST_FILES_VERSION = 2;
+export const GUEST_FILES_VERSION = 3;
 
 /** Debian's cloud kernel builds virtio as modules; ext4 is built in. */
 export const INITRAMFS_MODULES = ['virtio_pci', 'virtio_blk', 'virtio_net'];
@@ -55,6 +55,10 @@ export async function writeInitramfsConfig(tree: string): Promise<void> {
 export async function writeSystemdTimeouts(tree: string): Promise<void> {
   await mkdir(`${tree}/etc/systemd/system.conf.d`, { recursive: true });
   await writeFile(`${tree}/etc/systemd/system.conf.d/hostwire-vm.conf`, '[Manager]\nDefaultTimeoutStartSec=600s\nDefaultDeviceTimeoutSec=600s\n');
+  // nm-online gives up after 60 s, which left a VM "degraded" under load although its network came up later.
+  const waitOnline = `${tree}/etc/systemd/system/NetworkManager-wait-online.service.d`;
+  await mkdir(waitOnline, { recursive: true });
+  await writeFile(`${waitOnline}/hostwire-vm.conf`, '[Service]\nEnvironment=NM_ONLINE_TIMEOUT=600\n');
 }
 
 export async function writeSeedUnit(tree: string): Promise<void> {
