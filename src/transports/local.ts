@@ -5,7 +5,8 @@ import { chmod, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CommandError } from '../engine/errors.js';
 import { exitCodeOf, TIMEOUT_EXIT_CODE } from './exit-code.js';
-import { maskSecrets, withEnvAndCwd, withTimeout, wrapBecome } from './quote.js';
+import { buildHostCommand } from './host-command.js';
+import { maskSecrets } from './quote.js';
 import type { RunningCommand, StreamingTransport } from './streaming.js';
 import type { ExecOptions, ExecResult, TransportStats, WriteFileOptions } from './transport.js';
 import { buildWriteScript, isTempNameOf, tempPathFor, validateMode } from './write-script.js';
@@ -19,17 +20,13 @@ export class LocalTransport implements StreamingTransport {
   }
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
-    const inner = withTimeout(withEnvAndCwd(command, options.env, options.cwd), options.timeoutMs);
-    const wrapped = wrapBecome(inner, options.become);
-    const input = Buffer.concat([
-      Buffer.from(wrapped.stdinPrefix ?? ''),
-      typeof options.stdin === 'string' ? Buffer.from(options.stdin) : options.stdin ?? Buffer.alloc(0),
-    ]);
+    const { command: line, stdin } = buildHostCommand(command, options);
+    const input = stdin ?? Buffer.alloc(0);
     this.stats.execs++;
-    this.stats.bytesSent += Buffer.byteLength(wrapped.command) + input.length;
+    this.stats.bytesSent += Buffer.byteLength(line) + input.length;
     // Loaded on first use: execa costs ~0.1-0.3 s of start-up that ssh-only runs never need.
     const { execa } = await import('execa');
-    const r = await execa('/bin/sh', ['-c', wrapped.command], {
+    const r = await execa('/bin/sh', ['-c', line], {
       input, reject: false, stripFinalNewline: false, // timeout(1) in the command does the killing; execa's timer is a backstop.
       timeout: options.timeoutMs && options.timeoutMs + 5000, killSignal: 'SIGKILL',
     });

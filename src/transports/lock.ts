@@ -5,6 +5,7 @@
 // names its holder, so a waiting run can say who it waits for.
 import { randomBytes } from 'node:crypto';
 import { HostwireError, TransportError } from '../engine/errors.js';
+import { fitsCommandLine } from './host-command.js';
 import { LockReplyReader, type LockReply } from './lock-reply.js';
 import { holderIdentity, LEASE_EXPIRED_EXIT, lockScript, printable } from './lock-script.js';
 import { isStreamingTransport } from './streaming.js';
@@ -34,14 +35,15 @@ export interface HostLockOptions {
   /**
    * A read-only script (a probe batch) run right after the lock is taken, in the same exec: the
    * run's first read costs no exec of its own (an sshd session + shell per host, ~3.5 ms of host
-   * CPU and a round trip). Its stdout comes back as `output`.
+   * CPU and a round trip). Its stdout comes back as `output`; a script too large for the command
+   * line (fitsCommandLine) is not run here and `output` stays undefined.
    */
   then?: string;
 }
 
 export interface HostLock {
   release: () => Promise<void>;
-  /** stdout of `then`; undefined when none was given. */
+  /** stdout of `then`; undefined when none was given or it was too large to run here. */
   output?: string;
 }
 
@@ -106,10 +108,13 @@ async function tryHostLock(transport: Transport, opts: HostLockOptions): Promise
   const t0 = performance.now();
   const leaseSec = opts.leaseSec ?? DEFAULT_LEASE_SEC;
   // The end marker of `then`'s output: random, so no probe output can contain it by accident.
-  const end = opts.then === undefined ? undefined : `@@lock-read-end ${randomBytes(8).toString('hex')}`;
+  // The holder's stdin carries heartbeats, so its script must fit the command line: a larger read
+  // is left out (output undefined) and the caller makes it through a plain exec.
+  const then = opts.then !== undefined && fitsCommandLine(opts.then) ? opts.then : undefined;
+  const end = then === undefined ? undefined : `@@lock-read-end ${randomBytes(8).toString('hex')}`;
   const run = await transport.start(lockScript({
     path: opts.path, file: opts.file, holder: holderIdentity(), leaseSec,
-    then: end ? { script: opts.then!, end } : undefined,
+    then: then === undefined || end === undefined ? undefined : { script: then, end },
   }));
   // Heartbeats from the start: the host buffers them until the holder reads.
   const beat = setInterval(() => { try { run.stdin.write('.'); } catch { /* gone: the lease ends it */ } }, (leaseSec * 1000) / 6);

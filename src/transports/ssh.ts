@@ -7,7 +7,8 @@ import type { Duplex } from 'node:stream';
 import type { NodeSSH } from 'node-ssh';
 import { CommandError, TransportError } from '../engine/errors.js';
 import { openNetnsRelay, type NetnsRelay } from './netns-relay.js';
-import { maskSecrets, withEnvAndCwd, withTimeout, wrapBecome } from './quote.js';
+import { buildHostCommand } from './host-command.js';
+import { maskSecrets } from './quote.js';
 import { Semaphore } from './semaphore.js';
 import { openExecChannel, runOnChannel } from './ssh-channel.js';
 import { exitStatusOf } from './ssh-channel.js';
@@ -153,15 +154,13 @@ export class SshTransport implements StreamingTransport {
   }
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
-    const inner = withTimeout(withEnvAndCwd(command, options.env, options.cwd), options.timeoutMs);
-    const wrapped = wrapBecome(inner, options.become);
-    const stdin = joinStdin(wrapped.stdinPrefix, options.stdin);
+    const { command: line, stdin } = buildHostCommand(command, options);
     this.stats.execs++;
-    this.stats.bytesSent += Buffer.byteLength(wrapped.command) + (stdin?.length ?? 0);
+    this.stats.bytesSent += Buffer.byteLength(line) + (stdin?.length ?? 0);
     const t0 = TRACE ? performance.now() : 0;
     return this.channels.run(async () => {
       const t1 = TRACE ? performance.now() : 0;
-      const ch = await this.channel(wrapped.command);
+      const ch = await this.channel(line);
       // The host's timeout(1) does the killing (sshd ignores signal requests); ours is a backstop.
       const r = await runOnChannel(ch, stdin, options.timeoutMs && options.timeoutMs + 5000);
       const secrets = [options.become?.password];
@@ -212,11 +211,4 @@ export class SshTransport implements StreamingTransport {
     await this.opening?.catch(() => {});
     this.dispose();
   }
-}
-
-function joinStdin(prefix: string | undefined, stdin: string | Buffer | undefined): Buffer | undefined {
-  if (prefix === undefined && stdin === undefined) return undefined;
-  const parts: Buffer[] = [Buffer.from(prefix ?? '')];
-  if (stdin !== undefined) parts.push(typeof stdin === 'string' ? Buffer.from(stdin) : stdin);
-  return Buffer.concat(parts);
 }
