@@ -130,3 +130,17 @@ test('!unsafe on a mapping or a list marks every string inside (playbook, -e fil
   const hv = hostVars(await loadInventory([invFile]), 'n1');
   t.deepEqual(renderValue({ cfg: '{{ cfg }}', items: '{{ items }}' }, templatedVars(hv)), expected);
 });
+
+test("hostvars[other]: its inventory templates render in that host's context, its facts and results stay data", (t) => {
+  const file = controllerFile(t);
+  const { ctx, h, vars } = hostileHost(file);
+  const other = newHostState('n2', { ansible_host: '10.3.91.12', vip: "{{ ansible_host | regex_replace('\\.[0-9]+$', '.200') }}", name_of: '{{ inventory_hostname }}' });
+  other.facts = { ansible_hostile: `{{ lookup('file', '${file}') }}` };
+  other.runtimeVars = { r: { stdout: `{{ lookup('file', '${file}') }}` } };
+  ctx.hosts.set('n2', other);
+  t.truthy(h);
+  t.is(renderValue("{{ hostvars['n2'].vip }}", vars()), '10.3.91.200');
+  t.is(renderValue("{{ hostvars['n2'].name_of }}", vars()), 'n2');
+  t.is(renderValue("{{ hostvars['n2'].ansible_hostile }}", vars()), `{{ lookup('file', '${file}') }}`);
+  t.is(renderValue("{{ hostvars['n2'].r.stdout }}", vars()), `{{ lookup('file', '${file}') }}`);
+});

@@ -69,11 +69,26 @@ function hostvarsOf(ctx: RunVarsContext): Vars {
     const inv = ctx.inventoryHosts;
     for (const name of new Set([...(inv?.names ?? []), ...ctx.hosts.keys()])) {
       // A host of this run has facts and runtime vars; any other inventory host its inventory vars.
-      Object.defineProperty(hv, name, { enumerable: true, get: () => { const other = ctx.hosts.get(name); return other ? hostLevelVars(other) : inv!.vars(name); } });
+      Object.defineProperty(hv, name, { enumerable: true, get: () => hostView(ctx, name) });
     }
     hostvarsCache.set(ctx, hv);
   }
   return hv;
+}
+
+/**
+ * One host's entry of `hostvars`: as in Ansible, its inventory values are templates rendered in that
+ * host's own context (`vip: "{{ ansible_host | ... }}"` read from another host); its facts and runtime
+ * results stay data, never rendered.
+ */
+function hostView(ctx: RunVarsContext, name: string): Vars {
+  const other = ctx.hosts.get(name);
+  // Not `hostvars` itself: a dump of hostvars[x] (to_json) would recurse.
+  const magic: Vars = { inventory_hostname: name, inventory_hostname_short: name.split('.')[0], groups: ctx.groups };
+  const { vars, isData } = mergeTrustedLayers(other
+    ? [[other.inventoryVars, 'trusted'], [other.facts, 'data'], [other.runtimeVars, 'data'], [magic, 'data']]
+    : [[ctx.inventoryHosts!.vars(name), 'trusted'], [magic, 'data']]);
+  return templatedVars(vars, undefined, isData);
 }
 
 /** `check`: the task's effective check mode (ansible_check_mode), when it differs from --check. */
