@@ -3,6 +3,6 @@ export { runPlaybook, EXIT, type RunOptions } from './engine/runner/run-playbook
 export type { RunEvent, RunSummary, HostResult, HostStats, TaskInfo, TaskStatus } from './engine/runner/events.js';
 export { loadInventory, selectHosts, hostVars } from './engine/inventory/index.js';
 export { loadPlaybook } from './engine/playbook/load-playbook.js';
-export { BadInputError, HostwireError, CommandError, TransportError } from './engine/errors.js';
+export { BadInputError, HostwireError, CommandError, TransportError } from './errors.js';
 export type { Module, Probe, Change, ModuleContext, ModuleResult } from './modules/types.js';
 export { registerModule } from './modules/registry.js';

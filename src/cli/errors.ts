@@ -1,5 +1,5 @@
 // How any failure leaves the CLI: one clear line (stack only with -vvv) and Ansible's exit codes.
-import { BadInputError, HostwireError } from '../engine/errors.js';
+import { BadInputError, HostwireError } from '../errors.js';
 import { EXIT } from '../engine/runner/run-playbook.js';
 import { maskText } from '../vault/secrets.js';
 

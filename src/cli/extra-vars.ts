@@ -1,6 +1,6 @@
 // -e/--extra-vars: key=value pairs, a JSON/YAML mapping, or @file, as ansible-playbook takes them.
 // A file is read like any input (regular, size-bounded) and parsed like a playbook (file:line errors).
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 import { readInputFile } from '../engine/input-file.js';
 import { parseKeyValueArgs } from '../engine/playbook/kv-args.js';
 import { parseYaml } from '../engine/yaml-source.js';

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { connectionSettings, hostVars, loadInventory } from '../engine/inventory/index.js';
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 import { mergeVars, templatedVars } from '../engine/vars/index.js';
 import { forEachLimited } from '../engine/runner/pool.js';
 import { createTransport } from '../transports/index.js';

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 import {
   CLUSTER_TYPES, checkMtu, checkNetwork, checkSources, checkSubnetLen, checkVip, defaultsFor, formatPreview, generate, parseHosts, parseType, previewSubnets,
   type ClusterType, type InitAnswers,

@@ -1,7 +1,7 @@
 // `hostwire inventory` (like ansible-inventory) and `hostwire facts PATTERN`.
 import type { Command } from 'commander';
 import { connectionSettings, hostVars, inventoryToGraph, inventoryToJson, loadInventory, selectHosts } from '../engine/inventory/index.js';
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 import { mergeVars, templatedVars } from '../engine/vars/index.js';
 import { createTransport } from '../transports/index.js';
 import { gatherFacts } from '../facts/index.js';

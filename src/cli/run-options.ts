@@ -2,7 +2,7 @@
 // argument parser does: a value that cannot be right is refused with exit 5, never ignored.
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 
 const CONNECTIONS = ['ssh', 'local'];
 const HOST_KEY_POLICIES = ['strict', 'accept-new', 'off'];

@@ -14,7 +14,7 @@ import { createJsonRenderer } from '../ui/json-renderer.js';
 import { colorsWanted } from '../ui/colors.js';
 import { parseExtraVars } from './extra-vars.js';
 import { reportError } from './errors.js';
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 import { collect, count, splitList } from './options.js';
 import { checkConnection, checkHostKeyChecking, checkReportPath, parseForks } from './run-options.js';
 import { collectVaultPasswords, setVaultPasswords } from '../vault/index.js';

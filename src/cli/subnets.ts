@@ -3,7 +3,7 @@
 //   -i INV                                          which node has or would get which subnet (+ stale leases)
 import type { Command } from 'commander';
 import { connectionSettings, hostVars, loadInventory, selectHosts } from '../engine/inventory/index.js';
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 import { mergeVars, templatedVars } from '../engine/vars/index.js';
 import { createTransport } from '../transports/index.js';
 import type { Transport } from '../transports/transport.js';

@@ -2,7 +2,7 @@
 // so files stay usable by ansible-vault and ansible-playbook.
 import type { Command } from 'commander';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 import { readInputFile } from '../engine/input-file.js';
 import { collectVaultPasswords, decryptVault, encryptVault, isVaultText, VAULT_PASSWORD_ENV } from '../vault/index.js';
 import { reportError } from './errors.js';

@@ -2,7 +2,7 @@
 // variables; the command line overrides both (merged in src/cli/config-merge.ts).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 import { parseIni } from './ini.js';
 import { findConfigFile, type ConfigSearch } from './find.js';
 import { SETTINGS, coerceSetting, type SettingName } from './settings.js';

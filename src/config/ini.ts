@@ -2,7 +2,7 @@
 // (ConfigParser(inline_comment_prefixes=(';',))): whole-line comments start with # or ;, an inline
 // comment only with ' ;'; keys are case-insensitive, `=` or `:` separate key and value, an indented
 // line continues the value above, `%%` is a literal %.
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 
 export interface IniValue {
   value: string;

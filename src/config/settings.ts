@@ -4,7 +4,7 @@
 // resolves type path/pathlist/pathspec).
 import path from 'node:path';
 import { homedir } from 'node:os';
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 
 type Kind = 'string' | 'path' | 'pathlist' | 'pathspec' | 'integer' | 'boolean' | 'seconds' | { choices: string[] };
 

@@ -2,7 +2,7 @@
 // read through here: only a regular file is read (a FIFO or /dev/zero would block or never end), and
 // only up to a size no real input reaches, so a hostile input ends in a clear error, not a hang.
 import { closeSync, fstatSync, openSync, readSync, constants } from 'node:fs';
-import { BadInputError } from './errors.js';
+import { BadInputError } from '../errors.js';
 
 /** Far above any real playbook or inventory (a 5,000-host INI file is ~1 MB). */
 export const MAX_INPUT_BYTES = 8 * 1024 * 1024;

@@ -2,7 +2,7 @@
 // errors and unknown tags become one BadInputError at file:line:column (PyYAML refuses a tag it has
 // no constructor for); aliases may not expand past a budget (billion laughs); nesting is bounded.
 import type { Document, LineCounter } from 'yaml';
-import { BadInputError, type SourceLoc } from './errors.js';
+import { BadInputError, type SourceLoc } from '../errors.js';
 import { VAULT_TAG_PREFIX } from '../vault/yaml-tag.js';
 
 /** Values an input may build by following aliases; real files reuse an anchor a few times, for a few values. */

@@ -3,7 +3,7 @@
 // write `yes`/`no` booleans.
 import { LineCounter, isMap, isSeq, isScalar, isAlias, isPair, type Node, type Document } from 'yaml';
 import { parsePyYaml, pyYamlTags } from './yaml-pyyaml.js';
-import { BadInputError, type SourceLoc } from './errors.js';
+import { BadInputError, type SourceLoc } from '../errors.js';
 import { readInputFile } from './input-file.js';
 import { ExpansionBudget, yamlDocumentError } from './yaml-limits.js';
 import { decryptFileText } from '../vault/keyring.js';

@@ -1,6 +1,6 @@
 // Default routes, v4 and v6, from `ip -j route show default`. An empty list is normal (no route,
 // IPv6 disabled); rc != 0 with no JSON means the family is unavailable.
-import { ProbeParseError } from '../engine/errors.js';
+import { ProbeParseError } from '../errors.js';
 import type { FactProbe, ProbeOutput } from './types.js';
 import { parseToolJson } from './tool-json.js';
 

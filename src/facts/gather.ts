@@ -1,6 +1,6 @@
 // Gathers all facts in ONE remote exec: the fact probes are batched, split back by id and
 // parsed; a fact that fails to parse is recorded in hostwire_fact_errors instead of failing the host.
-import { CommandError } from '../engine/errors.js';
+import { CommandError } from '../errors.js';
 import type { Transport } from '../transports/transport.js';
 import { buildBatch, splitBatch } from './batch.js';
 import { defaultRouteV4Fact, defaultRouteV6Fact, type DefaultRoute } from './default-routes.js';

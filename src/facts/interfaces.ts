@@ -1,5 +1,5 @@
 // Interfaces, MTUs and addresses from `ip -j addr` (iproute2 JSON).
-import { ProbeParseError } from '../engine/errors.js';
+import { ProbeParseError } from '../errors.js';
 import type { FactProbe, ProbeOutput } from './types.js';
 import { parseToolJson } from './tool-json.js';
 

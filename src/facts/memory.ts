@@ -1,5 +1,5 @@
 // Total memory in MiB; Ansible's ansible_memtotal_mb is MemTotal kB / 1024, rounded down.
-import { ProbeParseError } from '../engine/errors.js';
+import { ProbeParseError } from '../errors.js';
 import type { FactProbe } from './types.js';
 
 export const memoryFact: FactProbe<number> = {

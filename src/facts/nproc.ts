@@ -1,5 +1,5 @@
 // Usable CPU count (ansible_processor_nproc).
-import { ProbeParseError } from '../engine/errors.js';
+import { ProbeParseError } from '../errors.js';
 import { oneLine, type FactProbe } from './types.js';
 
 export const nprocFact: FactProbe<number> = {

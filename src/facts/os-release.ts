@@ -1,5 +1,5 @@
 // /etc/os-release -> distribution facts with Ansible's names (Debian, Fedora, RedHat, ...).
-import { ProbeParseError } from '../engine/errors.js';
+import { ProbeParseError } from '../errors.js';
 import type { FactProbe, ProbeOutput } from './types.js';
 
 export interface OsRelease {

@@ -1,7 +1,7 @@
 // gather_subset, as Ansible spells it: `min` (always, unless `!min`) plus any of `network`,
 // `hardware`, `all`; `!name` leaves one out. hostwire's own facts (NetworkManager, Open vSwitch,
 // firewalld: the costly reads) come with `all` only. A smaller subset means fewer reads per host.
-import { BadInputError, type SourceLoc } from '../engine/errors.js';
+import { BadInputError, type SourceLoc } from '../errors.js';
 import { defaultRouteV4Fact, defaultRouteV6Fact } from './default-routes.js';
 import { firewalldFact } from './firewalld.js';
 import { hostnameFact } from './hostname.js';

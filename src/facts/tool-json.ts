@@ -2,7 +2,7 @@
 // bytes raw inside its strings (a name with \x01 made every `ip -j` read fail, and the facts lost the
 // default route with it). Raw control characters inside strings are escaped before parsing, so the
 // name is read as the kernel has it; what still cannot be parsed is named (the object around the error).
-import { ProbeParseError } from '../engine/errors.js';
+import { ProbeParseError } from '../errors.js';
 
 /** Escapes raw control characters (U+0000-U+001F) that stand inside JSON strings; the rest is unchanged. */
 export function escapeControlsInStrings(text: string): string {

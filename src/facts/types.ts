@@ -1,5 +1,5 @@
 // A fact is a probe with an id: one read-only shell command plus a pure parser of its output.
-import { ProbeParseError } from '../engine/errors.js';
+import { ProbeParseError } from '../errors.js';
 import type { Probe, ProbeOutput } from '../modules/types.js';
 
 export type { ProbeOutput };

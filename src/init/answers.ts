@@ -1,6 +1,6 @@
 // What `hostwire init` asks, its defaults per cluster type, and validation of every answer
 // (the same checks for a flag, a prompt and a test). Pure.
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 import { parseCidr, parseIp } from '../sdn/cidr.js';
 
 export type ClusterType = 'microshift' | 'flannel' | 'ovn';

@@ -1,5 +1,5 @@
 // Operations on a lab that is up: list, reboot a host, capabilities, find a host.
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 import { hostRunning } from './health.js';
 import { checkLabName, DEFAULT_LAB, parseHostName } from './names.js';
 import { bootHost } from './nspawn.js';

@@ -1,6 +1,6 @@
 // The lab's lifecycle: up (rootfs, network, identities, boot, wait), down, reboot.
 import { mkdir } from 'node:fs/promises';
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 import { probeCapabilities } from './capabilities.js';
 import { labHealthy } from './health.js';
 import { createLabKey, writeHostIdentity, writeKnownHosts } from './host-files.js';

@@ -1,6 +1,6 @@
 // Every name a lab uses on the machine is derived from the lab name, so several labs can run at once
 // and a crashed lab can be found again from its name alone.
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 
 export const LABS_DIR = '/var/lib/hostwire/labs';
 export const ROOTFS_CACHE_DIR = '/var/cache/hostwire/rootfs';

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { execa } from 'execa';
-import { CommandError } from '../engine/errors.js';
+import { CommandError } from '../errors.js';
 import { machineMirrorLines } from './apt-sources.js';
 import { ROOTFS_CACHE_DIR } from './names.js';
 import { customiseRootfs, CUSTOMISE_VERSION } from './rootfs-customise.js';

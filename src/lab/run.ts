@@ -1,6 +1,6 @@
 // Local command execution for the lab: one place that turns a failed command into a CommandError.
 import { execa } from 'execa';
-import { CommandError } from '../engine/errors.js';
+import { CommandError } from '../errors.js';
 
 export interface RunResult {
   stdout: string;

@@ -1,7 +1,7 @@
 // molecule/<scenario>/scenario.yml: the hosts (groups, vars), the sequence and the playbooks.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 import { locOf, readYamlFile } from '../engine/yaml-source.js';
 
 export const ALL_STEPS = ['create', 'prepare', 'converge', 'idempotence', 'check', 'verify', 'destroy'] as const;

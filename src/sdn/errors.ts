@@ -1,6 +1,6 @@
 // Errors of the subnet domain. They are BadInputError, so the CLI and the runner print the message
 // without a stack trace. `what` names the flag, variable or argument the bad value came from.
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 
 export class SdnInputError extends BadInputError {
   constructor(message: string) {

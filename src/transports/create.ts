@@ -1,5 +1,5 @@
 // Chooses the transport for a host from its connection settings (inventory vars, CLI flags).
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 import type { HostKeyChecking } from './host-key-policy.js';
 import { LocalTransport } from './local.js';
 import { SshTransport } from './ssh.js';

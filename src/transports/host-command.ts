@@ -1,7 +1,7 @@
 // How a command reaches the host's shell. Linux limits one argument to 128 KiB (MAX_ARG_STRLEN)
 // and sshd hands the whole command to the login shell as one `-c` argument (local: /bin/sh -c),
 // so a large script (a probe batch over thousands of loop items) is sent on stdin to `sh -s`.
-import { TransportError } from '../engine/errors.js';
+import { TransportError } from '../errors.js';
 import { withEnvAndCwd, withTimeout, wrapBecome } from './quote.js';
 import type { ExecOptions } from './transport.js';
 

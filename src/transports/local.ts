@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { chmod, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { CommandError } from '../engine/errors.js';
+import { CommandError } from '../errors.js';
 import { exitCodeOf, TIMEOUT_EXIT_CODE } from './exit-code.js';
 import { buildHostCommand } from './host-command.js';
 import { maskSecrets } from './quote.js';

@@ -4,7 +4,7 @@
 // forever - when the controller's heartbeats stop for a lease (lock-script.ts). The lock file
 // names its holder, so a waiting run can say who it waits for.
 import { randomBytes } from 'node:crypto';
-import { HostwireError, TransportError } from '../engine/errors.js';
+import { HostwireError, TransportError } from '../errors.js';
 import { fitsCommandLine } from './host-command.js';
 import { LockReplyReader, type LockReply } from './lock-reply.js';
 import { holderIdentity, LEASE_EXPIRED_EXIT, lockScript, printable } from './lock-script.js';

@@ -1,6 +1,6 @@
 // POSIX shell quoting, sudo wrapping and secret masking. Everything that builds command text
 // for a host goes through here so a password can only travel on stdin, never in argv or logs.
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 import type { BecomeOptions } from './transport.js';
 
 const SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;

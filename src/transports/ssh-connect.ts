@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { NodeSSH, type Config } from 'node-ssh';
-import { BadInputError, TransportError } from '../engine/errors.js';
+import { BadInputError, TransportError } from '../errors.js';
 import { createHostKeyVerifier, type HostKeyChecking } from './host-key-policy.js';
 
 export interface SshEndpoint {

@@ -5,7 +5,7 @@
 // (5 s x 3) notices a dead one, and a channel that cannot be opened in time counts as dead.
 import type { Duplex } from 'node:stream';
 import type { NodeSSH } from 'node-ssh';
-import { CommandError, TransportError } from '../engine/errors.js';
+import { CommandError, TransportError } from '../errors.js';
 import { openNetnsRelay, type NetnsRelay } from './netns-relay.js';
 import { buildHostCommand } from './host-command.js';
 import { maskSecrets } from './quote.js';

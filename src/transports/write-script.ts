@@ -8,7 +8,7 @@
 // failure, and temps left by a write that was itself killed are removed by the next write.
 import { createHash, randomBytes } from 'node:crypto';
 import { basename, dirname } from 'node:path';
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 import { shellQuote } from './quote.js';
 import type { WriteFileOptions } from './transport.js';
 

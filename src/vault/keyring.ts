@@ -3,7 +3,7 @@
 // Passwords come from setVaultPasswords() (the CLI's --vault-password-file / --ask-vault-pass)
 // or, for library users and `hostwire test`, from the HOSTWIRE_VAULT_PASSWORD environment variable.
 import YAML from 'yaml';
-import { BadInputError, type SourceLoc } from '../engine/errors.js';
+import { BadInputError, type SourceLoc } from '../errors.js';
 import { decryptVault, VaultPasswordError } from './aes256.js';
 import { isVaultText } from './envelope.js';
 import { addSecret, addSecretsDeep } from './secrets.js';

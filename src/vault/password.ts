@@ -3,7 +3,7 @@
 // prompt (--ask-vault-pass, only on a terminal).
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 import { VAULT_PASSWORD_ENV } from './keyring.js';
 
 export interface PasswordSources {

@@ -1,7 +1,7 @@
 // The `!vault` YAML tag (ansible-vault encrypt_string output) for the `yaml` library's
 // customTags. Tag resolution cannot know the file:line, so a failure is reported through the
 // library's error list, which the YAML readers turn into a located BadInputError.
-import { BadInputError } from '../engine/errors.js';
+import { BadInputError } from '../errors.js';
 import { decryptInline, vaultValuesStayEncrypted } from './keyring.js';
 
 export const VAULT_TAG_PREFIX = '!vault: ';

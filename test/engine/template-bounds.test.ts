@@ -1,7 +1,7 @@
 // Templates cannot hang or compute nonsense: a catastrophic regex ends in a bounded error naming the
 // pattern; division by zero is Python's ZeroDivisionError, not inf/NaN.
 import test from 'ava';
-import { BadInputError, HostwireError } from '../../src/engine/errors.js';
+import { BadInputError, HostwireError } from '../../src/errors.js';
 import { renderString } from '../../src/engine/vars/index.js';
 import { REGEX_TIME_LIMIT_MS } from '../../src/engine/vars/filters/bounded-regex.js';
 

@@ -3,7 +3,7 @@
 // tell 1.0 from 1 or hold inf. Dates differ on purpose: PyYAML builds a date object, hostwire keeps the
 // text written (which is what Ansible passes to a module or prints for it).
 import test from 'ava';
-import { BadInputError } from '../../src/engine/errors.js';
+import { BadInputError } from '../../src/errors.js';
 import { parseYaml } from '../../src/engine/yaml-source.js';
 import { readYaml } from '../../src/engine/inventory/yaml-source.js';
 

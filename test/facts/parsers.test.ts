@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ProbeParseError } from '../../src/engine/errors.js';
+import { ProbeParseError } from '../../src/errors.js';
 import { defaultRouteV4Fact, defaultRouteV6Fact } from '../../src/facts/default-routes.js';
 import { firewalldFact } from '../../src/facts/firewalld.js';
 import { hostnameFact } from '../../src/facts/hostname.js';

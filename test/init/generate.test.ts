@@ -7,7 +7,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { checkMtu, checkSubnetLen, generate, parseHosts, parseType, previewSubnets, type InitAnswers } from '../../src/init/index.js';
 import { hostVars, loadInventory, selectHosts } from '../../src/engine/inventory/index.js';
-import { BadInputError } from '../../src/engine/errors.js';
+import { BadInputError } from '../../src/errors.js';
 
 const base: InitAnswers = { type: 'flannel', hosts: parseHosts(['10.0.0.11,10.0.0.12,n3=10.0.0.13']), user: 'root', network: '10.244.0.0/16', subnetLen: 24, firewallSources: [], uplink: false };
 

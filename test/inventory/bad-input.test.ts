@@ -4,7 +4,7 @@ import test from 'ava';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BadInputError } from '../../src/engine/errors.js';
+import { BadInputError } from '../../src/errors.js';
 import { loadInventory } from '../../src/engine/inventory/index.js';
 import { fixture } from './helpers.js';
 

@@ -1,6 +1,6 @@
 // Connection settings from merged host vars, including jump hosts parsed from ssh args.
 import test from 'ava';
-import { BadInputError } from '../../src/engine/errors.js';
+import { BadInputError } from '../../src/errors.js';
 import { connectionSettings, hostVars, loadInventory, parseSshArgs } from '../../src/engine/inventory/index.js';
 import { sourcesOf } from './helpers.js';
 

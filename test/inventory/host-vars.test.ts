@@ -2,7 +2,7 @@
 // group_vars/ and host_vars/ next to the inventory and next to the playbook, checked
 // against what ansible-playbook printed for the same files.
 import test from 'ava';
-import { BadInputError } from '../../src/engine/errors.js';
+import { BadInputError } from '../../src/errors.js';
 import { groupNames, hostVars, loadInventory, loadVarsDir, sortGroups } from '../../src/engine/inventory/index.js';
 import { fixture, readFixture, sourcesOf } from './helpers.js';
 

@@ -5,7 +5,7 @@ import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BadInputError } from '../../src/engine/errors.js';
+import { BadInputError } from '../../src/errors.js';
 import { connectionSettings, hostVars, loadInventory } from '../../src/engine/inventory/index.js';
 import { templatedVars } from '../../src/engine/vars/lazy.js';
 import { mergeVars } from '../../src/engine/vars/merge.js';

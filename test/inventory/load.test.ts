@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import {
   addChildGroup, addGroup, addHost, emptyInventory, groupHosts, loadInventory, reconcile, selectHosts,
 } from '../../src/engine/inventory/index.js';
-import { BadInputError } from '../../src/engine/errors.js';
+import { BadInputError } from '../../src/errors.js';
 import { sourcesOf } from './helpers.js';
 
 function tempDir(t: { teardown(fn: () => void): void }): string {

@@ -1,6 +1,6 @@
 // Host patterns and --limit against `ansible PATTERN --list-hosts` recorded on the fixtures.
 import test from 'ava';
-import { BadInputError } from '../../src/engine/errors.js';
+import { BadInputError } from '../../src/errors.js';
 import { loadInventory, selectHosts, splitHostPattern } from '../../src/engine/inventory/index.js';
 import { fixture, readFixture, sourcesOf } from './helpers.js';
 

@@ -1,7 +1,7 @@
 // The re-implemented Python pieces against what Python/Ansible returned for the same input
 // (fixtures/golden/units.json, recorded with Ansible's own interpreter).
 import test from 'ava';
-import { BadInputError } from '../../src/engine/errors.js';
+import { BadInputError } from '../../src/errors.js';
 import { expandHostPattern, parseIniValue } from '../../src/engine/inventory/index.js';
 import { shlexSplit } from '../../src/engine/inventory/shlex.js';
 import { readFixture } from './helpers.js';

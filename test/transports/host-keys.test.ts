@@ -1,7 +1,7 @@
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { TransportError } from '../../src/engine/errors.js';
+import { TransportError } from '../../src/errors.js';
 import { startSshd, type SshdFixture } from './sshd-fixture.js';
 import { sshTo } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import { TransportError } from '../../src/engine/errors.js';
+import { TransportError } from '../../src/errors.js';
 import { startSshd, type SshdFixture } from './sshd-fixture.js';
 import { cksum, sshTo } from './helpers.js';
 import type { SshTransport } from '../../src/transports/ssh.js';

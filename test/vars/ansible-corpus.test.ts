@@ -4,7 +4,7 @@
 // compared through its printed form; lists and dicts must be equal.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { BadInputError } from '../../src/engine/errors.js';
+import { BadInputError } from '../../src/errors.js';
 import { renderValue } from '../../src/engine/vars/index.js';
 import { pyStr } from '../../src/engine/vars/py.js';
 

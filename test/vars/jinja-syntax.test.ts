@@ -1,7 +1,7 @@
 // Jinja2 syntax nunjucks lacks (syntax-patch.ts): each template's expected text was recorded from
 // Jinja2 3.1.6 (trim_blocks=True, the do extension, as Ansible configures it) with the same vars.
 import test from 'ava';
-import { BadInputError } from '../../src/engine/errors.js';
+import { BadInputError } from '../../src/errors.js';
 import { renderString, renderValue } from '../../src/engine/vars/index.js';
 
 const vars = { item: [['a', 'b'], { key: 'k' }], v: 'z', xs: [1, 2], k: 'dyn', d: { a: 1, b: 2 } };

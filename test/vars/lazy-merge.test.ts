@@ -1,6 +1,6 @@
 // templatedVars (lazy, recursive, cycle detection) and mergeVars (precedence, hash_behaviour=replace).
 import test from 'ava';
-import { BadInputError } from '../../src/engine/errors.js';
+import { BadInputError } from '../../src/errors.js';
 import { mergeVars, renderValue, templatedVars } from '../../src/engine/vars/index.js';
 
 test('later layers win and dicts are replaced, not merged', (t) => {

@@ -1,6 +1,6 @@
 // renderValue/renderString/evalExpression: native values, omit, deep rendering, errors and the cache.
 import test from 'ava';
-import { BadInputError } from '../../src/engine/errors.js';
+import { BadInputError } from '../../src/errors.js';
 import { OMIT, compileCount, evalExpression, isTemplated, renderString, renderValue } from '../../src/engine/vars/index.js';
 
 const vars = { n: 5, l: [1, 2], d: { a: 1, nested: { b: 'x' } }, s: 'text', t: true, nul: null, iface: 'eth0' };

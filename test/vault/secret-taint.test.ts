@@ -2,7 +2,7 @@
 // slicing, concatenation, a var built from a secret; a failing filter on a secret shows no detail of
 // it; walking through a result that holds a secret does not make unrelated fields secret.
 import test from 'ava';
-import { BadInputError } from '../../src/engine/errors.js';
+import { BadInputError } from '../../src/errors.js';
 import { readsSecret, renderValue, templatedVars } from '../../src/engine/vars/index.js';
 import { addSecret, clearSecrets, MASK, maskText } from '../../src/vault/index.js';
 

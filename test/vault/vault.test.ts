@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { decryptVault, encryptVault, parseEnvelope, collectVaultPasswords, readPasswordFile, setVaultPasswords, clearSecrets, maskText, MASK, decryptFileText } from '../../src/vault/index.js';
 import { parseYaml, readYamlFile } from '../../src/engine/yaml-source.js';
 import { readVarsFile } from '../../src/engine/inventory/vars-dirs.js';
-import { BadInputError } from '../../src/engine/errors.js';
+import { BadInputError } from '../../src/errors.js';
 
 const fx = (name: string) => fileURLToPath(new URL(`../../../test/vault/fixtures/${name}`, import.meta.url));
 const read = (name: string) => readFileSync(fx(name), 'utf8');

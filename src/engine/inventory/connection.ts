@@ -3,7 +3,7 @@
 // ansible_ssh_common_args / ansible_ssh_extra_args (`-o ProxyJump=`, `-J`); ProxyCommand runs
 // an arbitrary local program and is refused.
 import { homedir, userInfo } from 'node:os';
-import { BadInputError } from '../errors.js';
+import { BadInputError } from '../../errors.js';
 import { shlexSplit, ShlexError } from './shlex.js';
 import type { Vars } from './types.js';
 

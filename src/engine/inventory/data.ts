@@ -1,7 +1,7 @@
 // Building an inventory the way ansible.inventory.data.InventoryData does: groups and
 // hosts are added in file order, `all`/`ungrouped` exist from the start, and reconcile()
 // attaches orphan groups to `all` and ungrouped hosts to `ungrouped` once every source is read.
-import { BadInputError, type SourceLoc } from '../errors.js';
+import { BadInputError, type SourceLoc } from '../../errors.js';
 import type { Inventory, InventoryGroup, InventoryHost } from './types.js';
 
 export function emptyInventory(sources: string[] = []): Inventory {

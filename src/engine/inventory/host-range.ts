@@ -1,7 +1,7 @@
 // Host names with ranges and ports, as Ansible's parse_address() and
 // expand_hostname_range() read them: `node[01:03]`, `node[a:c]`, `10.0.0.[1:3]`,
 // `db[1:9:2]`, `web1:2222`, `[fe80::1]:22`.
-import { BadInputError, type SourceLoc } from '../errors.js';
+import { BadInputError, type SourceLoc } from '../../errors.js';
 
 const NUM_RANGE = String.raw`\[(?:[0-9]+:[0-9]+)(?::[0-9]+)?\]`;
 const HEX_RANGE = String.raw`\[(?:[0-9a-f]+:[0-9a-f]+)(?::[0-9]+)?\]`;

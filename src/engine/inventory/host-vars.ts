@@ -5,7 +5,7 @@
 //   < host inline vars < host_vars/<host> (inventory dirs, then playbook dir)
 // and then the magic vars inventory_hostname(_short), group_names and groups.
 import { dirname } from 'node:path';
-import { BadInputError } from '../errors.js';
+import { BadInputError } from '../../errors.js';
 import { cachedGroupHosts, hostGroups } from './data.js';
 import { isIpAddress } from './host-range.js';
 import { LOCALHOST_NAMES, type Inventory, type InventoryGroup, type Vars, type VarsLayer } from './types.js';

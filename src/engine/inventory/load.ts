@@ -5,7 +5,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { readInputFile } from '../input-file.js';
 import { dirname, extname, join, resolve } from 'node:path';
-import { BadInputError, formatLoc } from '../errors.js';
+import { BadInputError, formatLoc } from '../../errors.js';
 import { addHost, emptyInventory, reconcile } from './data.js';
 import { parseAddress } from './host-range.js';
 import { parseIni } from './parse-ini.js';

@@ -1,7 +1,7 @@
 // Ansible's INI inventory format, following plugins/inventory/ini.py line by line:
 // hosts before any section are `ungrouped`; [g:children] may name groups declared later;
 // [g:vars] values are Python literals or raw text; host-line values go through shlex first.
-import { BadInputError, type SourceLoc } from '../errors.js';
+import { BadInputError, type SourceLoc } from '../../errors.js';
 import { addChildGroup, addGroup, addHost, setGroupVar } from './data.js';
 import { expandHostPattern } from './host-range.js';
 import { parseIniValue } from './py-literal.js';

@@ -2,7 +2,7 @@
 // each with optional `hosts:`, `children:` and `vars:`; a host may appear under many groups
 // and its inline vars accumulate.
 import { isMap, isScalar, type Node } from 'yaml';
-import { BadInputError } from '../errors.js';
+import { BadInputError } from '../../errors.js';
 import { addChildGroup, addGroup, addHost, setGroupVar } from './data.js';
 import { expandHostPattern } from './host-range.js';
 import type { Inventory } from './types.js';

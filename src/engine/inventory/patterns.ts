@@ -3,7 +3,7 @@
 // their position), globs (`web*`), regexes (`~web\d+`), subscripts (`webservers[0]`,
 // `webservers[1:3]`) and `@file` (one host per line, e.g. a .retry file).
 import { readInputFile } from '../input-file.js';
-import { BadInputError } from '../errors.js';
+import { BadInputError } from '../../errors.js';
 import { groupHosts } from './data.js';
 import { fnmatchToRegExp } from './fnmatch.js';
 import { parseAddress } from './host-range.js';

@@ -1,6 +1,6 @@
 // The views `ansible-inventory --list` and `--graph` print, built from our Inventory so the
 // output can be compared with Ansible's byte for byte (JSON: sorted keys, 4-space indent).
-import { BadInputError } from '../errors.js';
+import { BadInputError } from '../../errors.js';
 import { groupHosts } from './data.js';
 import { inventoryVars } from './host-vars.js';
 import { pyStr } from './py-repr.js';

@@ -1,6 +1,6 @@
 // The in-memory shape of an Ansible inventory, kept close to ansible.inventory.data
 // so that ordering, depth and precedence come out the way Ansible computes them.
-import type { SourceLoc } from '../errors.js';
+import type { SourceLoc } from '../../errors.js';
 
 export type Vars = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { readInputFile } from '../input-file.js';
 import { join } from 'node:path';
-import { BadInputError } from '../errors.js';
+import { BadInputError } from '../../errors.js';
 import type { Inventory, Vars, VarsLayer } from './types.js';
 import { readYaml, toJs } from './yaml-source.js';
 import type { Node } from 'yaml';

@@ -2,7 +2,7 @@
 // merge keys, duplicate keys allowed with the last value winning) while keeping
 // positions so that errors can point at file:line:column.
 import { isAlias, isMap, isScalar, LineCounter, visit, type Document, type Node } from 'yaml';
-import { BadInputError, type SourceLoc } from '../errors.js';
+import { BadInputError, type SourceLoc } from '../../errors.js';
 import { withVaultTag } from '../../vault/yaml-tag.js';
 import { withUnsafeTag } from '../vars/unsafe.js';
 import { yamlDocumentError } from '../yaml-limits.js';

@@ -1,7 +1,7 @@
 // Which key of a task is its action, as Ansible's ModuleArgsParser (parsing/mod_args.py) decides it:
 // a module key, or the old-style `action:` / `local_action:` forms (`action: copy src=a dest=b`,
 // `action: {module: copy, src: a}`), local_action also delegating the task to localhost.
-import { BadInputError, type SourceLoc } from '../errors.js';
+import { BadInputError, type SourceLoc } from '../../errors.js';
 import { locOf } from '../yaml-source.js';
 import { describe } from './keyword-types.js';
 

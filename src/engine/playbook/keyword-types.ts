@@ -1,6 +1,6 @@
 // Typed reading of play/task keyword values at load time: a value of the wrong type is refused with
 // the keyword's file:line, as Ansible's FieldAttribute validation refuses it (never coerced silently).
-import { BadInputError, type SourceLoc } from '../errors.js';
+import { BadInputError, type SourceLoc } from '../../errors.js';
 import { locOf } from '../yaml-source.js';
 
 // Ansible's module_utils.parsing.convert_bool: BOOLEANS_TRUE / BOOLEANS_FALSE (strings case-insensitive).

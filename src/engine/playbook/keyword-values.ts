@@ -1,6 +1,6 @@
 // Boolean keywords as Ansible reads them (check_mode, become...): its strict boolean words, or a
 // template kept for the run ("{{ dry_run }}"), rendered per host where the keyword applies.
-import { BadInputError, type SourceLoc } from '../errors.js';
+import { BadInputError, type SourceLoc } from '../../errors.js';
 import { isTemplated } from '../vars/index.js';
 
 const TRUE_WORDS = new Set(['y', 'yes', 'on', '1', 'true', 't']);

@@ -1,5 +1,5 @@
 // Ansible's `module: key=value key2="quoted value"` shorthand.
-import { BadInputError, type SourceLoc } from '../errors.js';
+import { BadInputError, type SourceLoc } from '../../errors.js';
 
 export function parseKeyValueArgs(text: string, loc?: SourceLoc): Record<string, string> {
   const out: Record<string, string> = {};

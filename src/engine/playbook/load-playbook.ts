@@ -2,7 +2,7 @@
 // every task remembering file:line for error messages.
 import { factIdsFor } from '../../facts/subsets.js';
 import path from 'node:path';
-import { BadInputError } from '../errors.js';
+import { BadInputError } from '../../errors.js';
 import { locOf, locOfItem, readYamlFile } from '../yaml-source.js';
 import { connectionKeyword, keywordBoolean } from './keyword-values.js';
 import { PLAY_KEYWORDS, ROLE_ENTRY_KEYWORDS } from './keywords.js';
@@ -10,7 +10,7 @@ import { inheritCheckMode, loadTaskList, type TaskLoadContext } from './load-tas
 import { makeRoleLoader } from './load-role.js';
 import { internalAction } from './action-form.js';
 import { boolKeyword, describe, keyLoc, listKeyword, mapKeyword } from './keyword-types.js';
-import type { SourceLoc } from '../errors.js';
+import type { SourceLoc } from '../../errors.js';
 import type { PlayDef, Playbook, RoleContext, TaskDef, TaskItem, Vars } from './types.js';
 
 export interface LoadPlaybookOptions {

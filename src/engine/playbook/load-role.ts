@@ -1,7 +1,7 @@
 // Roles in Ansible's shape: roles/<name>/{tasks,handlers,defaults,vars,meta}/main.yml.
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { BadInputError, type SourceLoc } from '../errors.js';
+import { BadInputError, type SourceLoc } from '../../errors.js';
 import { locOf, locOfItem, readYamlFile } from '../yaml-source.js';
 import { describe, keyLoc, listKeyword } from './keyword-types.js';
 import { loadTaskList, type LoadedRole, type TaskLoadContext } from './load-tasks.js';

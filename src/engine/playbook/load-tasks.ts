@@ -1,7 +1,7 @@
 // Turns a YAML task list into TaskDef/BlockDef items, resolving import_role/include_role and
 // import_tasks/include_tasks statically so the whole run is known (and checkable) up front.
 import path from 'node:path';
-import { BadInputError, type SourceLoc } from '../errors.js';
+import { BadInputError, type SourceLoc } from '../../errors.js';
 import { locOf, locOfItem, readYamlFile } from '../yaml-source.js';
 import { TASK_KEYWORDS, FREE_FORM_MODULES, shortModuleName } from './keywords.js';
 import { internalAction, taskAction } from './action-form.js';

@@ -1,6 +1,6 @@
 // Normalized playbook structures: what the loader produces and the runner consumes.
 // Values stay untemplated here; the runner renders them per host.
-import type { SourceLoc } from '../errors.js';
+import type { SourceLoc } from '../../errors.js';
 
 export type Vars = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 // The effective check mode of one task: its own `check_mode`, else the innermost block's or role's,
 // else the play's, else --check (Ansible's keyword inheritance: task > block > role > play).
-import type { SourceLoc } from '../errors.js';
+import type { SourceLoc } from '../../errors.js';
 import { renderValue } from '../vars/index.js';
 import { strictBoolean } from '../playbook/keyword-values.js';
 import type { Vars } from '../playbook/types.js';

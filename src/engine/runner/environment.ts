@@ -1,7 +1,7 @@
 // Ansible's `environment:` keyword: mappings from the play, blocks/roles and the task (outer first,
 // inner wins per name), each rendered with the task's vars, exported only for modules that run
 // something with it (command, shell); anything else that would silently drop it is refused.
-import { BadInputError, type SourceLoc } from '../errors.js';
+import { BadInputError, type SourceLoc } from '../../errors.js';
 import { renderValue } from '../vars/index.js';
 import type { Vars } from '../playbook/types.js';
 import type { Module } from '../../modules/types.js';

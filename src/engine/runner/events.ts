@@ -1,5 +1,5 @@
 // Every step of a run is an event; renderers (plain, TTY, JSON) and library users only listen.
-import type { SourceLoc } from '../errors.js';
+import type { SourceLoc } from '../../errors.js';
 
 export type TaskStatus = 'ok' | 'changed' | 'failed' | 'skipped' | 'unreachable';
 

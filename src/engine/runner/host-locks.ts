@@ -2,7 +2,7 @@
 // other runs, wait with a deadline that a first SIGINT/SIGTERM cuts short, say who holds a busy
 // lock, take it again after a reconnect, and refuse two inventory names for one machine (the run
 // would wait on its own lock forever).
-import { BadInputError } from '../errors.js';
+import { BadInputError } from '../../errors.js';
 import { acquireHostLock, HostLockedError, LocalTransport, SshTransport } from '../../transports/index.js';
 import { LockInterruptedError } from '../../transports/lock.js';
 import type { Transport } from '../../transports/transport.js';

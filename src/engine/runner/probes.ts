@@ -9,7 +9,7 @@
 // batch that was actually used, and it grows again (x4) each time a batch is used up unspoiled.
 import { buildBatch, splitBatch } from '../../facts/index.js';
 import { mergeBatch } from '../../facts/merge.js';
-import { TransportError } from '../errors.js';
+import { TransportError } from '../../errors.js';
 import type { Probe } from '../../modules/types.js';
 import type { HostState } from './host-state.js';
 import type { BecomeOptions, Transport } from '../../transports/transport.js';

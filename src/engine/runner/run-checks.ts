@@ -1,6 +1,6 @@
 // Options that name something in the inventory or the playbook must find it, as ansible-playbook
 // refuses them: a --limit that leaves no host, a --start-at-task that names no task.
-import { BadInputError } from '../errors.js';
+import { BadInputError } from '../../errors.js';
 import { selectHosts, type Inventory } from '../inventory/index.js';
 import type { PlayDef, TaskItem } from '../playbook/types.js';
 

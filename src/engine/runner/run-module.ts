@@ -1,6 +1,6 @@
 // Run one module against one transport outside a playbook: the way module lab tests drive a
 // module exactly as the runner does (schema, probe, plan, apply behind the check gate).
-import { BadInputError } from '../errors.js';
+import { BadInputError } from '../../errors.js';
 import { renderString } from '../vars/index.js';
 import { getModule } from '../../modules/registry.js';
 import type { ModuleContext, ModuleResult } from '../../modules/types.js';

@@ -1,6 +1,6 @@
 // One play: batches (serial), facts, the task list in linear strategy (each task on all active
 // hosts, then the next), blocks with rescue/always, handlers, meta, failure policies.
-import { BadInputError, HostwireError } from '../errors.js';
+import { BadInputError, HostwireError } from '../../errors.js';
 import { evalCondition, renderValue } from '../vars/index.js';
 import { getModule } from '../../modules/registry.js';
 import type { BlockDef, PlayDef, TaskDef, TaskItem, Vars } from '../playbook/types.js';

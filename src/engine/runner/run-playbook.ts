@@ -1,7 +1,7 @@
 // The library entry point: load inventory and playbook, run every play, return the summary.
 // `import { runPlaybook } from 'hostwire'` gives installers the same typed events the CLI renders.
 import path from 'node:path';
-import { BadInputError, HostwireError } from '../errors.js';
+import { BadInputError, HostwireError } from '../../errors.js';
 import { writePrivateFileSync } from '../private-files.js';
 import { loadPlaybook } from '../playbook/load-playbook.js';
 import type { PlayDef, TaskItem, Vars } from '../playbook/types.js';

@@ -1,6 +1,6 @@
 // One task on one host: loop items, `when`, the module itself, until/retries, changed_when,
 // failed_when, ignore_errors, register, notify. Returns the host's result for the renderers.
-import { BadInputError, CommandError, HostwireError, TransportError, formatLoc } from '../errors.js';
+import { BadInputError, CommandError, HostwireError, TransportError, formatLoc } from '../../errors.js';
 import { evalCondition, readsSecret, renderValue } from '../vars/index.js';
 import { hideSecretDiff } from './secret-diff.js';
 import { getModule } from '../../modules/registry.js';

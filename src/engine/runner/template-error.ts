@@ -1,6 +1,6 @@
 // An error while rendering a template file names that file and the line in it (Ansible: "... in
 // templates/x.j2, line 3"), not the line of the task that asked for it.
-import { BadInputError, formatLoc, type SourceLoc } from '../errors.js';
+import { BadInputError, formatLoc, type SourceLoc } from '../../errors.js';
 
 /** The line the failure points at: nunjucks' [Line N, Column M], else the first tag using the undefined name. */
 function failingLine(text: string, message: string): { line: number; column?: number } {

@@ -3,7 +3,7 @@
 // The view snapshots its input: build a new one after variables change (set_fact, register).
 // Variables `isData` names (registered results, facts, set_fact values: data, see unsafe.ts) are
 // returned as they are, never rendered; `!unsafe` values anywhere yield their plain text.
-import { BadInputError, type SourceLoc } from '../errors.js';
+import { BadInputError, type SourceLoc } from '../../errors.js';
 import { failureMessage } from './environment.js';
 import { isPlainObject } from './py.js';
 import { isTemplated, renderDeep, type Vars } from './render.js';

@@ -1,6 +1,6 @@
 // The rendering entry points the runner calls. Internal failures become BadInputError prefixed by the
 // task's file:line; the message names the undefined variable or the template problem, never a stack.
-import { BadInputError, type SourceLoc } from '../errors.js';
+import { BadInputError, type SourceLoc } from '../../errors.js';
 import { compile, failureMessage, renderCompiled } from './environment.js';
 import { isPlainObject, pyStr, pyTruthy } from './py.js';
 import { OMIT, TemplateFailure, assertDefinedDeep } from './undefined.js';

@@ -1,5 +1,5 @@
 // Which lab hosts are VMs: `kinds` per host, or `vms` = the last N hosts.
-import { BadInputError } from '../../engine/errors.js';
+import { BadInputError } from '../../errors.js';
 import type { HostKind } from '../state.js';
 
 export const HOST_KINDS: readonly HostKind[] = ['nspawn', 'vm'];

@@ -2,7 +2,7 @@
 // (files/, templates/), then <baseDir>/<src>; absolute paths are taken as they are.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { BadInputError } from '../../engine/errors.js';
+import { BadInputError } from '../../errors.js';
 
 export function findSource(baseDir: string, sub: 'files' | 'templates', src: string): string {
   const candidates = isAbsolute(src) ? [src] : [join(baseDir, sub, src), join(baseDir, src)];

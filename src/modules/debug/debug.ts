@@ -1,6 +1,6 @@
 // Modules that act on the run itself rather than on host state: debug, assert, fail, set_fact, meta.
 import { z } from 'zod';
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import { evalCondition, evalExpression, TemplateFailure } from '../../engine/vars/index.js';
 import type { Module } from '../types.js';
 

@@ -1,7 +1,7 @@
 // etcd_key: one key in etcd through etcdctl (API v3) on the host. JSON values (objects, lists) are
 // written in a stable form and compared as data; mode create never overwrites an existing key.
 import { z } from 'zod';
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import { shellJoin, shellQuote } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
 import { need, readSections, requireTool, section } from '../ip_link/sections.js';

@@ -1,5 +1,5 @@
 // Pure parsing of `etcdctl -w json get <key>` (values are base64) and stable JSON serialisation.
-import { ProbeParseError } from '../../engine/errors.js';
+import { ProbeParseError } from '../../errors.js';
 
 /** The key's value, or undefined when the key does not exist. */
 export function parseGet(text: string): string | undefined {

@@ -1,6 +1,6 @@
 // Apply changes strictly in order (a backup before the write that replaces the file, a mkdir
 // before a file inside it): consecutive commands share one exec, each write streams atomically.
-import { CommandError } from '../../engine/errors.js';
+import { CommandError } from '../../errors.js';
 import type { Change, ModuleContext } from '../types.js';
 
 export async function applyInOrder(changes: Change[], ctx: ModuleContext): Promise<void> {

@@ -2,7 +2,7 @@
 // probed file and the wanted bytes, plan the smallest change - nothing, attributes only, or an
 // atomic rewrite (after an optional backup) - with the old and new text for --diff.
 import { dirname } from 'node:path';
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import { quoteWord } from '../shell-words.js';
 import type { Change } from '../types.js';
 import { planAttrs, type Attrs } from './attrs.js';

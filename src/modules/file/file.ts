@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { withPathAliases } from '../path-aliases.js';
 import { groupArg, ownerArg } from './account.js';
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import { chownSpec } from '../../transports/write-script.js';
 import { quoteWord } from '../shell-words.js';
 import type { Change, Module } from '../types.js';

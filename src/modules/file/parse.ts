@@ -1,5 +1,5 @@
 // Pure parser of the file-state probe (see stat-probe.ts for the snippet that prints it).
-import { ProbeParseError } from '../../engine/errors.js';
+import { ProbeParseError } from '../../errors.js';
 import type { ProbeOutput } from '../types.js';
 import { parseDigestLine, type FileDigest } from './large-file.js';
 

@@ -1,6 +1,6 @@
 // ZONE_CONFLICT, said clearly: which source (or interface), which zone holds it, runtime and/or
 // permanent, and what to do. firewall-cmd itself only prints "'X' already bound to a zone".
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 
 export interface BoundZones {
   runtime?: string;

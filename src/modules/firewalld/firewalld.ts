@@ -2,7 +2,7 @@
 // disabled, at runtime and/or permanently - each read and changed on its own. Reads go over D-Bus;
 // writes use firewall-cmd (firewall-offline-cmd for the permanent config when the daemon is stopped).
 import { z } from 'zod';
-import { CommandError, HostwireError } from '../../engine/errors.js';
+import { CommandError, HostwireError } from '../../errors.js';
 import { shellJoin, shellQuote } from '../../transports/quote.js';
 import type { Change, Module, ModuleContext } from '../types.js';
 import { conflictOf, isBindingConflict, parseFirewallError, parseZonesOf, zoneConflictError } from './conflict.js';

@@ -1,6 +1,6 @@
 // Pure parsers for firewalld state: busctl's JSON of getZoneSettings2 / getSettings2 (runtime and
 // permanent over D-Bus) and the `--list-all` text of firewall-cmd / firewall-offline-cmd (fallbacks).
-import { ProbeParseError } from '../../engine/errors.js';
+import { ProbeParseError } from '../../errors.js';
 
 export interface ZoneItems {
   sources: string[];

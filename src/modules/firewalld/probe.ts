@@ -1,6 +1,6 @@
 // The firewalld read: runtime and permanent zone settings over D-Bus (busctl, ~7 ms each) or,
 // without busctl, through firewall-cmd; with the daemon stopped, the permanent config offline.
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import { inlineProbe } from '../../facts/batch.js';
 import { shellQuote } from '../../transports/quote.js';
 import { need, readSections, requireTool, section, type Section } from '../ip_link/sections.js';

@@ -1,7 +1,7 @@
 // ip_addr: the addresses of one device. `exclusive` also removes every other global address
 // (link-local and host-scope addresses are the kernel's and stay).
 import { z } from 'zod';
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
 import { ifname } from '../validate/ifname.js';

@@ -2,7 +2,7 @@
 // Read with `ip -j -d link show` (one read shared by every ip_link task); parameters that the kernel
 // cannot change in place (vxlan id, veth peer...) make the link be recreated.
 import { z } from 'zod';
-import { BadInputError } from '../../engine/errors.js';
+import { BadInputError } from '../../errors.js';
 import { shellJoin, shellQuote } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
 import { ifname } from '../validate/ifname.js';

@@ -1,5 +1,5 @@
 // Pure parsers for `ip -j -d link show` (recorded in cases/links.json).
-import { ProbeParseError } from '../../engine/errors.js';
+import { ProbeParseError } from '../../errors.js';
 import { parseToolJson } from '../../facts/tool-json.js';
 
 export interface LinkState {

@@ -2,7 +2,7 @@
 // only); a rule tagged with `comment` that exists in another form is replaced in place (-R).
 // Works with iptables-nft and iptables-legacy alike.
 import { z } from 'zod';
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import { splitWords } from '../shell-words.js';
 import type { Change, Module } from '../types.js';

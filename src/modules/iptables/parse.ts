@@ -2,7 +2,7 @@
 // iptables quotes only whole arguments (a comment: "say \"hi\"", \" and \\ escaped, newlines kept raw)
 // and prints chain names raw (`-A h6"c -j RETURN`): a quote opens a quoted word only at a word's start,
 // and a quoted word may span lines. A rule that still cannot be read is named, never skipped.
-import { ProbeParseError } from '../../engine/errors.js';
+import { ProbeParseError } from '../../errors.js';
 
 export interface ListedRule {
   /** 1-based position in the chain. */

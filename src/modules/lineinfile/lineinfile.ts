@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { withPathAliases } from '../path-aliases.js';
 import { groupArg, ownerArg } from '../file/account.js';
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import type { Module } from '../types.js';
 import { applyInOrder } from '../file/apply-ordered.js';
 import { assertRegularFile, planContent } from '../file/content-plan.js';

@@ -1,7 +1,7 @@
 // nm_connection: a NetworkManager profile with the given `setting.property` values, present, absent,
 // up or down; `persistent: false` keeps it in memory only (nmcli's `save no` / `modify --temporary`).
 import { z } from 'zod';
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
 import { checkIfname } from '../validate/ifname.js';

@@ -1,6 +1,6 @@
 // Pure parsers for nmcli's terse output. Terse (-t) and -g values escape ':' as '\:' and '\' as '\\'
 // (with -e yes); multiline `-f all connection show <name>` prints `setting.property:raw value`.
-import { ProbeParseError } from '../../engine/errors.js';
+import { ProbeParseError } from '../../errors.js';
 
 /** Split one terse line into fields at unescaped ':' and unescape each field. */
 export function splitTerse(line: string): string[] {

@@ -1,6 +1,6 @@
 // OVSDB's JSON as `ovs-vsctl --format=json` prints it, and value quoting for ovs-vsctl's set syntax.
 // Shared by the ovs_* modules.
-import { HostwireError, ProbeParseError } from '../../engine/errors.js';
+import { HostwireError, ProbeParseError } from '../../errors.js';
 import type { Section } from '../ip_link/sections.js';
 
 export type OvsValue = string | number | boolean | string[] | Record<string, string> | null;

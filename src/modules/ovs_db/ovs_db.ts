@@ -1,7 +1,7 @@
 // ovs_db: one column (or one key of a map column) of one OVSDB record, like
 // `ovs-vsctl set Open_vSwitch . other_config:n-handler-threads=2`; absent removes the key.
 import { z } from 'zod';
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
 import { need, readSections } from '../ip_link/sections.js';

@@ -2,7 +2,7 @@
 // added, others with that cookie deleted (strictly, one by one), flows of other cookies untouched.
 // Compared after normalisation (normalize.ts) against `ovs-ofctl dump-flows --no-stats br cookie=C/-1`.
 import { z } from 'zod';
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
 import { need, readSections, requireTool, section } from '../ip_link/sections.js';

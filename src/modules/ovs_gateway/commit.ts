@@ -5,7 +5,7 @@
 // and the diagnostics the host saved.
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import { HostwireError, TransportError } from '../../engine/errors.js';
+import { HostwireError, TransportError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Transport } from '../../transports/transport.js';
 import type { ModuleContext } from '../types.js';

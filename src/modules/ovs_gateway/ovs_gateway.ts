@@ -1,7 +1,7 @@
 // ovs_gateway: the gateway bridge br-ex (configure-ovs). mode=no_uplink is an ordinary idempotent
 // bridge; mode=uplink moves the node's NIC (MAC, MTU, addresses or DHCP, routes) onto br-ex (and
 // /etc/ovnk/extra_bridge's NIC onto br-ex1) through one commit-confirmed transaction on the host.
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import type { Change, Module, ModuleContext } from '../types.js';
 import { applyChanges } from '../../engine/runner/run-task.js';
 import { shellJoin } from '../../transports/quote.js';

@@ -1,5 +1,5 @@
 // Pure parsers: the gateway probe's sections -> GatewayState.
-import { HostwireError, ProbeParseError } from '../../engine/errors.js';
+import { HostwireError, ProbeParseError } from '../../errors.js';
 import { parseToolJson } from '../../facts/tool-json.js';
 import { readSections, type Section } from '../ip_link/sections.js';
 import { asMap, parseOvsTables } from '../ovs_bridge/ovsdb.js';

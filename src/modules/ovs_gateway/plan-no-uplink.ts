@@ -2,7 +2,7 @@
 // fail-mode standalone, a fixed MAC, the datapath type asked for, and NetworkManager told to
 // leave it alone (runtime `nmcli device set br-ex managed no`, as MicroShift does).
 import { createHash } from 'node:crypto';
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change } from '../types.js';
 import type { OvsGatewayArgs } from './args.js';

@@ -2,7 +2,7 @@
 // disruptive part as ONE transaction (apply:<bridge> / remove:<bridge> actions) that the host runs
 // detached under the commit-confirmed rule (see commit.ts).
 import { createHash } from 'node:crypto';
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import type { Change } from '../types.js';
 import type { OvsGatewayArgs } from './args.js';
 import { chooseUplink } from './choose-uplink.js';

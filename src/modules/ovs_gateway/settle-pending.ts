@@ -1,6 +1,6 @@
 // hostwire's side of a transaction an earlier run left pending (see plan-pending.ts): confirm it, or
 // wait for the host's verdict and then plan again from a fresh read of the host.
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import type { ModuleContext } from '../types.js';
 import { awaitTransaction, unitName } from './commit.js';
 import type { PendingChange } from './plan-pending.js';

@@ -1,6 +1,6 @@
 // What must move with the uplink: MAC, MTU, addresses (static) or DHCP, routes and gateways,
 // read from the live NIC, or, once it is already a bridge port, from the saved <bridge>.prev.
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import { parsePrev, type UplinkConfig } from './env.js';
 import type { GatewayState, Route } from './parse.js';
 import { LIB_DIR } from './script/index.js';

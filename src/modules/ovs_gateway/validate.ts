@@ -1,7 +1,7 @@
 // Pure checks of the uplink move against the probed host, before anything on the host changes:
 // a bad bridge name, uplink, MTU or gateway must be refused here, not discovered half-way
 // through the transaction (where add-br on `lo` once moved the node's address onto loopback).
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import type { OvsGatewayArgs } from './args.js';
 import type { GatewayState } from './parse.js';
 

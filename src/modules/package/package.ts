@@ -2,7 +2,7 @@
 // hostwire_pkg_mgr variable when set, else from what the host has. Installed state is read from
 // dpkg-query / rpm -q; apt-get update runs only when a wanted package is unknown to apt-cache.
 import { z } from 'zod';
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import type { Change, Module } from '../types.js';
 import { parsePackages, type PackageState, type PkgMgr } from './parse.js';
 

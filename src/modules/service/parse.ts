@@ -1,5 +1,5 @@
 // Pure parser of `systemctl show -p LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload`.
-import { ProbeParseError } from '../../engine/errors.js';
+import { ProbeParseError } from '../../errors.js';
 import type { MergeKind } from '../../facts/merge.js';
 import { quoteWord } from '../shell-words.js';
 import type { ProbeOutput } from '../types.js';

@@ -2,7 +2,7 @@
 // report a change (like Ansible). Before acting, a pending daemon-reload of this host (unit files
 // written by systemd_unit, or this unit's NeedDaemonReload=yes) runs first, once: daemon-reload.ts.
 import { z } from 'zod';
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import { quoteWord } from '../shell-words.js';
 import type { Change, Module, ModuleContext } from '../types.js';
 import { applyInOrder } from '../file/apply-ordered.js';

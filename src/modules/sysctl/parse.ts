@@ -1,6 +1,6 @@
 // Pure parts of sysctl: the /proc/sys path of a key, the probe's runtime line, and the edit of a
 // sysctl.d file (last assignment wins, as systemd-sysctl reads it).
-import { ProbeParseError } from '../../engine/errors.js';
+import { ProbeParseError } from '../../errors.js';
 import type { ProbeOutput } from '../types.js';
 import { parseStat, type FileStat } from '../file/parse.js';
 import { joinLines, splitLines } from '../lineinfile/edit.js';

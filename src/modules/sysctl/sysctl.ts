@@ -3,7 +3,7 @@
 // Runtime and file are compared apart and only the side that differs is set; the runtime value is
 // written straight to /proc/sys, so procps is not needed. reload: no leaves the runtime alone.
 import { z } from 'zod';
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import { quoteWord } from '../shell-words.js';
 import type { Change, Module } from '../types.js';
 import { applyInOrder } from '../file/apply-ordered.js';

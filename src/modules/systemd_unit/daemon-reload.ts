@@ -7,7 +7,7 @@
 // when the play ends is flushed by the runner calling flushDaemonReload() for each host.
 // The store is keyed by the Transport object: one per host for the whole run, and a WeakMap
 // forgets closed hosts. systemd_unit's `daemon_reload: yes` reloads immediately instead.
-import { CommandError } from '../../engine/errors.js';
+import { CommandError } from '../../errors.js';
 import type { BecomeOptions, Transport } from '../../transports/transport.js';
 
 const pending = new WeakMap<Transport, Set<string>>();

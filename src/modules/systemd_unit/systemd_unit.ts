@@ -2,7 +2,7 @@
 // A change marks the host for one deferred daemon-reload (see daemon-reload.ts) unless
 // daemon_reload: yes asks for it right away.
 import { z } from 'zod';
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import { quoteWord } from '../shell-words.js';
 import type { Change, Module } from '../types.js';
 import { applyInOrder } from '../file/apply-ordered.js';

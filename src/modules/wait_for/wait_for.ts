@@ -1,7 +1,7 @@
 // wait_for: until a TCP port opens (or closes), a path appears (or goes, or contains a regex),
 // or a command succeeds. Read-only, so it also runs in check mode. The whole loop runs on the host.
 import { z } from 'zod';
-import { CommandError, HostwireError } from '../../engine/errors.js';
+import { CommandError, HostwireError } from '../../errors.js';
 import type { Module } from '../types.js';
 import { commandCondition, parseWait, pathCondition, portCondition, waitScript } from './script.js';
 

@@ -8,7 +8,7 @@
 // Leases get no TTL by default: flannel treats a lease without TTL as a reservation and keeps it when
 // flanneld reuses it, so routes that hostwire keeps itself never expire. A TTL (flannel uses 24 h) is only
 // right when a flanneld renews the lease.
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import type { BecomeOptions, Transport } from '../../transports/transport.js';
 import { parseCidr } from '../cidr.js';
 import { subnetKey } from '../flannel.js';

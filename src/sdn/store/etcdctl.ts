@@ -3,7 +3,7 @@
 // `<prefix>/config` holds the network config, `<prefix>/subnets/10.1.15.0-24` a lease whose value is
 // {"PublicIP": ..., "BackendType": ...}. A lease is created in a transaction guarded by
 // `ver(key) = "0"`, as flannel's createSubnet does (etcd.Compare(etcd.Version(key), "=", 0)).
-import { HostwireError, ProbeParseError } from '../../engine/errors.js';
+import { HostwireError, ProbeParseError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import { formatCidr } from '../cidr.js';
 import { parseSubnetKey } from '../flannel.js';

@@ -3,7 +3,7 @@
 // same subnet. The file is replaced atomically (temp file in the same directory, fsync, rename).
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { BadInputError } from '../../engine/errors.js';
+import { BadInputError } from '../../errors.js';
 import { mkdirPrivate, PRIVATE_FILE_MODE } from '../../engine/private-files.js';
 import type { FlannelConfigJson } from '../pool.js';
 import { decideAllocation, isMine, sortLeases } from './decide.js';

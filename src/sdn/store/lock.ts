@@ -2,7 +2,7 @@
 // left by a process that died on this machine is taken over; a live holder is waited for.
 import { open, readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { HostwireError } from '../../engine/errors.js';
+import { HostwireError } from '../../errors.js';
 import { PRIVATE_FILE_MODE } from '../../engine/private-files.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
