@@ -8,7 +8,7 @@ import { assembleFacts } from '../../src/facts/gather.js';
 import { splitBatch } from '../../src/facts/batch.js';
 import { escapeControlsInStrings, parseToolJson } from '../../src/facts/tool-json.js';
 import { parseLinks } from '../../src/modules/ip_link/parse.js';
-import { parseRoutes } from '../../src/modules/ip_route/parse.js';
+import { parseRoutes } from '../../src/modules/kit/ip-routes.js';
 import { parseRules } from '../../src/modules/iptables/parse.js';
 import { parseConnList, parseConnSettings } from '../../src/modules/nm_connection/parse.js';
 import { readNm } from '../../src/modules/nm_connection/nm_connection.js';

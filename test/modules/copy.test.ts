@@ -2,8 +2,8 @@ import test from 'ava';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseStat } from '../../src/modules/file/parse.js';
-import { planContent } from '../../src/modules/file/content-plan.js';
+import { parseStat } from '../../src/modules/kit/file-stat.js';
+import { planContent } from '../../src/modules/kit/content-plan.js';
 import { getModule } from '../../src/modules/registry.js';
 import type { ModuleContext } from '../../src/modules/types.js';
 

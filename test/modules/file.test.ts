@@ -1,8 +1,8 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { parseStat } from '../../src/modules/file/parse.js';
+import { parseStat } from '../../src/modules/kit/file-stat.js';
 import { planFile } from '../../src/modules/file/file.js';
-import { modeArg } from '../../src/modules/file/mode.js';
+import { modeArg } from '../../src/modules/kit/mode.js';
 import { getModule } from '../../src/modules/registry.js';
 
 const load = (name: string) => JSON.parse(readFileSync(new URL(`../../../src/modules/file/cases/${name}.json`, import.meta.url), 'utf8'));

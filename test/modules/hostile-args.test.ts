@@ -7,7 +7,7 @@ import { parseLinks } from '../../src/modules/ip_link/parse.js';
 import { planDb, type OvsDbArgs } from '../../src/modules/ovs_db/ovs_db.js';
 import { planPort, type OvsPortArgs } from '../../src/modules/ovs_port/ovs_port.js';
 import { firewallProbeCommand } from '../../src/modules/firewalld/probe.js';
-import { ifnameProblem } from '../../src/modules/validate/ifname.js';
+import { ifnameProblem } from '../../src/modules/kit/ifname.js';
 import { procPath } from '../../src/modules/sysctl/parse.js';
 import { loadCase } from './net-cases.js';
 

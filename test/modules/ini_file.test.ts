@@ -1,6 +1,6 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { parseStat } from '../../src/modules/file/parse.js';
+import { parseStat } from '../../src/modules/kit/file-stat.js';
 import { editIni } from '../../src/modules/ini_file/edit.js';
 import { getModule } from '../../src/modules/registry.js';
 

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { ipRouteModule, planRoute, readRoutes, type IpRouteArgs } from '../../src/modules/ip_route/ip_route.js';
-import { canonicalDst } from '../../src/modules/ip_route/parse.js';
+import { canonicalDst } from '../../src/modules/kit/ip-routes.js';
 import { loadCase } from './net-cases.js';
 
 const args = (a: Record<string, unknown>) => ipRouteModule.args.parse(a) as IpRouteArgs;

@@ -6,11 +6,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { planContent } from '../../src/modules/file/content-plan.js';
-import { LARGE_FILE_BYTES } from '../../src/modules/file/large-file.js';
-import { fileReadKind, type FileRead } from '../../src/modules/file/merged-read.js';
-import { parseStat } from '../../src/modules/file/parse.js';
-import { statCommand } from '../../src/modules/file/stat-probe.js';
+import { planContent } from '../../src/modules/kit/content-plan.js';
+import { LARGE_FILE_BYTES } from '../../src/modules/kit/large-file.js';
+import { fileReadKind, type FileRead } from '../../src/modules/kit/file-merged-read.js';
+import { parseStat } from '../../src/modules/kit/file-stat.js';
+import { statCommand } from '../../src/modules/kit/stat-probe.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hw-large-file-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));

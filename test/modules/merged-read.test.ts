@@ -1,7 +1,7 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { fileReadKind, type FileRead } from '../../src/modules/file/merged-read.js';
-import { parseStat } from '../../src/modules/file/parse.js';
+import { fileReadKind, type FileRead } from '../../src/modules/kit/file-merged-read.js';
+import { parseStat } from '../../src/modules/kit/file-stat.js';
 
 interface Case { reads: FileRead[]; command: string; stdout: string; single: string[] }
 const load = (name: string): Case => JSON.parse(readFileSync(new URL(`../../../src/modules/file/cases/${name}.json`, import.meta.url), 'utf8'));

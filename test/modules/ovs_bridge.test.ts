@@ -1,6 +1,6 @@
 import test from 'ava';
 import { ovsBridgeModule, planBridge, readBridge, type OvsBridgeArgs } from '../../src/modules/ovs_bridge/ovs_bridge.js';
-import { parseOvsTable, parseOvsTables } from '../../src/modules/ovs_bridge/ovsdb.js';
+import { parseOvsTable, parseOvsTables } from '../../src/modules/kit/ovsdb.js';
 import { loadCase } from './net-cases.js';
 
 const args = (a: Record<string, unknown>) => ovsBridgeModule.args.parse(a) as OvsBridgeArgs;

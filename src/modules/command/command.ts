@@ -2,7 +2,7 @@
 // mode they cannot predict their effect, so they skip (unless creates/removes already decides).
 import { z } from 'zod';
 import type { Module, ModuleContext, ModuleResult } from '../types.js';
-import { quoteWord, splitWords } from '../shell-words.js';
+import { quoteWord, splitWords } from '../kit/shell-words.js';
 import { inlineProbe } from '../../facts/batch.js';
 
 // Ansible's command module fails an empty command ("no command given"): refused before the run.

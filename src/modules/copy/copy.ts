@@ -1,14 +1,14 @@
 // copy: a file's content from `content` or from the role's files/, written atomically; changed
 // only when the bytes or the attributes differ. backup: yes keeps `<dest>.<timestamp>~`.
 import { z } from 'zod';
-import { groupArg, ownerArg } from '../file/account.js';
+import { groupArg, ownerArg } from '../kit/account.js';
 import type { Module } from '../types.js';
 import { applyInOrder } from '../file/apply-ordered.js';
-import { planContent } from '../file/content-plan.js';
-import { modeArg } from '../file/mode.js';
-import type { FileStat } from '../file/parse.js';
-import { statProbe } from '../file/stat-probe.js';
-import { readSource } from './source.js';
+import { planContent } from '../kit/content-plan.js';
+import { modeArg } from '../kit/mode.js';
+import type { FileStat } from '../kit/file-stat.js';
+import { statProbe } from '../kit/stat-probe.js';
+import { readSource } from '../kit/source.js';
 
 const copyArgs = z
   .object({

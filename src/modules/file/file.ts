@@ -2,17 +2,17 @@
 // `touch` creates a missing file and fixes attributes but keeps timestamps, so it converges
 // (Ansible's touch with modification_time/access_time: preserve).
 import { z } from 'zod';
-import { withPathAliases } from '../path-aliases.js';
-import { groupArg, ownerArg } from './account.js';
+import { withPathAliases } from '../kit/path-aliases.js';
+import { groupArg, ownerArg } from '../kit/account.js';
 import { HostwireError } from '../../errors.js';
 import { chownSpec } from '../../transports/write-script.js';
-import { quoteWord } from '../shell-words.js';
+import { quoteWord } from '../kit/shell-words.js';
 import type { Change, Module } from '../types.js';
 import { applyInOrder } from './apply-ordered.js';
-import { planAttrs } from './attrs.js';
-import { modeArg, showMode } from './mode.js';
-import type { FileStat } from './parse.js';
-import { statProbe } from './stat-probe.js';
+import { planAttrs } from '../kit/attrs.js';
+import { modeArg, showMode } from '../kit/mode.js';
+import type { FileStat } from '../kit/file-stat.js';
+import { statProbe } from '../kit/stat-probe.js';
 
 const fileArgs = z
   .object({

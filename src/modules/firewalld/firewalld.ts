@@ -8,7 +8,7 @@ import type { Change, Module, ModuleContext } from '../types.js';
 import { conflictOf, isBindingConflict, parseFirewallError, parseZonesOf, zoneConflictError } from './conflict.js';
 import type { ZoneItems } from './parse.js';
 import { named, serviceNameProblem, sourceProblem, zoneNameProblem } from './names.js';
-import { ifname } from '../validate/ifname.js';
+import { ifname } from '../kit/ifname.js';
 import { firewallProbeCommand, readFirewall, type FirewallState } from './probe.js';
 
 const items = ['source', 'port', 'service', 'interface', 'masquerade'] as const;

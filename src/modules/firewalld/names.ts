@@ -3,7 +3,7 @@
 // (before any '/') at most 17 characters (functions.max_zone_name_len: 28 - len('POST_') - ...).
 // Checked before anything reaches a command line, so a zone like `--help` is refused, not parsed.
 import { z } from 'zod';
-import { describeChar } from '../validate/ifname.js';
+import { describeChar } from '../kit/ifname.js';
 
 const MAX_ZONE_NAME = 17;
 

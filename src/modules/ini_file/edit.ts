@@ -1,7 +1,7 @@
 // Pure INI editing with Ansible's ini_file rules, keeping every other line (comments included).
 // section null means the lines before the first [section] header: the shape of /etc/default/*
 // and /etc/sysconfig/* files (use no_extra_spaces there so the file stays valid shell).
-import { joinLines, splitLines } from '../lineinfile/edit.js';
+import { joinLines, splitLines } from '../kit/lines.js';
 
 export interface IniEdit {
   section: string | null;

@@ -1,17 +1,17 @@
 // ini_file: one option of an INI-style file (NetworkManager conf.d and keyfiles, /etc/default,
 // /etc/sysconfig), computed purely from the old content and written atomically when it differs.
 import { z } from 'zod';
-import { withPathAliases } from '../path-aliases.js';
-import { groupArg, ownerArg } from '../file/account.js';
+import { withPathAliases } from '../kit/path-aliases.js';
+import { groupArg, ownerArg } from '../kit/account.js';
 import { HostwireError } from '../../errors.js';
 import type { Module } from '../types.js';
 import { applyInOrder } from '../file/apply-ordered.js';
-import { assertRegularFile, planContent } from '../file/content-plan.js';
-import { modeArg } from '../file/mode.js';
-import type { FileStat } from '../file/parse.js';
-import { statProbe } from '../file/stat-probe.js';
+import { assertRegularFile, planContent } from '../kit/content-plan.js';
+import { modeArg } from '../kit/mode.js';
+import type { FileStat } from '../kit/file-stat.js';
+import { statProbe } from '../kit/stat-probe.js';
 import { editIni } from './edit.js';
-import { oneLine } from '../validate/line-text.js';
+import { oneLine } from '../kit/line-text.js';
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]).transform(String);
 

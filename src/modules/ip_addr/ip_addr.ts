@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
-import { ifname } from '../validate/ifname.js';
+import { ifname } from '../kit/ifname.js';
 import { need, readSections, requireTool, section } from '../ip_link/sections.js';
 import { canonicalCidr, parseAddrs, type AddrEntry } from './parse.js';
 

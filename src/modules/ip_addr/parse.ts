@@ -1,6 +1,6 @@
 // Pure parser for `ip -j addr show` (recorded in cases/addrs.json) and address normalisation.
 import ipaddr from 'ipaddr.js';
-import { parseIpJson } from '../ip_link/parse.js';
+import { parseIpJson } from '../kit/ip-json.js';
 
 export interface AddrEntry {
   /** Canonical `address/prefix`. */

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { BadInputError } from '../../errors.js';
 import { shellJoin, shellQuote } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
-import { ifname } from '../validate/ifname.js';
+import { ifname } from '../kit/ifname.js';
 import { parseLinks, type LinkState } from './parse.js';
 import { need, readSections, requireTool, section } from './sections.js';
 

@@ -1,6 +1,5 @@
 // Pure parsers for `ip -j -d link show` (recorded in cases/links.json).
-import { ProbeParseError } from '../../errors.js';
-import { parseToolJson } from '../../facts/tool-json.js';
+import { parseIpJson } from '../kit/ip-json.js';
 
 export interface LinkState {
   name: string;
@@ -22,13 +21,6 @@ interface IpLinkJson {
   linkinfo?: { info_kind?: string; info_data?: Record<string, unknown> };
 }
 
-export function parseIpJson<T>(text: string, what: string): T[] {
-  const trimmed = text.trim();
-  if (trimmed === '') return [];
-  const v = parseToolJson<unknown>(trimmed, what, ['ifname', 'dst', 'dev']);
-  if (!Array.isArray(v)) throw new ProbeParseError(`cannot parse ${what} output: not a JSON list`, text);
-  return v as T[];
-}
 
 export function parseLinks(text: string): Map<string, LinkState> {
   const links = new Map<string, LinkState>();

@@ -4,9 +4,9 @@ import { z } from 'zod';
 import ipaddr from 'ipaddr.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
-import { ifname } from '../validate/ifname.js';
+import { ifname } from '../kit/ifname.js';
 import { need, readSections, requireTool, section } from '../ip_link/sections.js';
-import { canonicalDst, canonicalTable, parseRoutes, type RouteEntry } from './parse.js';
+import { canonicalDst, canonicalTable, parseRoutes, type RouteEntry } from '../kit/ip-routes.js';
 
 const ip = z.string().refine((s) => ipaddr.isValid(s), 'expected an IP address');
 const dst = z.string().refine((s) => {

@@ -4,9 +4,9 @@
 import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
-import { splitWords } from '../shell-words.js';
+import { splitWords } from '../kit/shell-words.js';
 import type { Change, Module } from '../types.js';
-import { oneLine } from '../validate/line-text.js';
+import { oneLine } from '../kit/line-text.js';
 import { need, readSections, requireTool, section } from '../ip_link/sections.js';
 import { parseRules, type ListedRule } from './parse.js';
 

@@ -3,6 +3,8 @@
 // inserted after the last `insertafter` match / before the last `insertbefore` match (the first with
 // firstmatch), at EOF when that anchor is not found. state absent drops every matching line.
 
+import { joinLines, splitLines } from '../kit/lines.js';
+
 export interface LineEdit {
   line?: string;
   regexp?: string;
@@ -26,13 +28,6 @@ function expand(template: string, m: RegExpExecArray): string {
   });
 }
 
-export function splitLines(text: string): { lines: string[]; finalNewline: boolean } {
-  if (text === '') return { lines: [], finalNewline: true };
-  const finalNewline = text.endsWith('\n');
-  return { lines: (finalNewline ? text.slice(0, -1) : text).split('\n'), finalNewline };
-}
-
-export const joinLines = (lines: string[], finalNewline: boolean) => (lines.length === 0 ? '' : lines.join('\n') + (finalNewline ? '\n' : ''));
 
 /** Returns the new text (=== old text when nothing changes). */
 export function editLines(text: string, e: LineEdit): string {

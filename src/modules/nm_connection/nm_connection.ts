@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
-import { checkIfname } from '../validate/ifname.js';
-import { oneLine } from '../validate/line-text.js';
+import { checkIfname } from '../kit/ifname.js';
+import { oneLine } from '../kit/line-text.js';
 import { need, readSections, requireTool, section } from '../ip_link/sections.js';
 import { LIST_FIELDS, parseConnList, parseConnSettings, type ConnSummary } from './parse.js';
 

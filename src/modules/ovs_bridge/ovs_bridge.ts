@@ -4,10 +4,8 @@ import { z } from 'zod';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
 import { need, readSections } from '../ip_link/sections.js';
-import { VSCTL, vsctlReadCommand } from './vsctl-read.js';
-import { asMap, checkOvs, formatMap, mapAssignments, mapDiff, ovsAtom, parseOvsTables, stringMap, type OvsValue } from './ovsdb.js';
-
-export const ovsMap = z.record(z.union([z.string(), z.number(), z.boolean()])).default({}).transform(stringMap);
+import { VSCTL, vsctlReadCommand } from '../kit/vsctl-read.js';
+import { asMap, checkOvs, formatMap, mapAssignments, mapDiff, ovsAtom, ovsMap, parseOvsTables, type OvsValue } from '../kit/ovsdb.js';
 
 const ovsBridgeArgs = z
   .object({
@@ -22,8 +20,6 @@ const ovsBridgeArgs = z
 
 export type OvsBridgeArgs = z.infer<typeof ovsBridgeArgs>;
 export type BridgeRow = Record<string, OvsValue> | undefined;
-
-export { VSCTL } from './vsctl-read.js';
 
 export function readBridge(stdout: string): BridgeRow {
   const s = need(readSections(stdout), 'bridge', stdout);

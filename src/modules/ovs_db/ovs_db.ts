@@ -5,8 +5,8 @@ import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
 import { need, readSections } from '../ip_link/sections.js';
-import { asMap, checkOvs, ovsAtom, parseOvsTables, type OvsValue } from '../ovs_bridge/ovsdb.js';
-import { VSCTL, vsctlReadCommand } from '../ovs_bridge/vsctl-read.js';
+import { asMap, checkOvs, ovsAtom, parseOvsTables, type OvsValue } from '../kit/ovsdb.js';
+import { VSCTL, vsctlReadCommand } from '../kit/vsctl-read.js';
 
 /** OVSDB's identifiers (RFC 7047 <id>): a table or column name never carries ovs-vsctl syntax (`:`, `=`, `,`). */
 const ovsId = (what: string) => z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, `expected an OVSDB ${what} name (letters, digits, '_')`);

@@ -6,8 +6,8 @@ import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
 import { need, readSections, requireTool, section } from '../ip_link/sections.js';
-import { checkOvs, parseOvsTables } from '../ovs_bridge/ovsdb.js';
-import { VSCTL } from '../ovs_bridge/ovs_bridge.js';
+import { checkOvs, parseOvsTables } from '../kit/ovsdb.js';
+import { VSCTL } from '../kit/vsctl-read.js';
 import { normalizeFlow, splitTop, type NormFlow } from './normalize.js';
 
 const ovsFlowsArgs = z

@@ -2,7 +2,7 @@
 import { HostwireError, ProbeParseError } from '../../errors.js';
 import { parseToolJson } from '../../facts/tool-json.js';
 import { readSections, type Section } from '../ip_link/sections.js';
-import { asMap, parseOvsTables } from '../ovs_bridge/ovsdb.js';
+import { asMap, parseOvsTables } from '../kit/ovsdb.js';
 
 export interface Addr { family: 'inet' | 'inet6'; local: string; prefixlen: number; scope: string; dynamic: boolean }
 export interface Link { name: string; mac?: string; mtu: number; up: boolean; master?: string; addrs: Addr[]; linkType?: string; kind?: string; maxMtu?: number }

@@ -5,9 +5,8 @@ import { z } from 'zod';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
 import { need, readSections } from '../ip_link/sections.js';
-import { asList, asMap, checkOvs, formatMap, mapAssignments, mapDiff, ovsAtom, parseOvsTables } from '../ovs_bridge/ovsdb.js';
-import { ovsMap } from '../ovs_bridge/ovs_bridge.js';
-import { VSCTL, vsctlReadCommand } from '../ovs_bridge/vsctl-read.js';
+import { asList, asMap, checkOvs, formatMap, mapAssignments, mapDiff, ovsAtom, ovsMap, parseOvsTables } from '../kit/ovsdb.js';
+import { VSCTL, vsctlReadCommand } from '../kit/vsctl-read.js';
 
 const ovsPortArgs = z
   .object({

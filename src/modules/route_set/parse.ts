@@ -2,7 +2,7 @@
 // managed network are missing, wrong or stale. Recorded outputs live in cases/.
 import { HostwireError } from '../../errors.js';
 import { need, readSections } from '../ip_link/sections.js';
-import { canonicalDst, parseRoutes, type RouteEntry } from '../ip_route/parse.js';
+import { canonicalDst, parseRoutes, type RouteEntry } from '../kit/ip-routes.js';
 
 export interface WantedRoute {
   dst: string;

@@ -6,9 +6,9 @@ import { z } from 'zod';
 import ipaddr from 'ipaddr.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
-import { ifname } from '../validate/ifname.js';
+import { ifname } from '../kit/ifname.js';
 import { requireTool, section } from '../ip_link/sections.js';
-import { canonicalDst, canonicalTable, type RouteEntry } from '../ip_route/parse.js';
+import { canonicalDst, canonicalTable, type RouteEntry } from '../kit/ip-routes.js';
 import { planRouteOps, readRouteTable, showRoute, type RouteOp } from './parse.js';
 
 const v4 = z.string().refine((s) => ipaddr.IPv4.isValidFourPartDecimal(s), 'expected an IPv4 address like 192.0.2.10');

@@ -1,7 +1,7 @@
 // Pure parser of `systemctl show -p LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload`.
 import { ProbeParseError } from '../../errors.js';
 import type { MergeKind } from '../../facts/merge.js';
-import { quoteWord } from '../shell-words.js';
+import { quoteWord } from '../kit/shell-words.js';
 import type { ProbeOutput } from '../types.js';
 
 const PROPS = 'LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload';

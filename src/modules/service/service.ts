@@ -3,7 +3,7 @@
 // written by systemd_unit, or this unit's NeedDaemonReload=yes) runs first, once: daemon-reload.ts.
 import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
-import { quoteWord } from '../shell-words.js';
+import { quoteWord } from '../kit/shell-words.js';
 import type { Change, Module, ModuleContext } from '../types.js';
 import { applyInOrder } from '../file/apply-ordered.js';
 import { DAEMON_RELOAD, clearDaemonReload, pendingDaemonReload } from '../systemd_unit/daemon-reload.js';

@@ -2,8 +2,8 @@
 // sysctl.d file (last assignment wins, as systemd-sysctl reads it).
 import { ProbeParseError } from '../../errors.js';
 import type { ProbeOutput } from '../types.js';
-import { parseStat, type FileStat } from '../file/parse.js';
-import { joinLines, splitLines } from '../lineinfile/edit.js';
+import { parseStat, type FileStat } from '../kit/file-stat.js';
+import { joinLines, splitLines } from '../kit/lines.js';
 
 /**
  * Why `name` is not a sysctl key, or undefined. sysctl(8) swaps '.' and '/' to find the file under

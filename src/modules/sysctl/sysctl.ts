@@ -4,12 +4,12 @@
 // written straight to /proc/sys, so procps is not needed. reload: no leaves the runtime alone.
 import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
-import { quoteWord } from '../shell-words.js';
+import { quoteWord } from '../kit/shell-words.js';
 import type { Change, Module } from '../types.js';
 import { applyInOrder } from '../file/apply-ordered.js';
-import { assertRegularFile, planContent } from '../file/content-plan.js';
-import { fileReadCommand } from '../file/stat-probe.js';
-import { oneLine } from '../validate/line-text.js';
+import { assertRegularFile, planContent } from '../kit/content-plan.js';
+import { fileReadCommand } from '../kit/stat-probe.js';
+import { oneLine } from '../kit/line-text.js';
 import { editSysctlFile, normValue, parseSysctl, procPath, sysctlNameProblem, type SysctlState } from './parse.js';
 
 export const DEFAULT_SYSCTL_FILE = '/etc/sysctl.d/99-hostwire.conf';

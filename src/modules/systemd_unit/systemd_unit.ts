@@ -3,14 +3,14 @@
 // daemon_reload: yes asks for it right away.
 import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
-import { quoteWord } from '../shell-words.js';
+import { quoteWord } from '../kit/shell-words.js';
 import type { Change, Module } from '../types.js';
 import { applyInOrder } from '../file/apply-ordered.js';
-import { assertRegularFile, planContent } from '../file/content-plan.js';
-import { modeArg } from '../file/mode.js';
-import { parseStat, type FileStat } from '../file/parse.js';
-import { fileReadCommand } from '../file/stat-probe.js';
-import { controlFree } from '../validate/line-text.js';
+import { assertRegularFile, planContent } from '../kit/content-plan.js';
+import { modeArg } from '../kit/mode.js';
+import { parseStat, type FileStat } from '../kit/file-stat.js';
+import { fileReadCommand } from '../kit/stat-probe.js';
+import { controlFree } from '../kit/line-text.js';
 import { DAEMON_RELOAD, clearDaemonReload, markDaemonReload } from './daemon-reload.js';
 
 const unitArgs = z

@@ -1,14 +1,14 @@
 // template: render <role>/templates/<src> with the task's variables, then write it like copy.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { groupArg, ownerArg } from '../file/account.js';
+import { groupArg, ownerArg } from '../kit/account.js';
 import type { Module } from '../types.js';
 import { applyInOrder } from '../file/apply-ordered.js';
-import { planContent } from '../file/content-plan.js';
-import { modeArg } from '../file/mode.js';
-import type { FileStat } from '../file/parse.js';
-import { statProbe } from '../file/stat-probe.js';
-import { findSource } from '../copy/source.js';
+import { planContent } from '../kit/content-plan.js';
+import { modeArg } from '../kit/mode.js';
+import type { FileStat } from '../kit/file-stat.js';
+import { statProbe } from '../kit/stat-probe.js';
+import { findSource } from '../kit/source.js';
 
 const templateArgs = z
   .object({

@@ -1,6 +1,6 @@
 // The wait loop as one shell script run ON the host: one exec however many tries it takes.
 // It prints `wait_for:ready <seconds>` or `wait_for:timeout <seconds>` as its last line.
-import { quoteWord } from '../shell-words.js';
+import { quoteWord } from '../kit/shell-words.js';
 
 export interface WaitSpec {
   /** Shell test that succeeds when the wait is over. */

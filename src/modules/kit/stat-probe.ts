@@ -9,11 +9,11 @@
 // alone, the command prints the same lines itself.
 import { inlineProbe } from '../../facts/batch.js';
 import { mergeableCommand } from '../../facts/merge.js';
-import { quoteWord } from '../shell-words.js';
+import { quoteWord } from './shell-words.js';
 import type { Probe } from '../types.js';
-import { fileReadKind, type FileRead } from './merged-read.js';
+import { fileReadKind, type FileRead } from './file-merged-read.js';
 import { LARGE_FILE_BYTES } from './large-file.js';
-import { parseStat, type FileStat } from './parse.js';
+import { parseStat, type FileStat } from './file-stat.js';
 
 export function statCommand(path: string, withContent: boolean, digestLarge = false): string {
   const base64 = `printf 'content:'; base64 -w0 -- "$f"; printf '\\ncontent_rc:%s\\n' $?;`;

@@ -1,5 +1,6 @@
 // OVSDB's JSON as `ovs-vsctl --format=json` prints it, and value quoting for ovs-vsctl's set syntax.
 // Shared by the ovs_* modules.
+import { z } from 'zod';
 import { HostwireError, ProbeParseError } from '../../errors.js';
 import type { Section } from '../ip_link/sections.js';
 
@@ -64,3 +65,6 @@ export const asMap = (v: OvsValue | undefined): Record<string, string> => (v && 
 export const asList = (v: OvsValue | undefined): string[] => (v === null || v === undefined ? [] : Array.isArray(v) ? v : typeof v === 'object' ? [] : [String(v)]);
 
 export const formatMap = (m: Record<string, string>) => Object.entries(m).sort().map(([k, v]) => `${k}=${v}`).join(',');
+
+/** An other_config / external_ids argument: scalars become the strings OVSDB stores. */
+export const ovsMap = z.record(z.union([z.string(), z.number(), z.boolean()])).default({}).transform(stringMap);

@@ -17,7 +17,7 @@
 // and the base64 of the other (small) ones. The shell sizes them with one more `stat` and hashes
 // each large one on the host, so a large file never travels back (large-file.ts).
 import { inlineProbe } from '../../facts/batch.js';
-import { quoteWord } from '../shell-words.js';
+import { quoteWord } from './shell-words.js';
 import type { MergeKind } from '../../facts/merge.js';
 import { LARGE_FILE_BYTES } from './large-file.js';
 

@@ -1,9 +1,9 @@
 // Plan mode/owner/group fixes of an existing path: the commands plus a before/after for --diff.
 import { chownSpec } from '../../transports/write-script.js';
-import { quoteWord } from '../shell-words.js';
+import { quoteWord } from './shell-words.js';
 import type { Change } from '../types.js';
 import { sameMode, showMode } from './mode.js';
-import type { FileStat } from './parse.js';
+import type { FileStat } from './file-stat.js';
 
 export interface Attrs {
   mode?: string;

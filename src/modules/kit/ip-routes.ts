@@ -1,6 +1,6 @@
 // Pure parser for `ip -j route show table all` and its -6 twin (recorded in cases/routes.json).
 import ipaddr from 'ipaddr.js';
-import { parseIpJson } from '../ip_link/parse.js';
+import { parseIpJson } from './ip-json.js';
 
 export interface RouteEntry {
   family: 4 | 6;

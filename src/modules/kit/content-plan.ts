@@ -3,11 +3,11 @@
 // atomic rewrite (after an optional backup) - with the old and new text for --diff.
 import { dirname } from 'node:path';
 import { HostwireError } from '../../errors.js';
-import { quoteWord } from '../shell-words.js';
+import { quoteWord } from './shell-words.js';
 import type { Change } from '../types.js';
 import { planAttrs, type Attrs } from './attrs.js';
 import { LARGE_FILE_BYTES, sameDigest, sha256Hex, skippedDiff } from './large-file.js';
-import type { FileStat } from './parse.js';
+import type { FileStat } from './file-stat.js';
 
 export interface ContentWant extends Attrs {
   path: string;
