@@ -4,5 +4,6 @@ export type { RunEvent, RunSummary, HostResult, HostStats, TaskInfo, TaskStatus 
 export { loadInventory, selectHosts, hostVars } from './engine/inventory/index.js';
 export { loadPlaybook } from './engine/playbook/load-playbook.js';
 export { BadInputError, HostwireError, CommandError, TransportError } from './errors.js';
-export type { Module, Probe, Change, ModuleContext, ModuleResult } from './modules/types.js';
+export type { Module, Change, ModuleContext, ModuleResult } from './modules/types.js';
+export type { Probe, ProbeOutput } from './probe/types.js';
 export { registerModule } from './modules/registry.js';

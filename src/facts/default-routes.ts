@@ -1,7 +1,8 @@
 // Default routes, v4 and v6, from `ip -j route show default`. An empty list is normal (no route,
 // IPv6 disabled); rc != 0 with no JSON means the family is unavailable.
 import { ProbeParseError } from '../errors.js';
-import type { FactProbe, ProbeOutput } from './types.js';
+import type { FactProbe } from './types.js';
+import type { ProbeOutput } from '../probe/types.js';
 import { parseToolJson } from './tool-json.js';
 
 export interface DefaultRoute {

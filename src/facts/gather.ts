@@ -2,7 +2,7 @@
 // parsed; a fact that fails to parse is recorded in hostwire_fact_errors instead of failing the host.
 import { CommandError } from '../errors.js';
 import type { Transport } from '../transports/transport.js';
-import { buildBatch, splitBatch } from './batch.js';
+import { buildBatch, splitBatch } from '../probe/batch.js';
 import { defaultRouteV4Fact, defaultRouteV6Fact, type DefaultRoute } from './default-routes.js';
 import type { DefaultIpFacts, Facts } from './facts.js';
 import { firewalldFact } from './firewalld.js';
@@ -16,7 +16,8 @@ import { distributionName, osFamily, osReleaseFact } from './os-release.js';
 import { ovsFact } from './ovs.js';
 import { pkgMgrFact } from './pkg-mgr.js';
 import { systemdFact } from './systemd.js';
-import type { FactProbe, ProbeOutput } from './types.js';
+import type { FactProbe } from './types.js';
+import type { ProbeOutput } from '../probe/types.js';
 
 export const FACT_PROBES: readonly FactProbe<unknown>[] = [
   osReleaseFact, kernelFact, hostnameFact, nprocFact, memoryFact, interfacesFact, defaultRouteV4Fact,

@@ -1,6 +1,5 @@
 // Public API of facts: gather them in one exec, or reuse the batch for other probes.
 export { gatherFacts, assembleFacts, factsScript, FACT_PROBES } from './gather.js';
-export { buildBatch, inlineProbe, splitBatch, type BatchProbe } from './batch.js';
 export type { Facts, DefaultIpFacts } from './facts.js';
 export type { FactProbe } from './types.js';
 export type { InterfaceFacts, Ipv4Address, Ipv6Address } from './interfaces.js';

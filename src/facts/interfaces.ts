@@ -1,6 +1,7 @@
 // Interfaces, MTUs and addresses from `ip -j addr` (iproute2 JSON).
 import { ProbeParseError } from '../errors.js';
-import type { FactProbe, ProbeOutput } from './types.js';
+import type { FactProbe } from './types.js';
+import type { ProbeOutput } from '../probe/types.js';
 import { parseToolJson } from './tool-json.js';
 
 export interface Ipv4Address { address: string; prefix: number; netmask: string; network: string; broadcast?: string }

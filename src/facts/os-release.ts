@@ -1,6 +1,7 @@
 // /etc/os-release -> distribution facts with Ansible's names (Debian, Fedora, RedHat, ...).
 import { ProbeParseError } from '../errors.js';
-import type { FactProbe, ProbeOutput } from './types.js';
+import type { FactProbe } from './types.js';
+import type { ProbeOutput } from '../probe/types.js';
 
 export interface OsRelease {
   id: string;

@@ -1,8 +1,6 @@
 // A fact is a probe with an id: one read-only shell command plus a pure parser of its output.
 import { ProbeParseError } from '../errors.js';
-import type { Probe, ProbeOutput } from '../modules/types.js';
-
-export type { ProbeOutput };
+import type { Probe, ProbeOutput } from '../probe/types.js';
 
 export interface FactProbe<T> extends Probe<T> {
   /** Marker id in the batched script; also names the fact in error messages. */

@@ -3,20 +3,7 @@
 // purely, and apply them only outside check mode.
 import type { ZodType } from 'zod';
 import type { Transport, BecomeOptions } from '../transports/transport.js';
-
-/** Output of one probe command as split out of a batched exec. */
-export interface ProbeOutput {
-  stdout: string;
-  /** Exit code of the probe command alone. */
-  rc: number;
-}
-
-/** A state read: one shell command whose output a pure function turns into state. */
-export interface Probe<State> {
-  /** Shell snippet run on the host; must not change anything. Stderr is discarded when batched. */
-  command: string;
-  parse(output: ProbeOutput): State;
-}
+import type { Probe } from '../probe/types.js';
 
 /** One planned change; `run` holds the shell commands that make it, executed in order. */
 export interface Change {

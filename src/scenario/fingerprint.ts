@@ -1,7 +1,7 @@
 // What `--check` must leave untouched: a hash of /etc and the network state of each host,
 // read in one exec. Components are compared separately so a failure says what moved.
 import { createHash } from 'node:crypto';
-import { buildBatch, splitBatch } from '../facts/index.js';
+import { buildBatch, splitBatch } from '../probe/batch.js';
 import type { Transport } from '../transports/transport.js';
 
 const PARTS: Record<string, string> = {

@@ -5,7 +5,7 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { assembleFacts } from '../../src/facts/gather.js';
-import { splitBatch } from '../../src/facts/batch.js';
+import { splitBatch } from '../../src/probe/batch.js';
 import { escapeControlsInStrings, parseToolJson } from '../../src/facts/tool-json.js';
 import { parseLinks } from '../../src/modules/ip_link/parse.js';
 import { parseRoutes } from '../../src/modules/kit/ip-routes.js';

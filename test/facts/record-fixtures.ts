@@ -8,7 +8,7 @@
 //    `for d in *.deb; do dpkg -x $d root; done`.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { buildBatch } from '../../src/facts/batch.js';
+import { buildBatch } from '../../src/probe/batch.js';
 import { factsScript } from '../../src/facts/gather.js';
 import { networkManagerFact } from '../../src/facts/network-manager.js';
 import { ovsFact } from '../../src/facts/ovs.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { convergeCycle, labHost, moduleRunner, type LabHost, type ModuleRunner } from '../helpers/lab-host.js';
 import type { Transport } from '../../src/transports/transport.js';
 import { newHostState } from '../../src/engine/runner/host-state.js';
-import { readProbe, runProbeBatch } from '../../src/engine/runner/probes.js';
+import { readProbe, runProbeBatch } from '../../src/probe/read-ahead.js';
 import { getModule } from '../../src/modules/registry.js';
 import type { ModuleContext } from '../../src/modules/types.js';
 import { flushDaemonReload, pendingDaemonReload } from '../../src/modules/systemd_unit/daemon-reload.js';

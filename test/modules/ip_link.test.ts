@@ -1,7 +1,7 @@
 import test from 'ava';
 import { ipLinkModule, planLink, readLinks, type IpLinkArgs } from '../../src/modules/ip_link/ip_link.js';
 import { parseLinks } from '../../src/modules/ip_link/parse.js';
-import { splitSections } from '../../src/modules/ip_link/sections.js';
+import { splitSections } from '../../src/probe/sections.js';
 import { loadCase, asSection } from './net-cases.js';
 
 const args = (a: Record<string, unknown>) => ipLinkModule.args.parse(a) as IpLinkArgs;

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { subnetLeaseModule, type SubnetLeaseArgs } from '../../src/modules/subnet_lease/subnet_lease.js';
 import { parseSubnetEnv } from '../../src/modules/subnet_lease/unreachable.js';
 import { resolvePool } from '../../src/sdn/pool.js';
-import type { ModuleContext, Probe } from '../../src/modules/types.js';
+import type { ModuleContext } from '../../src/modules/types.js';
+import type { Probe } from '../../src/probe/types.js';
 import type { ExecOptions, ExecResult, Transport } from '../../src/transports/transport.js';
 
 interface Case { command: string; rc: number; stdout: string }

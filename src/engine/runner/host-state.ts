@@ -1,6 +1,6 @@
 // Everything the runner keeps per host during one run.
 import type { Transport } from '../../transports/transport.js';
-import type { ProbeOutput } from '../../modules/types.js';
+import type { ProbeOutput } from '../../probe/types.js';
 import { emptyStats, type HostStats } from './events.js';
 import type { Vars } from '../playbook/types.js';
 

@@ -8,7 +8,7 @@ import type { BecomeOptions, Transport } from '../../transports/transport.js';
 import { formatArgsError } from './args-error.js';
 import { newHostState } from './host-state.js';
 import { execModule } from './run-task.js';
-import { readProbe } from './probes.js';
+import { readProbe } from '../../probe/read-ahead.js';
 
 export interface RunModuleOptions {
   transport: Transport;

@@ -16,7 +16,7 @@ import { shouldRunByTags, type TagFilter } from './tags.js';
 import type { Transport } from '../../transports/transport.js';
 import { flushDaemonReload } from '../../modules/systemd_unit/daemon-reload.js';
 import { factsScript } from '../../facts/index.js';
-import { probeBatch } from './probes.js';
+import { probeBatch } from '../../probe/read-ahead.js';
 
 export interface PlayRunOptions extends TagFilter {
   check: boolean;

@@ -12,7 +12,8 @@ import { createTransport, LocalTransport, LockInterruptedError, type HostKeyChec
 import { createHostLocker } from './host-locks.js';
 import { Semaphore } from '../../transports/semaphore.js';
 import type { Transport } from '../../transports/transport.js';
-import { assembleFacts, gatherFacts, splitBatch } from '../../facts/index.js';
+import { assembleFacts, gatherFacts } from '../../facts/index.js';
+import { splitBatch } from '../../probe/batch.js';
 import { getModule, isKnownModule } from '../../modules/registry.js';
 import { formatArgsError } from './args-error.js';
 import { emptyStats, type EventListener, type RunEvent, type RunSummary } from './events.js';

@@ -9,7 +9,7 @@ import type { TaskDef, Vars } from '../playbook/types.js';
 import type { Transport, BecomeOptions } from '../../transports/transport.js';
 import type { HostResult, TaskStatus } from './events.js';
 import type { HostState } from './host-state.js';
-import { invalidateProbes, readProbe, readProbeOn, type Lookahead } from './probes.js';
+import { invalidateProbes, readProbe, readProbeOn, type Lookahead } from '../../probe/read-ahead.js';
 import { renderString } from '../vars/index.js';
 import { formatArgsError } from './args-error.js';
 import { environmentFor, renderEnvironment } from './environment.js';
@@ -28,7 +28,7 @@ export interface TaskRunOptions {
   transport: Transport;
   /** The rendered delegate_to target, for display. */
   delegatedTo?: string;
-  lookahead?: Lookahead;
+  lookahead?: Lookahead<HostState>;
   /** delegate_facts: the delegated host, which receives the task's ansible_facts instead of `h`. */
   factsTo?: HostState;
   sleep(ms: number): Promise<void>;

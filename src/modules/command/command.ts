@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Module, ModuleContext, ModuleResult } from '../types.js';
 import { quoteWord, splitWords } from '../kit/shell-words.js';
-import { inlineProbe } from '../../facts/batch.js';
+import { inlineProbe } from '../../probe/batch.js';
 
 // Ansible's command module fails an empty command ("no command given"): refused before the run.
 const commandText = z.string().refine((s) => s.trim() !== '', { message: 'no command given; expected a command to run' });

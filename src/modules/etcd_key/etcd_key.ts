@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
 import { shellJoin, shellQuote } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
-import { need, readSections, requireTool, section } from '../ip_link/sections.js';
+import { need, readSections, requireTool, section } from '../../probe/sections.js';
 import { parseGet, sameValue, stableJson } from './parse.js';
 import { EtcdUnreachableError, UNREACHABLE_RE } from '../../sdn/store/etcdctl.js';
 

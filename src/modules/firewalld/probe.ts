@@ -1,9 +1,9 @@
 // The firewalld read: runtime and permanent zone settings over D-Bus (busctl, ~7 ms each) or,
 // without busctl, through firewall-cmd; with the daemon stopped, the permanent config offline.
 import { HostwireError } from '../../errors.js';
-import { inlineProbe } from '../../facts/batch.js';
+import { inlineProbe } from '../../probe/batch.js';
 import { shellQuote } from '../../transports/quote.js';
-import { need, readSections, requireTool, section, type Section } from '../ip_link/sections.js';
+import { need, readSections, requireTool, section, type Section } from '../../probe/sections.js';
 import { parseBusSettings, parseBusString, parseListAll, type ZoneItems } from './parse.js';
 
 // `--` ends busctl's options: its getopt would take a zone or source like `--help` as one.

@@ -5,7 +5,7 @@ import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
 import { ifname } from '../kit/ifname.js';
-import { need, readSections, requireTool, section } from '../ip_link/sections.js';
+import { need, readSections, requireTool, section } from '../../probe/sections.js';
 import { canonicalCidr, parseAddrs, type AddrEntry } from './parse.js';
 
 const cidr = z.string().refine((s) => {

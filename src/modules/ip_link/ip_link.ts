@@ -7,7 +7,7 @@ import { shellJoin, shellQuote } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
 import { ifname } from '../kit/ifname.js';
 import { parseLinks, type LinkState } from './parse.js';
-import { need, readSections, requireTool, section } from './sections.js';
+import { need, readSections, requireTool, section } from '../../probe/sections.js';
 
 const kinds = ['bridge', 'veth', 'vxlan', 'ipip', 'gre', 'macvlan'] as const;
 

@@ -5,7 +5,7 @@ import ipaddr from 'ipaddr.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
 import { ifname } from '../kit/ifname.js';
-import { need, readSections, requireTool, section } from '../ip_link/sections.js';
+import { need, readSections, requireTool, section } from '../../probe/sections.js';
 import { canonicalDst, canonicalTable, parseRoutes, type RouteEntry } from '../kit/ip-routes.js';
 
 const ip = z.string().refine((s) => ipaddr.isValid(s), 'expected an IP address');

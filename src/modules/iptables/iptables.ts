@@ -7,7 +7,7 @@ import { shellJoin } from '../../transports/quote.js';
 import { splitWords } from '../kit/shell-words.js';
 import type { Change, Module } from '../types.js';
 import { oneLine } from '../kit/line-text.js';
-import { need, readSections, requireTool, section } from '../ip_link/sections.js';
+import { need, readSections, requireTool, section } from '../../probe/sections.js';
 import { parseRules, type ListedRule } from './parse.js';
 
 const BUILTIN = new Set(['INPUT', 'OUTPUT', 'FORWARD', 'PREROUTING', 'POSTROUTING']);

@@ -16,9 +16,9 @@
 // `name\0<sha256sum output>\0` record per such regular file over LARGE_FILE_BYTES, an empty token,
 // and the base64 of the other (small) ones. The shell sizes them with one more `stat` and hashes
 // each large one on the host, so a large file never travels back (large-file.ts).
-import { inlineProbe } from '../../facts/batch.js';
+import { inlineProbe } from '../../probe/batch.js';
 import { quoteWord } from './shell-words.js';
-import type { MergeKind } from '../../facts/merge.js';
+import type { MergeKind } from '../../probe/merge.js';
 import { LARGE_FILE_BYTES } from './large-file.js';
 
 export interface FileRead {

@@ -1,6 +1,6 @@
 // Pure parser of the file-state probe (see stat-probe.ts for the snippet that prints it).
 import { ProbeParseError } from '../../errors.js';
-import type { ProbeOutput } from '../types.js';
+import type { ProbeOutput } from '../../probe/types.js';
 import { parseDigestLine, type FileDigest } from './large-file.js';
 
 export type FileType = 'file' | 'directory' | 'link' | 'other';

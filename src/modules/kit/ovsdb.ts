@@ -2,7 +2,7 @@
 // Shared by the ovs_* modules.
 import { z } from 'zod';
 import { HostwireError, ProbeParseError } from '../../errors.js';
-import type { Section } from '../ip_link/sections.js';
+import type { Section } from '../../probe/sections.js';
 
 export type OvsValue = string | number | boolean | string[] | Record<string, string> | null;
 

@@ -4,13 +4,13 @@
 // may run inline in the batch's shell. With digestLarge, a file over LARGE_FILE_BYTES is read as
 // `digest:<size>:<sha256>` instead (large-file.ts).
 //
-// Every command built here is also mergeable (../../facts/merge.ts): the runner reads a batch's
+// Every command built here is also mergeable (../../probe/merge.ts): the runner reads a batch's
 // files with one `stat` and one `cat` (merged-read.ts) instead of two processes per file; run
 // alone, the command prints the same lines itself.
-import { inlineProbe } from '../../facts/batch.js';
-import { mergeableCommand } from '../../facts/merge.js';
+import { inlineProbe } from '../../probe/batch.js';
+import { mergeableCommand } from '../../probe/merge.js';
 import { quoteWord } from './shell-words.js';
-import type { Probe } from '../types.js';
+import type { Probe } from '../../probe/types.js';
 import { fileReadKind, type FileRead } from './file-merged-read.js';
 import { LARGE_FILE_BYTES } from './large-file.js';
 import { parseStat, type FileStat } from './file-stat.js';

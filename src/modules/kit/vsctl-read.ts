@@ -1,11 +1,11 @@
-// Read-only ovs-vsctl queries as mergeable probes (../../facts/merge.ts): the OVS rows a batch's
+// Read-only ovs-vsctl queries as mergeable probes (../../probe/merge.ts): the OVS rows a batch's
 // tasks read (bridges, ports, Open_vSwitch columns) come from ONE ovs-vsctl call, its commands
 // separated by `--`, each printing one JSON table per line. ovs-vsctl starts at ~10 ms of host CPU
 // (it connects to ovsdb-server), so a play with five OVS tasks saves ~40 ms per host.
-import type { MergeKind } from '../../facts/merge.js';
-import { mergeableCommand } from '../../facts/merge.js';
+import type { MergeKind } from '../../probe/merge.js';
+import { mergeableCommand } from '../../probe/merge.js';
 import { shellJoin } from '../../transports/quote.js';
-import { requireTool, section, splitSections } from '../ip_link/sections.js';
+import { requireTool, section, splitSections } from '../../probe/sections.js';
 
 export const VSCTL = 'ovs-vsctl --timeout=5';
 

@@ -6,7 +6,7 @@ import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
 import { checkIfname } from '../kit/ifname.js';
 import { oneLine } from '../kit/line-text.js';
-import { need, readSections, requireTool, section } from '../ip_link/sections.js';
+import { need, readSections, requireTool, section } from '../../probe/sections.js';
 import { LIST_FIELDS, parseConnList, parseConnSettings, type ConnSummary } from './parse.js';
 
 // NM keyfiles are line-based and nmcli's terse output (our read) is too: no control characters in values.

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
-import { need, readSections } from '../ip_link/sections.js';
+import { need, readSections } from '../../probe/sections.js';
 import { VSCTL, vsctlReadCommand } from '../kit/vsctl-read.js';
 import { asMap, checkOvs, formatMap, mapAssignments, mapDiff, ovsAtom, ovsMap, parseOvsTables, type OvsValue } from '../kit/ovsdb.js';
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
-import { need, readSections } from '../ip_link/sections.js';
+import { need, readSections } from '../../probe/sections.js';
 import { asMap, checkOvs, ovsAtom, parseOvsTables, type OvsValue } from '../kit/ovsdb.js';
 import { VSCTL, vsctlReadCommand } from '../kit/vsctl-read.js';
 

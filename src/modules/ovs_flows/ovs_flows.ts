@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
-import { need, readSections, requireTool, section } from '../ip_link/sections.js';
+import { need, readSections, requireTool, section } from '../../probe/sections.js';
 import { checkOvs, parseOvsTables } from '../kit/ovsdb.js';
 import { VSCTL } from '../kit/vsctl-read.js';
 import { normalizeFlow, splitTop, type NormFlow } from './normalize.js';

@@ -1,7 +1,7 @@
 // Pure parsers: the gateway probe's sections -> GatewayState.
 import { HostwireError, ProbeParseError } from '../../errors.js';
 import { parseToolJson } from '../../facts/tool-json.js';
-import { readSections, type Section } from '../ip_link/sections.js';
+import { readSections, type Section } from '../../probe/sections.js';
 import { asMap, parseOvsTables } from '../kit/ovsdb.js';
 
 export interface Addr { family: 'inet' | 'inet6'; local: string; prefixlen: number; scope: string; dynamic: boolean }

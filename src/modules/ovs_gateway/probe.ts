@@ -1,6 +1,6 @@
 // One read of everything the gateway bridge depends on: OVS bridges/ports/interfaces, links and
 // addresses, routes, MCO's hint files, hostwire's saved state, NetworkManager, nftables, the boot unit.
-import { section, requireTool } from '../ip_link/sections.js';
+import { section, requireTool } from '../../probe/sections.js';
 import { BOOT_UNIT, BOOT_UNIT_PATH, ETC_DIR, LIB_DIR, RUN_DIR, SCRIPT_PATH } from './script/index.js';
 
 /** MCO's inputs for choosing the uplink, read as files. */

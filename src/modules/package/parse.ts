@@ -1,7 +1,7 @@
 // Pure parser of the package probe: the package manager found, what dpkg/rpm says is installed
 // and (for state: latest) the candidate versions apt-cache policy knows.
 import { ProbeParseError } from '../../errors.js';
-import type { ProbeOutput } from '../types.js';
+import type { ProbeOutput } from '../../probe/types.js';
 
 export type PkgMgr = 'apt' | 'dnf' | 'yum';
 

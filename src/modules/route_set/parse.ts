@@ -1,7 +1,7 @@
 // Pure parts of route_set: reading `ip -j -4 route show table T` and deciding which routes of a
 // managed network are missing, wrong or stale. Recorded outputs live in cases/.
 import { HostwireError } from '../../errors.js';
-import { need, readSections } from '../ip_link/sections.js';
+import { need, readSections } from '../../probe/sections.js';
 import { canonicalDst, parseRoutes, type RouteEntry } from '../kit/ip-routes.js';
 
 export interface WantedRoute {

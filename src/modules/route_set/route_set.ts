@@ -7,7 +7,7 @@ import ipaddr from 'ipaddr.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
 import { ifname } from '../kit/ifname.js';
-import { requireTool, section } from '../ip_link/sections.js';
+import { requireTool, section } from '../../probe/sections.js';
 import { canonicalDst, canonicalTable, type RouteEntry } from '../kit/ip-routes.js';
 import { planRouteOps, readRouteTable, showRoute, type RouteOp } from './parse.js';
 

@@ -1,8 +1,8 @@
 // Pure parser of `systemctl show -p LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload`.
 import { ProbeParseError } from '../../errors.js';
-import type { MergeKind } from '../../facts/merge.js';
+import type { MergeKind } from '../../probe/merge.js';
 import { quoteWord } from '../kit/shell-words.js';
-import type { ProbeOutput } from '../types.js';
+import type { ProbeOutput } from '../../probe/types.js';
 
 const PROPS = 'LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload';
 

@@ -7,7 +7,7 @@ import { quoteWord } from '../kit/shell-words.js';
 import type { Change, Module, ModuleContext } from '../types.js';
 import { applyInOrder } from '../file/apply-ordered.js';
 import { DAEMON_RELOAD, clearDaemonReload, pendingDaemonReload } from '../systemd_unit/daemon-reload.js';
-import { mergeableCommand } from '../../facts/merge.js';
+import { mergeableCommand } from '../../probe/merge.js';
 import { isEnabled, isMasked, isRunning, parseShow, showCommand, unitShowKind, type UnitStatus } from './parse.js';
 
 const serviceArgs = z

@@ -5,7 +5,8 @@
 import { containsCidr, formatCidr, hostMask, parseIp, type Cidr } from '../../sdn/cidr.js';
 import type { Pool } from '../../sdn/pool.js';
 import { shellQuote } from '../../transports/quote.js';
-import type { ModuleContext, ModuleResult, Probe } from '../types.js';
+import type { ModuleContext, ModuleResult } from '../types.js';
+import type { Probe } from '../../probe/types.js';
 
 export interface OwnSubnet {
   subnet?: string;

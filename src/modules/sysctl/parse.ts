@@ -1,7 +1,7 @@
 // Pure parts of sysctl: the /proc/sys path of a key, the probe's runtime line, and the edit of a
 // sysctl.d file (last assignment wins, as systemd-sysctl reads it).
 import { ProbeParseError } from '../../errors.js';
-import type { ProbeOutput } from '../types.js';
+import type { ProbeOutput } from '../../probe/types.js';
 import { parseStat, type FileStat } from '../kit/file-stat.js';
 import { joinLines, splitLines } from '../kit/lines.js';
 

@@ -1,7 +1,7 @@
 // The adaptive look-ahead of state reads: a no-op host reads everything in one exec; a host where
 // every task changes something stops re-reading the whole look-ahead after each change.
 import test from 'ava';
-import { invalidateProbes, probeBudget, readProbe, MAX_BATCH } from '../../src/engine/runner/probes.js';
+import { invalidateProbes, probeBudget, readProbe, MAX_BATCH } from '../../src/probe/read-ahead.js';
 import { newHostState, type HostState } from '../../src/engine/runner/host-state.js';
 import type { Transport } from '../../src/transports/transport.js';
 

@@ -1,8 +1,8 @@
 // Shared by the network modules: a probe is one shell snippet printing several labelled sections
 // (`::sec name` ... `::rc N`) with stderr folded in, so a pure parser sees tools' errors too.
 // A tool missing on the host becomes a clear failure naming the package to install.
-import { HostwireError, ProbeParseError } from '../../errors.js';
-import { shellQuote } from '../../transports/quote.js';
+import { HostwireError, ProbeParseError } from '../errors.js';
+import { shellQuote } from '../transports/quote.js';
 
 export interface Section {
   out: string;

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { buildBatch, inlineProbe, splitBatch } from '../../src/facts/batch.js';
+import { buildBatch, inlineProbe, splitBatch } from '../../src/probe/batch.js';
 
 const run = (script: string) => execFileSync('/bin/sh', ['-c', script], { encoding: 'utf8' });
 

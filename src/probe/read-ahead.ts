@@ -7,15 +7,15 @@
 // thrown away after one task, then read again (quadratic: measured 0.5-1 s of wasted host work per
 // changed task). So after an invalidation the next batch is only as large as the part of the last
 // batch that was actually used, and it grows again (x4) each time a batch is used up unspoiled.
-import { buildBatch, splitBatch } from '../../facts/index.js';
-import { mergeBatch } from '../../facts/merge.js';
-import { TransportError } from '../../errors.js';
-import type { Probe } from '../../modules/types.js';
-import type { HostState } from './host-state.js';
-import type { BecomeOptions, Transport } from '../../transports/transport.js';
+import { buildBatch, splitBatch } from './batch.js';
+import { mergeBatch } from './merge.js';
+import { TransportError } from '../errors.js';
+import type { Probe } from './types.js';
+import type { ProbeHost } from './host.js';
+import type { BecomeOptions, Transport } from '../transports/transport.js';
 
 /** Lists probe commands the host's upcoming tasks will need (best effort; errors mean "not yet knowable"). */
-export type Lookahead = (h: HostState) => string[];
+export type Lookahead<H extends ProbeHost = ProbeHost> = (h: H) => string[];
 
 export const MAX_BATCH = 400;
 
@@ -25,15 +25,15 @@ export interface ProbeBudget {
   used: Set<string>;
 }
 
-const budgets = new WeakMap<HostState, ProbeBudget>();
+const budgets = new WeakMap<ProbeHost, ProbeBudget>();
 
-export function probeBudget(h: HostState): ProbeBudget {
+export function probeBudget(h: ProbeHost): ProbeBudget {
   let b = budgets.get(h);
   if (!b) budgets.set(h, (b = { size: MAX_BATCH, used: new Set() }));
   return b;
 }
 
-export async function readProbe<S>(h: HostState, probe: Probe<S>, lookahead?: Lookahead, become?: BecomeOptions): Promise<S> {
+export async function readProbe<S, H extends ProbeHost>(h: H, probe: Probe<S>, lookahead?: Lookahead<H>, become?: BecomeOptions): Promise<S> {
   const budget = probeBudget(h);
   let out = h.probeCache.get(probe.command);
   if (!out) {
@@ -55,10 +55,10 @@ export async function readProbe<S>(h: HostState, probe: Probe<S>, lookahead?: Lo
 }
 
 /**
- * One exec's worth of probe reads: the script (reads many probes make alike merged, facts/merge.ts)
+ * One exec's worth of probe reads: the script (reads many probes make alike merged, probe/merge.ts)
  * and how its output fills the host's cache; `store` returns the commands to read again one by one.
  */
-export function probeBatch(commands: string[], merge = true): { script: string; store(h: HostState, stdout: string): string[] } {
+export function probeBatch(commands: string[], merge = true): { script: string; store(h: ProbeHost, stdout: string): string[] } {
   const batch = mergeBatch(commands, merge);
   return {
     script: buildBatch(batch.probes),
@@ -70,7 +70,7 @@ export function probeBatch(commands: string[], merge = true): { script: string; 
   };
 }
 
-export async function runProbeBatch(h: HostState, commands: string[], become?: BecomeOptions, merge = true): Promise<void> {
+export async function runProbeBatch(h: ProbeHost, commands: string[], become?: BecomeOptions, merge = true): Promise<void> {
   if (!h.transport) throw new TransportError('not connected', h.name);
   const batch = probeBatch(commands, merge);
   const r = await h.transport.exec(batch.script, { become });
@@ -87,7 +87,7 @@ export async function readProbeOn<S>(transport: Transport, probe: Probe<S>, beco
   return probe.parse(out);
 }
 
-export function invalidateProbes(h: HostState): void {
+export function invalidateProbes(h: ProbeHost): void {
   if (h.probeCache.size === 0) return;
   const budget = probeBudget(h);
   // Next batch: as many as were useful this time (at least one).

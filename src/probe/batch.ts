@@ -2,7 +2,7 @@
 // subshell (or, marked inline, a brace group) between markers, `@@probe <id>` before and `@@rc <status>` after, stderr discarded.
 // The rc marker is always preceded by a newline we add, so output without a trailing newline
 // splits back exactly.
-import type { ProbeOutput } from '../modules/types.js';
+import type { ProbeOutput } from './types.js';
 
 export interface BatchProbe {
   id: string;

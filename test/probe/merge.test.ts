@@ -1,10 +1,10 @@
-// Mergeable reads (src/facts/merge.ts): a batch's OVS queries made by one ovs-vsctl call give each
+// Mergeable reads (src/probe/merge.ts): a batch's OVS queries made by one ovs-vsctl call give each
 // probe exactly what it reads alone; a failing merged call sends every read back to be made alone.
 // Recorded on a lab host (src/modules/ovs_bridge/cases/merged-vsctl*.json).
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { splitBatch } from '../../src/facts/batch.js';
-import { mergeBatch } from '../../src/facts/merge.js';
+import { splitBatch } from '../../src/probe/batch.js';
+import { mergeBatch } from '../../src/probe/merge.js';
 import { getModule } from '../../src/modules/registry.js';
 
 interface Case { tasks: [string, Record<string, unknown>][]; batchStdout: string; single: string[] }

@@ -5,7 +5,7 @@
 // and item, so the runner can replace a batch's commands of one kind by the kind's merged script
 // and split its output back into exactly what each command prints alone.
 import { inlineProbe, type BatchProbe } from './batch.js';
-import type { ProbeOutput } from '../modules/types.js';
+import type { ProbeOutput } from './types.js';
 
 export interface MergeKind<T> {
   name: string;
