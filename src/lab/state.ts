@@ -4,7 +4,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { labDir, LABS_DIR } from './names.js';
 import type { LabSubnet } from './subnet.js';
 import { writeFileAtomic } from './fs-util.js';
-import { mkdirPrivate, PRIVATE_FILE_MODE } from '../engine/private-files.js';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../private-files.js';
 
 export type LabCapabilities = Record<string, boolean>;
 

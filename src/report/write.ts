@@ -1,5 +1,5 @@
 // Writing the report file atomically, so a viewer never sees half a page.
-import { writePrivateFileSync } from '../engine/private-files.js';
+import { writePrivateFileSync } from '../private-files.js';
 import type { ReportData } from './collect.js';
 import { renderReportHtml } from './html.js';
 

@@ -2,7 +2,7 @@
 // `import { runPlaybook } from 'hostwire'` gives installers the same typed events the CLI renders.
 import path from 'node:path';
 import { BadInputError, HostwireError } from '../../errors.js';
-import { writePrivateFileSync } from '../private-files.js';
+import { writePrivateFileSync } from '../../private-files.js';
 import { loadPlaybook } from '../playbook/load-playbook.js';
 import type { PlayDef, TaskItem, Vars } from '../playbook/types.js';
 import { locOf, readYamlFile } from '../yaml-source.js';

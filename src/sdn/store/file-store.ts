@@ -4,7 +4,7 @@
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { BadInputError } from '../../errors.js';
-import { mkdirPrivate, PRIVATE_FILE_MODE } from '../../engine/private-files.js';
+import { mkdirPrivate, PRIVATE_FILE_MODE } from '../../private-files.js';
 import type { FlannelConfigJson } from '../pool.js';
 import { decideAllocation, isMine, sortLeases } from './decide.js';
 import { withLock } from './lock.js';

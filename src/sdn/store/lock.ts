@@ -3,7 +3,7 @@
 import { open, readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { HostwireError } from '../../errors.js';
-import { PRIVATE_FILE_MODE } from '../../engine/private-files.js';
+import { PRIVATE_FILE_MODE } from '../../private-files.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
