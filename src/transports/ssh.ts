@@ -16,9 +16,8 @@ import { describeEndpoint, openSsh, type SshAuthOptions, type SshEndpoint } from
 import type { RunningCommand, StreamingTransport } from './streaming.js';
 import type { ExecOptions, ExecResult, TransportStats, WriteFileOptions } from './transport.js';
 import { buildWriteScript } from './write-script.js';
-import { maskText } from '../vault/secrets.js';
 import { exitCodeOf } from './exit-code.js';
-import { trace, TRACE } from './trace.js';
+import { trace, TRACE, traceCommand } from './trace.js';
 
 export interface SshTransportOptions extends SshEndpoint, SshAuthOptions {
   /** Inventory name of the host. */
@@ -167,7 +166,7 @@ export class SshTransport implements StreamingTransport {
       if (!r.exited) {
         throw new TransportError(`${this.endpoint}: connection lost while running: ${command}`, this.options.host);
       }
-      if (TRACE) trace(this.name, `exec (queued ${(t1 - t0).toFixed(0)} ms) ${maskText(command.slice(0, 24)).replace(/\s+/g, ' ')}...`, t0);
+      if (TRACE) trace(this.name, `exec (queued ${(t1 - t0).toFixed(0)} ms) ${traceCommand(command)}`, t0);
       return { stdout: maskSecrets(r.stdout, secrets), stderr: maskSecrets(r.stderr, secrets), code: r.code };
     });
   }
