@@ -3,7 +3,7 @@
 import { ProbeParseError } from '../errors.js';
 import type { FactProbe } from './types.js';
 import type { ProbeOutput } from '../probe/types.js';
-import { parseToolJson } from './tool-json.js';
+import { parseToolJson } from '../probe/tool-json.js';
 
 export interface DefaultRoute {
   interface: string;

@@ -2,7 +2,7 @@
 import { ProbeParseError } from '../errors.js';
 import type { FactProbe } from './types.js';
 import type { ProbeOutput } from '../probe/types.js';
-import { parseToolJson } from './tool-json.js';
+import { parseToolJson } from '../probe/tool-json.js';
 
 export interface Ipv4Address { address: string; prefix: number; netmask: string; network: string; broadcast?: string }
 export interface Ipv6Address { address: string; prefix: number; scope: string }

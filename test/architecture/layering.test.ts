@@ -16,22 +16,6 @@ const KNOWN_VIOLATIONS = new Set<string>([
   'src/engine/runner/run-play.ts -> src/modules/systemd_unit/daemon-reload.ts',
   // r2 (one apply): ovs_gateway takes the shared apply from below, not from the runner.
   'src/modules/ovs_gateway/ovs_gateway.ts -> src/engine/runner/run-task.ts',
-  // p1 (src/probe/): the Probe types, batch.ts and merge.ts move to the read protocol's room.
-  'src/facts/batch.ts -> src/modules/types.ts',
-  'src/facts/merge.ts -> src/modules/types.ts',
-  'src/facts/types.ts -> src/modules/types.ts',
-  'src/modules/command/command.ts -> src/facts/batch.ts',
-  'src/modules/firewalld/probe.ts -> src/facts/batch.ts',
-  'src/modules/kit/file-merged-read.ts -> src/facts/batch.ts',
-  'src/modules/kit/file-merged-read.ts -> src/facts/merge.ts',
-  'src/modules/kit/stat-probe.ts -> src/facts/batch.ts',
-  'src/modules/kit/stat-probe.ts -> src/facts/merge.ts',
-  'src/modules/kit/vsctl-read.ts -> src/facts/merge.ts',
-  'src/modules/service/parse.ts -> src/facts/merge.ts',
-  'src/modules/service/service.ts -> src/facts/merge.ts',
-  // s4: tool-json.ts (parsing host tools' JSON) moves to src/probe/ once p1's room has landed.
-  'src/modules/kit/ip-json.ts -> src/facts/tool-json.ts',
-  'src/modules/ovs_gateway/parse.ts -> src/facts/tool-json.ts',
   // s4: debug/assert get the expression evaluator through their context, not from engine/vars.
   'src/modules/debug/debug.ts -> src/engine/vars/index.ts',
 ]);

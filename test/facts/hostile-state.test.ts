@@ -6,7 +6,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { assembleFacts } from '../../src/facts/gather.js';
 import { splitBatch } from '../../src/probe/batch.js';
-import { escapeControlsInStrings, parseToolJson } from '../../src/facts/tool-json.js';
+import { escapeControlsInStrings, parseToolJson } from '../../src/probe/tool-json.js';
 import { parseLinks } from '../../src/modules/ip_link/parse.js';
 import { parseRoutes } from '../../src/modules/kit/ip-routes.js';
 import { parseRules } from '../../src/modules/iptables/parse.js';

@@ -1,6 +1,6 @@
 // `ip -j` output (links, addresses, routes) as a list; empty output is an empty list.
 import { ProbeParseError } from '../../errors.js';
-import { parseToolJson } from '../../facts/tool-json.js';
+import { parseToolJson } from '../../probe/tool-json.js';
 
 export function parseIpJson<T>(text: string, what: string): T[] {
   const trimmed = text.trim();

@@ -1,6 +1,6 @@
 // Pure parsers: the gateway probe's sections -> GatewayState.
 import { HostwireError, ProbeParseError } from '../../errors.js';
-import { parseToolJson } from '../../facts/tool-json.js';
+import { parseToolJson } from '../../probe/tool-json.js';
 import { readSections, type Section } from '../../probe/sections.js';
 import { asMap, parseOvsTables } from '../kit/ovsdb.js';
 
