@@ -13,6 +13,13 @@ test('parses iptables -S with quoted comments', (t) => {
   t.is(loadCase('iptables', 'check-absent').rc, 1);
 });
 
+test('an empty built-in chain of ip6tables -t nat lists only its policy: no rules', (t) => {
+  const c = loadCase('iptables', 'list-nat-v6');
+  t.is(c.rc, 0);
+  t.deepEqual(parseRules(c.stdout, 'POSTROUTING'), []);
+  t.deepEqual(parseRules(c.stdout + '\n-A POSTROUTING -s 2001:db8::/64 -j MASQUERADE', 'POSTROUTING').map((r) => r.spec), [['-s', '2001:db8::/64', '-j', 'MASQUERADE']]);
+});
+
 test('recorded probe: rule present (-C ok) -> no change; changed tagged rule replaced in place', (t) => {
   const c = loadCase('iptables', 'probe-tagged');
   const s = readIptables(c.stdout, 'HW-NEW');

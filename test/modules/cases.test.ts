@@ -1,0 +1,68 @@
+// Recorded cases are tests by themselves (pyinfra's JSON operation tests): every
+// src/modules/<module>/cases/*.json that carries `args` is recorded probe output + args in and the
+// expected plan out, so adding a case needs no test code. The format: PlanCase in plan-case.ts.
+// A recording without `args` is a fragment a unit test of its module reads by name.
+import test from 'ava';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { getModule } from '../../src/modules/registry.js';
+import { caseContext, probeOutput, type PlanCase } from './plan-case.js';
+
+// Read from the source tree (three levels above dist/test/modules), as the modules' unit tests do.
+const modulesDir = fileURLToPath(new URL('../../../src/modules/', import.meta.url));
+const testsDir = fileURLToPath(new URL('../', import.meta.url));
+
+interface Found {
+  folder: string;
+  name: string;
+  data: PlanCase;
+}
+
+function findCases(): Found[] {
+  const found: Found[] = [];
+  for (const folder of readdirSync(modulesDir).sort()) {
+    const dir = `${modulesDir}${folder}/cases`;
+    if (!existsSync(dir)) continue;
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+      found.push({ folder, name: file.replace(/\.json$/, ''), data: JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as PlanCase });
+    }
+  }
+  return found;
+}
+
+const cases = findCases();
+
+test('the recorded cases are found', (t) => {
+  t.true(cases.filter((c) => c.data.args !== undefined).length >= 28, `${cases.length} case files under ${modulesDir}`);
+});
+
+for (const c of cases.filter((x) => x.data.args !== undefined)) {
+  test(`${c.folder}/${c.name}`, (t) => {
+    const mod = getModule(c.data.module ?? c.folder);
+    if (!mod?.probe || !mod.plan) return t.fail(`${c.folder}/cases/${c.name}.json: no probe/plan module named ${c.data.module ?? c.folder}`);
+    t.true(c.data.plan !== undefined || c.data.error !== undefined, `${c.folder}/cases/${c.name}.json: expected a "plan" or an "error"`);
+    const args = mod.args.parse(c.data.args);
+    const ctx = caseContext(c.data);
+    const run = () => mod.plan!(mod.probe!(args, ctx).parse(probeOutput(c.data)), args, ctx);
+    if (c.data.error !== undefined) {
+      const e = t.throws(run);
+      t.regex(e?.message ?? '', new RegExp(c.data.error));
+      return;
+    }
+    const changes = run().map((ch) => ({ summary: ch.summary, run: ch.run, ...(ch.write ? { write: ch.write.path } : {}) }));
+    t.deepEqual(changes, c.data.plan);
+  });
+}
+
+/** Every file a test under dist/test names (the fragments are read by name: loadCase('iptables', 'list-chain')). */
+function testSources(dir: string): string {
+  return readdirSync(dir, { withFileTypes: true })
+    .map((e) => (e.isDirectory() ? testSources(`${dir}${e.name}/`) : e.name.endsWith('.js') ? readFileSync(`${dir}${e.name}`, 'utf8') : ''))
+    .join('\n');
+}
+
+test('a recording without args is a fragment some unit test reads (none lies unread)', (t) => {
+  const sources = testSources(testsDir);
+  const unread = cases.filter((c) => c.data.args === undefined && !new RegExp(`['"\`/]${c.name}['"\`.]`).test(sources));
+  t.deepEqual(unread.map((c) => `${c.folder}/cases/${c.name}.json`), []);
+});

@@ -1,0 +1,49 @@
+// One recorded case as cases.test.ts runs it: the probe output as the module's probe printed it on a
+// lab host, the args and host variables given, and what the pure plan must make of it.
+import type { ModuleContext, ProbeOutput } from '../../src/modules/types.js';
+
+export interface PlanCase {
+  /** Where and how it was recorded (documentation only: probes evolve, their output format stays). */
+  host?: string;
+  command?: string;
+  stdout: string;
+  stderr?: string;
+  rc: number;
+  /** The module when the folder holds several (command/shell); defaults to the folder's name. */
+  module?: string;
+  args?: Record<string, unknown>;
+  /** Host variables the probe reads (package's hostwire_pkg_mgr). */
+  vars?: Record<string, unknown>;
+  check?: boolean;
+  /** The recording is one section's command output: it is wrapped as the probe prints that section. */
+  section?: string;
+  /** The expected plan: each change's summary and commands (and the file it writes). */
+  plan?: { summary: string; run: string[]; write?: string }[];
+  /** Or: the plan fails with a message matching this regular expression. */
+  error?: string;
+}
+
+/** The probe's output: a section recording is framed as `section()` prints it (stderr folded in). */
+export function probeOutput(c: PlanCase): ProbeOutput {
+  if (c.section === undefined) return { stdout: c.stdout, rc: c.rc };
+  const out = c.stdout + (c.stderr ?? '');
+  return { stdout: `::sec ${c.section}\n${out}${out === '' || out.endsWith('\n') ? '' : '\n'}::rc ${c.rc}\n`, rc: 0 };
+}
+
+const noHost = (what: string) => () => {
+  throw new Error(`a recorded case has no host: the plan called ${what}`);
+};
+
+/** A pure plan gets no transport: anything it would run on a host fails the case. */
+export function caseContext(c: PlanCase): ModuleContext {
+  return {
+    host: 'case',
+    vars: c.vars ?? {},
+    check: c.check ?? false,
+    diff: false,
+    baseDir: '/nonexistent',
+    transport: new Proxy({}, { get: (_o, k) => noHost(`transport.${String(k)}`) }) as ModuleContext['transport'],
+    render: noHost('render'),
+    probe: noHost('probe'),
+  };
+}
