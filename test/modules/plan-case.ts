@@ -1,6 +1,7 @@
 // One recorded case as cases.test.ts runs it: the probe output as the module's probe printed it on a
 // lab host, the args and host variables given, and what the pure plan must make of it.
-import type { ModuleContext, ProbeOutput } from '../../src/modules/types.js';
+import type { ModuleContext } from '../../src/modules/types.js';
+import type { ProbeOutput } from '../../src/probe/types.js';
 
 export interface PlanCase {
   /** Where and how it was recorded (documentation only: probes evolve, their output format stays). */
