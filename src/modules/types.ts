@@ -71,6 +71,13 @@ export interface Module<Args = Record<string, unknown>, State = unknown> {
    * runs, 'irrelevant' when it runs nothing on the host (debug, set_fact); otherwise it is refused.
    */
   environment?: 'applies' | 'irrelevant';
-  /** True when a module cannot predict its outcome and must skip under --check. */
-  skipsInCheck?: boolean;
+  /**
+   * Under --check the runner is the one gate: a plan module stops after plan(); a run() module that
+   * cannot predict its outcome says so here (true, or per args: command without creates/removes) and
+   * the runner skips it without calling run(). Modules whose run() acts on nothing (debug) leave it unset.
+   */
+  skipsInCheck?: boolean | ((args: Args) => boolean);
+  /** The result registered when the runner skips the module under --check, in Ansible's shape for this
+   * module; by default AnsibleModule's: skipped, "remote module (NAME) does not support check mode". */
+  checkSkipped?(args: Args): ModuleResult;
 }

@@ -212,8 +212,11 @@ function renderArgs(mod: Module<any, any>, task: TaskDef, vars: Vars): Vars {
   return { ...(renderValue(rest, vars, task.loc) as Vars), ...Object.fromEntries(raw.map((k) => [k, task.args[k]])) };
 }
 
+/** The one check-mode gate for modules that cannot predict their outcome (Module.skipsInCheck). */
+const skipsInCheck = (mod: Module<any, any>, args: unknown): boolean => (typeof mod.skipsInCheck === 'function' ? mod.skipsInCheck(args) : mod.skipsInCheck === true);
+
 export async function execModule(mod: Module<any, any>, args: unknown, ctx: ModuleContext, h: HostState, ask?: AskFn): Promise<ModuleResult> {
-  if (ctx.check && mod.skipsInCheck) return { changed: false, skipped: true, msg: `${mod.name} cannot predict its changes: skipped in check mode` };
+  if (ctx.check && skipsInCheck(mod, args)) return mod.checkSkipped?.(args) ?? { changed: false, skipped: true, msg: `remote module (${mod.name}) does not support check mode` };
   if (mod.run) return mod.run(args, ctx);
   if (!mod.probe || !mod.plan) throw new HostwireError('internal', `module ${mod.name} has neither run() nor probe()/plan()`);
   const state = await ctx.probe(mod.probe(args, ctx));

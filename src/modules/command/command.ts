@@ -1,5 +1,6 @@
-// command and shell: run something on the host. `creates`/`removes` make them idempotent; in check
-// mode they cannot predict their effect, so they skip (unless creates/removes already decides).
+// command and shell: run something on the host. `creates`/`removes` make them idempotent. Check mode
+// is Ansible's partial support: without creates/removes the runner skips them (skipsInCheck, with this
+// module's result shape); with them the probe decides, and a command that would run is reported changed.
 import { z } from 'zod';
 import type { Module, ModuleContext, ModuleResult } from '../types.js';
 import { quoteWord, splitWords } from '../kit/shell-words.js';
@@ -81,9 +82,20 @@ function commandResult(r: { changed: boolean; rc: number | null; stdout?: string
   };
 }
 
+/** The argv Ansible registers as `cmd` (command), or the shell text (shell). */
+const commandCmd = (args: CommandArgs, viaShell: boolean): string | string[] =>
+  args.argv ?? (viaShell ? (args._raw_params ?? args.cmd)! : splitWords((args._raw_params ?? args.cmd)!));
+
+/** Without creates/removes nothing predicts a command: under --check the runner skips it. */
+const undecided = (args: CommandArgs) => args.creates === undefined && args.removes === undefined;
+
+/** What Ansible's command module returns when check mode skips it (ansible-core 2.14 command.py). */
+const checkSkipped = (viaShell: boolean) => (args: CommandArgs): ModuleResult =>
+  commandResult({ changed: false, rc: 0, cmd: commandCmd(args, viaShell), msg: 'Command would have run if not in check mode' }, { skipped: true });
+
 async function runCommand(args: CommandArgs, ctx: ModuleContext, viaShell: boolean): Promise<ModuleResult> {
   const script = buildScript(args, viaShell);
-  const cmd = args.argv ?? (viaShell ? (args._raw_params ?? args.cmd)! : splitWords((args._raw_params ?? args.cmd)!));
+  const cmd = commandCmd(args, viaShell);
   const would = ctx.check ? 'Would' : 'Did';
   for (const [key, wantExists] of [['creates', true], ['removes', false]] as const) {
     const p = args[key];
@@ -94,12 +106,8 @@ async function runCommand(args: CommandArgs, ctx: ModuleContext, viaShell: boole
       return commandResult({ changed: false, rc: 0, cmd, stdout: `skipped, since ${p} ${what}`, msg: `${would} not run command since '${p}' ${what}` });
     }
   }
-  if (ctx.check) {
-    // Partial check mode as in Ansible: with creates/removes the command "would run" (changed);
-    // without them it cannot know, so it is skipped.
-    const decided = args.creates !== undefined || args.removes !== undefined;
-    return commandResult({ changed: decided, rc: 0, cmd, msg: 'Command would have run if not in check mode' }, decided ? {} : { skipped: true });
-  }
+  // Reached under --check only with creates/removes (the runner skipped the rest): they say it would run.
+  if (ctx.check) return commandResult({ changed: true, rc: 0, cmd, msg: 'Command would have run if not in check mode' });
   const stdin = args.stdin === undefined ? undefined : args.stdin + (args.stdin_add_newline ? '\n' : '');
   const started = new Date();
   const r = await ctx.transport.exec(withEnvironment(script, ctx.environment), { stdin, become: ctx.become });
@@ -116,6 +124,8 @@ export const commandModule: Module<CommandArgs> = {
   name: 'command',
   args: commandArgs,
   run: (args, ctx) => runCommand(args, ctx, false),
+  skipsInCheck: undecided,
+  checkSkipped: checkSkipped(false),
   environment: 'applies',
   readsAhead,
 };
@@ -124,6 +134,8 @@ export const shellModule: Module<CommandArgs> = {
   name: 'shell',
   args: commandArgs,
   run: (args, ctx) => runCommand(args, ctx, true),
+  skipsInCheck: undecided,
+  checkSkipped: checkSkipped(true),
   environment: 'applies',
   readsAhead,
 };
