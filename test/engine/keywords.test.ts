@@ -1,5 +1,5 @@
 // Keywords that used to be accepted and silently ignored: environment (play, block, role, task),
-// vars/when on import_playbook, loop on include_*, vars_prompt. Each works or is refused clearly.
+// vars/when on import_playbook, loop on import_*, vars_prompt. Each works or is refused clearly.
 import test from 'ava';
 import { existsSync, readFileSync } from 'node:fs';
 import { localInventory, run, workspace } from './helpers.js';
@@ -77,7 +77,7 @@ test('vars and when on import_playbook apply to the imported plays', async (t) =
   t.is(readFileSync(`${ws.dir}/h1/words`, 'utf8'), 'given\nsub\n');
 });
 
-test('loop on include_tasks/include_role is refused naming file and line (never run once)', async (t) => {
+test('loop on import_tasks/import_role is refused naming file and line (an import is static)', async (t) => {
   const ws = workspace();
   t.teardown(ws.cleanup);
   localInventory(ws, ['h1']);
@@ -87,11 +87,11 @@ test('loop on include_tasks/include_role is refused naming file and line (never 
 - hosts: nodes
   gather_facts: false
   tasks:
-    - include_tasks: inc.yml
+    - import_tasks: inc.yml
       ${key}: ${value}
 `).catch((e: Error) => e);
     t.true(err instanceof Error);
-    t.regex((err as Error).message, new RegExp(`site\\.yml:6:7: '${key}' on include_tasks is not supported`));
+    t.regex((err as Error).message, new RegExp(`site\\.yml:6:7: '${key}' on import_tasks is not supported: an import is static; use include_tasks to loop`));
   }
 });
 

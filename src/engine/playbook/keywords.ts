@@ -12,11 +12,17 @@ export const PLAY_KEYWORDS = new Set([
   'gather_facts', 'gather_subset', 'become', 'become_user', 'become_method', 'serial', 'any_errors_fatal',
   'max_fail_percentage', 'strategy', 'tags', 'check_mode', 'connection', 'remote_user', 'environment',
   'collections', 'order', 'force_handlers', 'ignore_unreachable', 'no_log', 'diff', 'vars_prompt', 'module_defaults',
-  'run_once',
+  'run_once', 'ignore_errors',
 ]);
 
 /** Keys of a play's `roles:` entry that are keywords, not role parameters. */
-export const ROLE_ENTRY_KEYWORDS = new Set(['role', 'name', 'vars', 'when', 'tags', 'become', 'become_user', 'check_mode', 'environment']);
+// Ansible's RoleInclude takes every Base/Become/Conditional/Taggable/Delegatable keyword; the ones a
+// task accepts are keywords here too (never role parameters).
+export const ROLE_ENTRY_KEYWORDS = new Set([
+  'role', 'name', 'vars', 'when', 'tags', 'become', 'become_user', 'check_mode', 'environment',
+  'ignore_errors', 'no_log', 'delegate_to', 'delegate_facts', 'any_errors_fatal', 'run_once', 'connection',
+  'become_method', 'collections', 'debugger', 'diff', 'throttle', 'module_defaults',
+]);
 
 /** Keywords accepted for compatibility but not acted upon; a warning is better than a hard stop. */
 export const IGNORED_KEYWORDS = new Set(['debugger', 'throttle', 'collections', 'order', 'become_method', 'diff', 'module_defaults']);

@@ -8,6 +8,7 @@ import { connectionKeyword, keywordBoolean } from './keyword-values.js';
 import { PLAY_KEYWORDS, ROLE_ENTRY_KEYWORDS } from './keywords.js';
 import { inheritCheckMode, loadTaskList, type TaskLoadContext } from './load-tasks.js';
 import { makeRoleLoader } from './load-role.js';
+import { inheritInto, inheritIntoHandlers, type Inherited } from './inherit.js';
 import { internalAction } from './action-form.js';
 import { boolKeyword, describe, keyLoc, listKeyword, mapKeyword } from './keyword-types.js';
 import type { SourceLoc } from '../../errors.js';
@@ -61,7 +62,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
   }
   if (p.hosts === undefined || p.hosts === null || p.hosts === '') throw new BadInputError("the play has no 'hosts:' (expected a host pattern such as all or a group name)", loc);
   const extraHandlers: TaskDef[] = [];
-  const ctx: TaskLoadContext = { file, baseDir: dir, knownModule: opts.knownModule, loadRole, extraHandlers };
+  const ctx: TaskLoadContext = { file, baseDir: dir, knownModule: opts.knownModule, loadRole: (n, pr, l, tf, dup) => loadRole(n, pr, l, tf, [], dup), extraHandlers };
   const roleTasks: TaskItem[] = [];
   const roles: RoleContext[] = [];
   const roleList = listKeyword(p, 'roles', loc);
@@ -75,12 +76,15 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
     for (const [k, v] of Object.entries(spec)) if (!ROLE_ENTRY_KEYWORDS.has(k)) params[k] = v;
     const loaded = await loadRole(name, params, locOf(p.roles) ? rloc : loc);
     const checkMode = keywordBoolean(spec.check_mode, 'check_mode', locOf(spec, 'check_mode') ?? rloc);
+    const inherited = roleEntryKeywords(spec, rloc);
     roles.push(loaded.ctx);
-    extraHandlers.push(...inheritCheckMode(loaded.handlers, checkMode));
+    extraHandlers.push(...inheritIntoHandlers(inheritCheckMode(loaded.handlers, checkMode), inherited));
+    inheritInto(loaded.tasks, inherited);
     roleTasks.push({
       kind: 'block', name: undefined, when: spec.when === undefined ? [] : [spec.when].flat(), tags: [spec.tags ?? []].flat().map(String), vars: params,
       become: spec.become === undefined ? undefined : Boolean(spec.become), becomeUser: spec.become_user as string | undefined,
-      checkMode, environment: spec.environment ?? undefined, baseDir: loaded.ctx.dir, loc: rloc, role: loaded.ctx, block: loaded.tasks, rescue: [], always: [],
+      runOnce: boolKeyword(spec, 'run_once', rloc), connection: connectionKeyword(spec.connection, locOf(spec, 'connection') ?? rloc),
+      ...inherited, checkMode, environment: spec.environment ?? undefined, baseDir: loaded.ctx.dir, loc: rloc, role: loaded.ctx, block: loaded.tasks, rescue: [], always: [],
     });
   }
   const preTasks = await loadTaskList(p.pre_tasks, ctx, 'pre_tasks', keyLoc(p, 'pre_tasks', loc));
@@ -91,6 +95,9 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
     if (h.kind !== 'task') throw new BadInputError('handlers cannot be blocks', h.loc);
     playHandlers.push(h);
   }
+  // The play's no_log/ignore_errors reach every task and handler that sets neither (nor a block around it).
+  const playInherited = { noLog: boolKeyword(p, 'no_log', loc), ignoreErrors: p.ignore_errors ?? undefined };
+  for (const list of [preTasks, roleTasks, tasks, postTasks, extraHandlers, playHandlers]) inheritInto(list, playInherited);
   const serial = listKeyword(p, 'serial', loc, true) as (number | string)[];
   for (const s of serial) {
     if (typeof s === 'number' ? !Number.isInteger(s) || s < 0 : typeof s !== 'string' || !/^(\d+%?|.*{{.*}}.*)$/.test(s.trim())) {
@@ -115,6 +122,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
     becomeUser: p.become_user as string | undefined,
     serial,
     anyErrorsFatal: boolKeyword(p, 'any_errors_fatal', loc) ?? false,
+    ...playInherited,
     maxFailPercentage: p.max_fail_percentage === undefined ? undefined : Number(p.max_fail_percentage),
     strategy: 'linear',
     tags: [p.tags ?? []].flat().map(String),
@@ -126,6 +134,17 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
     roles,
     baseDir: dir,
     loc,
+  };
+}
+
+/** The inheritable keywords of a roles: entry (its own when/tags/become... make the role's block). */
+function roleEntryKeywords(spec: Vars, loc: SourceLoc): Inherited {
+  return {
+    ignoreErrors: spec.ignore_errors ?? undefined,
+    noLog: boolKeyword(spec, 'no_log', loc),
+    delegateTo: spec.delegate_to === undefined || spec.delegate_to === null ? undefined : String(spec.delegate_to),
+    delegateFacts: boolKeyword(spec, 'delegate_facts', loc),
+    anyErrorsFatal: boolKeyword(spec, 'any_errors_fatal', loc),
   };
 }
 

@@ -55,7 +55,7 @@ const asVars = (v: unknown, file: string): Vars => {
 /** Loads a role and, first, its meta dependencies. `seen` keeps a role from running twice with the same params. */
 export function makeRoleLoader(opts: RoleLoaderOptions) {
   const seen = new Set<string>();
-  const load = async (name: string, params: Vars, loc: SourceLoc, tasksFrom?: string, stack: string[] = []): Promise<LoadedRole> => {
+  const load = async (name: string, params: Vars, loc: SourceLoc, tasksFrom?: string, stack: string[] = [], duplicates = false): Promise<LoadedRole> => {
     const dir = findRoleDir(name, opts.searchPath);
     if (!dir) {
       throw new BadInputError(`the role '${name}' was not found in: ${opts.searchPath.join(', ')}`, loc);
@@ -88,14 +88,15 @@ export function makeRoleLoader(opts: RoleLoaderOptions) {
       handlers.push(...d.handlers);
     }
     const key = `${dir}\0${tasksFrom ?? ''}\0${JSON.stringify(params)}`;
-    if (seen.has(key)) return { ctx, tasks, handlers };
+    // include_role runs the role each time it is reached (a loop's every item): no dedup there.
+    if (seen.has(key) && !duplicates) return { ctx, tasks, handlers };
     seen.add(key);
     const tctx: TaskLoadContext = {
       file: fileOf(dir, 'tasks', tasksFrom ?? 'main'),
       baseDir: dir,
       role: ctx,
       knownModule: opts.knownModule,
-      loadRole: (n, p, l, tf) => load(n, p, l, tf, [...stack, dir]),
+      loadRole: (n, p, l, tf, dup) => load(n, p, l, tf, [...stack, dir], dup),
       extraHandlers: handlers,
     };
     const rawTasks = await readOptional(dir, 'tasks', tasksFrom ?? 'main');

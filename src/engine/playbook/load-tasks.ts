@@ -1,5 +1,5 @@
-// Turns a YAML task list into TaskDef/BlockDef items, resolving import_role/include_role and
-// import_tasks/include_tasks statically so the whole run is known (and checkable) up front.
+// Turns a YAML task list into TaskDef/BlockDef items: import_role/import_tasks expanded statically,
+// include_tasks/include_role kept as dynamic includes (load-include.ts) the runner resolves per host.
 import path from 'node:path';
 import { BadInputError, type SourceLoc } from '../../errors.js';
 import { locOf, locOfItem, readYamlFile } from '../yaml-source.js';
@@ -8,25 +8,12 @@ import { internalAction, taskAction } from './action-form.js';
 import { connectionKeyword, keywordBoolean } from './keyword-values.js';
 import { parseKeyValueArgs, splitFreeForm } from './kv-args.js';
 import { boolKeyword, describe, keyLoc, mapKeyword, registerKeyword } from './keyword-types.js';
-import type { BlockDef, RoleContext, TaskDef, TaskItem, Vars } from './types.js';
+import { inheritInto, inheritIntoHandlers } from './inherit.js';
+import { checkIncludeKeywords, loadInclude } from './load-include.js';
+import type { BlockDef, TaskDef, TaskItem, Vars } from './types.js';
+import type { TaskLoadContext } from './load-context.js';
 
-export interface LoadedRole {
-  ctx: RoleContext;
-  tasks: TaskItem[];
-  handlers: TaskDef[];
-}
-
-export interface TaskLoadContext {
-  file: string;
-  baseDir: string;
-  role?: RoleContext;
-  knownModule(name: string): boolean;
-  loadRole(name: string, params: Vars, loc: SourceLoc, tasksFrom?: string): Promise<LoadedRole>;
-  /** Role handlers collected while expanding import_role inside task lists. */
-  extraHandlers: TaskDef[];
-  /** Task files being imported, outermost first: a file met again is a recursion. */
-  importChain?: { file: string; loc?: SourceLoc }[];
-}
+export type { LoadedRole, TaskLoadContext } from './load-context.js';
 
 const INCLUDES = new Set(['import_role', 'include_role', 'import_tasks', 'include_tasks']);
 
@@ -34,10 +21,10 @@ const asList = (v: unknown): unknown[] => (v === undefined || v === null ? [] : 
 const asStrings = (v: unknown): string[] =>
   asList(v).flatMap((x) => (typeof x === 'string' ? x.split(',').map((s) => s.trim()).filter(Boolean) : [String(x)]));
 
-/** hostwire expands includes before the run, so an include cannot loop: refused rather than run once. */
-function refuseIncludeLoop(t: Record<string, unknown>, module: string, loc: SourceLoc): void {
+/** An import is expanded once, before the run: Ansible refuses a loop on it too. */
+function refuseImportLoop(t: Record<string, unknown>, module: string, loc: SourceLoc): void {
   const key = Object.keys(t).find((k) => k === 'loop' || k.startsWith('with_'));
-  if (key) throw new BadInputError(`'${key}' on ${module} is not supported: hostwire expands includes before the run; put the loop on the tasks inside`, locOf(t, key) ?? loc);
+  if (key) throw new BadInputError(`'${key}' on ${module} is not supported: an import is static; use ${module.replace('import', 'include')} to loop`, locOf(t, key) ?? loc);
 }
 
 /** A role's handlers run outside its block, so a role-level check_mode is copied onto them (a handler's own wins). */
@@ -74,6 +61,8 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
     checkMode: keywordBoolean(t.check_mode, 'check_mode', locOf(t, 'check_mode') ?? loc),
     noLog: boolKeyword(t, 'no_log', loc),
     delegateTo: t.delegate_to === undefined ? undefined : String(t.delegate_to),
+    delegateFacts: boolKeyword(t, 'delegate_facts', loc),
+    anyErrorsFatal: boolKeyword(t, 'any_errors_fatal', loc),
     runOnce: boolKeyword(t, 'run_once', loc),
     connection: connectionKeyword(t.connection, locOf(t, 'connection') ?? loc),
     environment: t.environment ?? undefined,
@@ -92,6 +81,7 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
       rescue: await loadTaskList(t.rescue, ctx, 'rescue', keyLoc(t, 'rescue', loc)),
       always: await loadTaskList(t.always, ctx, 'always', keyLoc(t, 'always', loc)),
     };
+    inheritInto([...block.block, ...block.rescue, ...block.always], block);
     return [block];
   }
   const action = taskAction(t, moduleKeys, loc, common.name);
@@ -106,26 +96,39 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
   const rawArgs = action.rawArgs;
   if (action.delegateTo) common.delegateTo = action.delegateTo;
 
-  // Static includes expand here, wrapped in a block that carries the task's when/tags/vars.
-  if (['import_role', 'include_role', 'import_tasks', 'include_tasks'].includes(module)) refuseIncludeLoop(t, module, loc);
-  if (module === 'import_role' || module === 'include_role') {
+  if (module === 'include_role' || module === 'include_tasks') {
+    checkIncludeKeywords(t, module, moduleKey, loc);
+    const withKey = Object.keys(t).find((k) => k.startsWith('with_'));
+    const lc = mapKeyword(t, 'loop_control', loc) ?? {};
+    const task: TaskDef = {
+      ...common, kind: 'task', module, written: moduleKey, args: {}, loop: withKey ? t[withKey] : t.loop,
+      loopLabel: lc.label === undefined ? undefined : String(lc.label), loopVar: lc.loop_var === undefined ? 'item' : String(lc.loop_var),
+      notify: [], retries: 0, delay: 0, listen: [],
+    };
+    return [await loadInclude({ module, written: moduleKey, rawArgs, task, loc: mloc }, t, ctx, loadTask, loadTaskList)];
+  }
+  // Imports are static: expanded here, wrapped in a block that carries the task's keywords.
+  if (module === 'import_role' || module === 'import_tasks') refuseImportLoop(t, module, loc);
+  if (module === 'import_role') {
     const a = (rawArgs ?? {}) as Record<string, unknown>;
     if (typeof a.name !== 'string') throw new BadInputError(`${module} needs 'name: <role>'`, mloc);
     const role = await ctx.loadRole(a.name, (t.vars as Vars) ?? {}, mloc, a.tasks_from as string | undefined);
-    ctx.extraHandlers.push(...inheritCheckMode(role.handlers, common.checkMode));
-    return [{ ...common, vars: {}, kind: 'block', block: role.tasks, rescue: [], always: [], ...(module === 'include_role' ? { include: moduleKey } : {}) }];
+    ctx.extraHandlers.push(...inheritIntoHandlers(inheritCheckMode(role.handlers, common.checkMode), common));
+    inheritInto(role.tasks, common);
+    return [{ ...common, vars: {}, kind: 'block', block: role.tasks, rescue: [], always: [] }];
   }
-  if (module === 'import_tasks' || module === 'include_tasks') {
+  if (module === 'import_tasks') {
     const rel = typeof rawArgs === 'string' ? rawArgs : String((rawArgs as Record<string, unknown>)?.file ?? '');
     if (!rel) throw new BadInputError(`${module} needs a file name`, mloc);
     const file = path.resolve(ctx.role ? path.join(ctx.baseDir, 'tasks') : ctx.baseDir, rel);
     const chain = ctx.importChain ?? [{ file: ctx.file }];
     if (chain.some((c) => c.file === file)) {
       const names = [...chain.map((c) => c.file), file].map((f) => path.relative(ctx.baseDir, f) || f);
-      throw new BadInputError(`${module} recursion: ${names.join(' -> ')}; a task file cannot include itself (hostwire expands includes before the run)`, mloc);
+      throw new BadInputError(`${module} recursion: ${names.join(' -> ')}; a task file cannot include itself (hostwire expands imports before the run)`, mloc);
     }
     const list = await loadTaskList(await readYamlFile(file), { ...ctx, file, importChain: [...chain, { file, loc: mloc }] }, file);
-    return [{ ...common, kind: 'block', block: list, rescue: [], always: [], ...(module === 'include_tasks' ? { include: moduleKey } : {}) }];
+    inheritInto(list, common);
+    return [{ ...common, kind: 'block', block: list, rescue: [], always: [] }];
   }
   if (!ctx.knownModule(module)) {
     throw new BadInputError(`couldn't resolve module/action '${moduleKey}'. This often indicates a misspelling or a module hostwire does not ship`, mloc);
@@ -166,7 +169,6 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
     retries: t.retries === undefined ? 3 : Number(t.retries),
     delay: t.delay === undefined ? 5 : Number(t.delay),
     listen: asList(t.listen).map(String),
-    delegateFacts: boolKeyword(t, 'delegate_facts', loc),
   };
   if (task.until !== undefined && t.retries === undefined) task.retries = 3;
   return [task];

@@ -26,6 +26,10 @@ export interface TaskCommon {
   checkMode?: boolean | string;
   noLog?: boolean;
   delegateTo?: string;
+  /** delegate_facts: facts the delegated task sets go to the delegate. */
+  delegateFacts?: boolean;
+  /** any_errors_fatal on the task or around it (the play's is PlayDef.anyErrorsFatal). */
+  anyErrorsFatal?: boolean;
   /** `environment:` (a mapping or a template of one); outer ones first, the task's last wins per key. */
   environment?: unknown;
   /** `connection:` on a task or block; only local is acted on (the task runs on the controller). */
@@ -54,8 +58,6 @@ export interface TaskDef extends TaskCommon {
   until?: unknown;
   retries: number;
   delay: number;
-  /** delegate_facts: facts the delegated task sets go to the delegate. */
-  delegateFacts?: boolean;
   /** Handlers only: extra topics this handler listens to. */
   listen: string[];
 }
@@ -67,6 +69,26 @@ export interface BlockDef extends TaskCommon {
   always: TaskItem[];
   /** Set when the block is an include_tasks/include_role task (as written): listed as that one task. */
   include?: string;
+  /** include_tasks/include_role: resolved per host at run time (the block's own keywords are the include's). */
+  dynamic?: IncludeSpec;
+}
+
+/**
+ * A dynamic include, as Ansible's TaskInclude/IncludeRole: its when, loop, tags, ignore_errors and no_log
+ * belong to the include itself (not inherited by what it includes); its vars and `apply:` reach the
+ * included tasks. The target is rendered per host (per loop item) with that host's vars, facts included.
+ */
+export interface IncludeSpec {
+  action: 'include_tasks' | 'include_role';
+  /** The include as a task (module include_tasks/include_role), for its events, loop and result. */
+  task: TaskDef;
+  /** include_tasks: the file; include_role: the role name. */
+  target: string;
+  tasksFrom?: string;
+  /** `with_<lookup>:` loops: the lookup; the task's `loop` holds its terms. */
+  loopWith?: string;
+  /** Loads what a rendered target names, `apply:` wrapped round it (cached per target). */
+  load(target: string, tasksFrom: string | undefined, loc: SourceLoc): Promise<{ tasks: TaskItem[]; handlers: TaskDef[] }>;
 }
 
 export type TaskItem = TaskDef | BlockDef;
@@ -95,6 +117,9 @@ export interface PlayDef {
   tags: string[];
   checkMode?: boolean | string;
   environment?: unknown;
+  /** no_log and ignore_errors on the play: every task without its own (or a block's) inherits them. */
+  noLog?: boolean;
+  ignoreErrors?: unknown;
   /** vars_prompt names: hostwire never prompts, so each must come with -e (as Ansible skips the prompt then). */
   varsPrompt: { name: string; loc: SourceLoc }[];
   /** The play's `connection:` (a host's own ansible_connection still wins, as in Ansible). */

@@ -17,6 +17,7 @@ import type { Transport } from '../../transports/transport.js';
 import { flushDaemonReload } from '../../modules/systemd_unit/daemon-reload.js';
 import { factsScript } from '../../facts/index.js';
 import { probeBatch } from '../../probe/read-ahead.js';
+import { runInclude, type IncludeHost } from './run-include.js';
 
 export interface PlayRunOptions extends TagFilter {
   check: boolean;
@@ -168,8 +169,22 @@ export class PlayRunner {
     for (const item of items) {
       if (this.opts.interrupted() || !pool.some(isActive)) return;
       if (item.kind === 'task') await this.runTask(item, scope, pool.filter(isActive));
+      else if (item.dynamic) await runInclude(this.includeHost(), item, scope, pool.filter(isActive));
       else await this.runBlock(item, scope, only);
     }
+  }
+
+  /** What a dynamic include needs of this play (run-include.ts). */
+  private includeHost(): IncludeHost {
+    return {
+      play: this.play,
+      tags: this.opts,
+      varsFor: (h, scope, task, extra) => taskVars(this.vctx, h, scope, task, extra),
+      taskInfo: (task, scope, first) => this.taskInfo(task, false, scope, first),
+      emit: (e) => this.opts.emit(e),
+      record: (task, h, result, info) => this.record(task, h, result, info),
+      runItems: (items, scope, hosts) => this.runItems(items, scope, hosts),
+    };
   }
 
   private async runBlock(block: BlockDef, parent: Scope, only?: HostState[]): Promise<void> {

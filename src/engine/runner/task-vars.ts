@@ -22,12 +22,15 @@ export interface Scope {
   /** run_once set on the play or an enclosing block (a task's own wins). */
   runOnce?: boolean;
   role?: RoleContext;
+  /** Values that are data, never rendered (an include loop's item): above register/set_fact, as include params. */
+  data?: Vars[];
 }
 
 export const rootScope = (play: PlayDef): Scope => ({ vars: [], when: [], tags: [...play.tags], become: play.become, becomeUser: play.becomeUser, checkMode: play.checkMode, environment: play.environment === undefined ? [] : [play.environment], runOnce: play.runOnce });
 
-export function childScope(parent: Scope, item: { vars: Vars; when: unknown[]; tags: string[]; become?: boolean; becomeUser?: string; checkMode?: CheckModeValue; connection?: 'ssh' | 'local'; environment?: unknown; runOnce?: boolean; role?: RoleContext }): Scope {
+export function childScope(parent: Scope, item: { vars: Vars; when: unknown[]; tags: string[]; become?: boolean; becomeUser?: string; checkMode?: CheckModeValue; connection?: 'ssh' | 'local'; environment?: unknown; runOnce?: boolean; role?: RoleContext; data?: Vars }): Scope {
   return {
+    data: item.data ? [...(parent.data ?? []), item.data] : parent.data,
     vars: [...parent.vars, item.vars],
     when: [...parent.when, ...item.when],
     tags: [...parent.tags, ...item.tags],
@@ -123,6 +126,7 @@ export function taskVars(ctx: RunVarsContext, h: HostState, scope: Scope, task?:
     ...scope.vars.map((v): [Vars, 'trusted'] => [v, 'trusted']),
     [task?.vars, 'trusted'],
     [h.runtimeVars, 'data'],
+    ...(scope.data ?? []).map((v): [Vars, 'data'] => [v, 'data']),
     [extra, 'data'],
     [ctx.extraVars, 'trusted'],
     [magic, 'data'],

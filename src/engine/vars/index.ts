@@ -20,3 +20,4 @@ export { UnsafeText, withUnsafeTag } from './unsafe.js';
 export { readsSecret } from './taint.js';
 export { compileCount } from './environment.js';
 export { OMIT, isOmit, TemplateFailure } from './undefined.js';
+export { withLoopItems } from './with-loop.js';

@@ -14,6 +14,9 @@ type Lookup = (terms: unknown[], kw: Record<string, unknown>, vars: Vars) => unk
 
 function searchDirs(vars: Vars, subdir: string): string[] {
   const dirs: string[] = [];
+  // ansible_search_path (role path, the task file's dir) when the caller gives it, as a with_ loop of an include.
+  const stack = vars.ansible_search_path;
+  if (Array.isArray(stack)) for (const d of stack) if (typeof d === 'string') dirs.push(join(d, subdir), d);
   for (const key of ['role_path', 'playbook_dir']) {
     const d = vars[key];
     if (typeof d === 'string') dirs.push(join(d, subdir), d);

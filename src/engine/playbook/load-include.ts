@@ -1,0 +1,138 @@
+// include_tasks / include_role as Ansible's TaskInclude / IncludeRole: dynamic includes, resolved per
+// host at run time. The loader checks their keywords and arguments, loads a target that is no template
+// ahead (so its errors show before the run and --list-tasks/lookahead see it), and leaves the runner a
+// loader for targets rendered from host vars ("{{ ansible_os_family | lower }}.yml").
+import path from 'node:path';
+import { BadInputError, type SourceLoc } from '../../errors.js';
+import { isTemplated } from '../vars/index.js';
+import { locOf, readYamlFile } from '../yaml-source.js';
+import { describe } from './keyword-types.js';
+import { inheritInto } from './inherit.js';
+import type { BlockDef, IncludeSpec, TaskDef, TaskItem, Vars } from './types.js';
+import type { TaskLoadContext } from './load-context.js';
+
+// TaskInclude.VALID_INCLUDE_KEYWORDS (ansible-core 2.14), with_* being loop_with.
+const VALID_INCLUDE_KEYWORDS = new Set([
+  'action', 'args', 'collections', 'debugger', 'ignore_errors', 'loop', 'loop_control', 'name', 'no_log',
+  'register', 'run_once', 'tags', 'timeout', 'vars', 'when',
+]);
+const VALID_ARGS = {
+  include_tasks: new Set(['file', '_raw_params', 'apply']),
+  include_role: new Set(['name', 'tasks_from', 'vars_from', 'defaults_from', 'handlers_from', 'public', 'allow_duplicates', 'apply', 'rolespec_validate']),
+};
+// Keywords hostwire does not act on for an include: refused rather than silently dropped.
+const NOT_SUPPORTED: Record<string, string> = {
+  register: 'hostwire registers nothing for an include',
+  run_once: 'put run_once on the included tasks (or in apply:)',
+  timeout: 'hostwire has no task timeout',
+  vars_from: 'use include_vars', defaults_from: 'use include_vars', handlers_from: 'the role\'s handlers/main.yml is used',
+};
+
+export interface IncludeParts {
+  module: 'include_tasks' | 'include_role';
+  written: string;
+  rawArgs: unknown;
+  /** The include as a task: its name, when, tags, loop, ignore_errors, no_log, vars. */
+  task: TaskDef;
+  loc: SourceLoc;
+}
+
+/** Ansible refuses a keyword an include cannot take ("'become' is not a valid attribute for a TaskInclude"). */
+export function checkIncludeKeywords(t: Record<string, unknown>, module: string, actionKey: string, loc: SourceLoc): void {
+  const cls = module === 'include_role' ? 'IncludeRole' : 'TaskInclude';
+  for (const k of Object.keys(t)) {
+    if (k === actionKey || k.startsWith('with_') || VALID_INCLUDE_KEYWORDS.has(k) && !(k in NOT_SUPPORTED)) continue;
+    const why = NOT_SUPPORTED[k] ?? `set it in apply: (${module} applies it to the included tasks) or use ${module.replace('include', 'import')}`;
+    throw new BadInputError(`'${k}' is not a valid attribute for a ${cls}: ${why}`, locOf(t, k) ?? loc);
+  }
+}
+
+function includeArgs(p: IncludeParts): Record<string, unknown> {
+  const raw = p.rawArgs;
+  if (typeof raw === 'string') return p.module === 'include_tasks' ? { file: raw } : { name: raw };
+  if (raw === null || raw === undefined) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new BadInputError(`arguments of '${p.written}' must be a mapping or a file name, got ${describe(raw)}`, p.loc);
+  const a = { ...(raw as Record<string, unknown>) };
+  for (const k of Object.keys(a)) {
+    if (!VALID_ARGS[p.module].has(k)) throw new BadInputError(`Invalid options for ${p.module}: ${k} (expected ${[...VALID_ARGS[p.module]].filter((x) => x !== '_raw_params').join(', ')})`, locOf(raw, k) ?? p.loc);
+    if (k in NOT_SUPPORTED) throw new BadInputError(`${p.module}: '${k}' is not supported: ${NOT_SUPPORTED[k]}`, locOf(raw, k) ?? p.loc);
+  }
+  if (a._raw_params !== undefined) a.file ??= a._raw_params;
+  return a;
+}
+
+/** `apply:` keywords become a block around the included tasks (TaskInclude.build_parent_block). */
+async function applyBlock(apply: unknown, p: IncludeParts, ctx: TaskLoadContext, loadTask: LoadTaskFn): Promise<BlockDef | undefined> {
+  if (apply === undefined || apply === null) return undefined;
+  if (typeof apply !== 'object' || Array.isArray(apply)) throw new BadInputError(`Expected a dict for apply but got ${describe(apply)} instead`, p.loc);
+  if ('block' in apply) throw new BadInputError(`apply: takes task keywords (become, tags, when...), not 'block'`, locOf(apply, 'block') ?? p.loc);
+  const [block] = await loadTask({ ...(apply as Vars), block: [] }, ctx, locOf(apply) ?? p.loc);
+  return block as BlockDef;
+}
+
+type LoadTaskFn = (raw: unknown, ctx: TaskLoadContext, at?: SourceLoc) => Promise<TaskItem[]>;
+type LoadListFn = (raw: unknown, ctx: TaskLoadContext, where: string, at?: SourceLoc) => Promise<TaskItem[]>;
+
+/** The include as a block with its run-time loader; a target that is no template is loaded now. */
+export async function loadInclude(p: IncludeParts, t: Record<string, unknown>, ctx: TaskLoadContext, loadTask: LoadTaskFn, loadTaskList: LoadListFn): Promise<BlockDef> {
+  const args = includeArgs(p);
+  const targetKey = p.module === 'include_tasks' ? 'file' : 'name';
+  const target = args[targetKey];
+  if (typeof target !== 'string' || !target.trim()) {
+    throw new BadInputError(p.module === 'include_tasks' ? `No file specified for ${p.module}` : `${p.module} needs 'name: <role>'`, p.loc);
+  }
+  const tasksFrom = args.tasks_from === undefined ? undefined : String(args.tasks_from);
+  const apply = await applyBlock(args.apply, p, ctx, loadTask);
+  const wrap = (tasks: TaskItem[]): TaskItem[] => {
+    if (!apply) return tasks;
+    inheritInto(tasks, apply);
+    return [{ ...apply, block: tasks, rescue: [], always: [] }];
+  };
+  const cache = new Map<string, Promise<{ tasks: TaskItem[]; handlers: TaskDef[] }>>();
+  const load = (name: string, from: string | undefined, at: SourceLoc) => {
+    const key = `${name}\0${from ?? ''}`;
+    let hit = cache.get(key);
+    if (!hit) {
+      hit = p.module === 'include_tasks' ? loadTaskFile(name, ctx, at, loadTaskList) : loadRoleTasks(name, from, ctx, at);
+      hit = hit.then((r) => ({ tasks: wrap(r.tasks), handlers: r.handlers }));
+      cache.set(key, hit);
+    }
+    return hit;
+  };
+  const withKey = Object.keys(t).find((k) => k.startsWith('with_'));
+  const spec: IncludeSpec = {
+    action: p.module, task: p.task, target, tasksFrom, load,
+    loopWith: withKey && withKey !== 'with_items' && withKey !== 'with_list' ? withKey.slice('with_'.length) : undefined,
+  };
+  const fixed = !isTemplated(target) && !(tasksFrom !== undefined && isTemplated(tasksFrom));
+  const preloaded = fixed ? await load(target, tasksFrom, p.loc) : undefined;
+  // Handlers of a role included by a fixed name are known now; the runner adds the others when loaded.
+  if (preloaded) ctx.extraHandlers.push(...preloaded.handlers);
+  return {
+    kind: 'block', name: p.task.name, when: [], tags: p.task.tags, vars: p.task.vars,
+    role: p.task.role, baseDir: p.task.baseDir, loc: p.task.loc,
+    block: preloaded?.tasks ?? [], rescue: [], always: [], include: p.written, dynamic: spec,
+  };
+}
+
+async function loadTaskFile(rel: string, ctx: TaskLoadContext, at: SourceLoc, loadTaskList: LoadListFn): Promise<{ tasks: TaskItem[]; handlers: TaskDef[] }> {
+  const file = path.resolve(ctx.role ? path.join(ctx.baseDir, 'tasks') : ctx.baseDir, rel);
+  const chain = ctx.importChain ?? [{ file: ctx.file }];
+  if (chain.some((c) => c.file === file)) {
+    const names = [...chain.map((c) => c.file), file].map((f) => path.relative(ctx.baseDir, f) || f);
+    throw new BadInputError(`include_tasks recursion: ${names.join(' -> ')}; a task file cannot include itself (hostwire loads the files an include names before it runs them)`, at);
+  }
+  const handlers: TaskDef[] = [];
+  const raw = await readYamlFile(file).catch((err: unknown) => {
+    if (err instanceof BadInputError && err.loc?.line === undefined) throw new BadInputError(`include_tasks '${rel}': ${err.message}`, at, err);
+    throw err;
+  });
+  const tasks = await loadTaskList(raw, { ...ctx, file, extraHandlers: handlers, importChain: [...chain, { file, loc: at }] }, file);
+  return { tasks, handlers };
+}
+
+async function loadRoleTasks(name: string, tasksFrom: string | undefined, ctx: TaskLoadContext, at: SourceLoc): Promise<{ tasks: TaskItem[]; handlers: TaskDef[] }> {
+  const role = await ctx.loadRole(name, {}, at, tasksFrom, true);
+  return { tasks: role.tasks, handlers: role.handlers };
+}
+

@@ -1,0 +1,107 @@
+// Dynamic includes at run time, as Ansible's linear strategy runs them: each host evaluates the
+// include (its loop, its `when`, its target rendered with that host's vars and facts); hosts that
+// included the same file with the same item run its tasks together, in the order they were included.
+// The include's own when/tags/ignore_errors/no_log stay on it; its vars and the loop item reach the tasks.
+import path from 'node:path';
+import { BadInputError, HostwireError, TransportError } from '../../errors.js';
+import { evalCondition, renderValue, withLoopItems } from '../vars/index.js';
+import type { BlockDef, IncludeSpec, PlayDef, TaskDef, TaskItem, Vars } from '../playbook/types.js';
+import type { HostResult, TaskInfo } from './events.js';
+import { isActive, type HostState } from './host-state.js';
+import { childScope, type Scope } from './task-vars.js';
+import { shouldRunByTags, type TagFilter } from './tags.js';
+
+/** What the play runner lends an include. */
+export interface IncludeHost {
+  play: PlayDef;
+  tags: TagFilter;
+  varsFor(h: HostState, scope: Scope, task: TaskDef, extra?: Vars): Vars;
+  taskInfo(task: TaskDef, scope: Scope, first?: HostState): TaskInfo;
+  emit(e: { type: 'task_start'; task: TaskInfo }): void;
+  record(task: TaskDef, h: HostState, result: HostResult, info: TaskInfo): void;
+  runItems(items: TaskItem[], scope: Scope, hosts: HostState[]): Promise<void>;
+}
+
+interface Inclusion {
+  key: string;
+  hosts: HostState[];
+  itemVars?: Vars;
+  loaded: { tasks: TaskItem[]; handlers: TaskDef[] };
+}
+
+const TRUE_WORDS = new Set(['yes', 'true', 'on', '1', 'y', 't']);
+
+/** ignore_errors may be a template ("{{ x }}"): rendered with the host's vars. */
+function ignoresErrors(task: TaskDef, vars: () => Vars): boolean {
+  let v = task.ignoreErrors;
+  if (typeof v === 'string' && /{{|{%/.test(v)) v = renderValue(v, vars(), task.loc);
+  return v === true || v === 1 || (typeof v === 'string' && TRUE_WORDS.has(v.trim().toLowerCase()));
+}
+
+/** The loop's items for one host (one undefined item without a loop). */
+function loopItems(spec: IncludeSpec, vars: Vars): unknown[] {
+  const task = spec.task;
+  if (task.loop === undefined) return [undefined];
+  if (spec.loopWith) {
+    // first_found and friends search the role and the including file's directory, as Ansible's search path.
+    const searchPath = [task.role?.dir, path.dirname(task.loc.file)].filter((d): d is string => typeof d === 'string');
+    return withLoopItems(spec.loopWith, task.loop, Object.assign(Object.create(vars) as Vars, { ansible_search_path: searchPath }));
+  }
+  const items = renderValue(task.loop, vars, task.loc);
+  if (!Array.isArray(items)) throw new BadInputError(`loop must render to a list, got ${JSON.stringify(items)}`, task.loc);
+  return items;
+}
+
+/** Evaluates the include on one host: the inclusions it makes, in order (none when `when` skips them all). */
+async function resolveOnHost(r: IncludeHost, spec: IncludeSpec, scope: Scope, h: HostState): Promise<{ key: string; itemVars?: Vars; target: string; loaded: Inclusion['loaded'] }[]> {
+  const task = spec.task;
+  const when = [...scope.when, ...task.when] as (string | boolean)[];
+  const out = [];
+  for (const item of loopItems(spec, r.varsFor(h, scope, task))) {
+    const itemVars = task.loop === undefined ? undefined : { [task.loopVar]: item, ansible_loop_var: task.loopVar };
+    const vars = r.varsFor(h, scope, task, itemVars);
+    if (!evalCondition(when, vars, task.loc)) continue;
+    const target = String(renderValue(spec.target, vars, task.loc));
+    const from = spec.tasksFrom === undefined ? undefined : String(renderValue(spec.tasksFrom, vars, task.loc));
+    const loaded = await spec.load(target, from, task.loc);
+    out.push({ key: `${target}\0${from ?? ''}\0${JSON.stringify(item) ?? ''}`, itemVars, target: from ? `${target} (${from})` : target, loaded });
+  }
+  return out;
+}
+
+export async function runInclude(r: IncludeHost, block: BlockDef, scope: Scope, hosts: HostState[]): Promise<void> {
+  const spec = block.dynamic!;
+  const task = spec.task;
+  // The include's tags select the include itself; the included tasks are selected by their own (and apply:'s).
+  if (!shouldRunByTags([...new Set([...scope.tags, ...task.tags])], r.tags) || hosts.length === 0) return;
+  const info = r.taskInfo(task, scope, hosts[0]);
+  r.emit({ type: 'task_start', task: info });
+  const inclusions: Inclusion[] = [];
+  for (const h of hosts) {
+    const started = Date.now();
+    try {
+      const found = await resolveOnHost(r, spec, scope, h);
+      for (const f of found) {
+        const same = inclusions.find((i) => i.key === f.key);
+        if (same) same.hosts.push(h);
+        else inclusions.push({ key: f.key, hosts: [h], itemVars: f.itemVars, loaded: f.loaded });
+      }
+      const status = found.length ? 'ok' : 'skipped';
+      const msg = found.length ? `included: ${[...new Set(found.map((f) => f.target))].join(', ')}` : 'Conditional result was False';
+      r.record(task, h, { host: h.name, status, msg, noLog: task.noLog, durationMs: Date.now() - started }, info);
+    } catch (err) {
+      const msg = err instanceof HostwireError || err instanceof Error ? err.message : String(err);
+      const status = err instanceof TransportError ? 'unreachable' : 'failed';
+      const ignored = status === 'failed' && ignoresErrors(task, () => r.varsFor(h, scope, task));
+      r.record(task, h, { host: h.name, status, ignored, msg, noLog: task.noLog, durationMs: Date.now() - started, result: { failed: true, msg } }, info);
+    }
+  }
+  for (const inc of inclusions) {
+    // A role's handlers join the play's when the role is first included.
+    for (const hd of inc.loaded.handlers) if (!r.play.handlers.includes(hd)) r.play.handlers.push(hd);
+    const withItem = inc.itemVars ? childScope(scope, { vars: {}, data: inc.itemVars, when: [], tags: [] }) : scope;
+    const s = childScope(withItem, { vars: block.vars, when: [], tags: [] });
+    const active = inc.hosts.filter(isActive);
+    if (active.length) await r.runItems(inc.loaded.tasks, s, active);
+  }
+}
