@@ -26,6 +26,10 @@ import { etcdKeyModule } from './etcd_key/etcd_key.js';
 import { ovsGatewayModule } from './ovs_gateway/ovs_gateway.js';
 import { routeSetModule } from './route_set/route_set.js';
 import { subnetLeaseModule } from './subnet_lease/subnet_lease.js';
+import { statModule } from './stat/stat.js';
+import { slurpModule } from './slurp/slurp.js';
+import { pingModule } from './ping/ping.js';
+import { rawModule } from './raw/raw.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -39,6 +43,7 @@ for (const m of [ipLinkModule, ipAddrModule, ipRouteModule, ovsBridgeModule, ovs
 registerModule(routeSetModule);
 registerModule(subnetLeaseModule);
 registerModule(ovsGatewayModule);
+for (const m of [statModule, slurpModule, pingModule, rawModule]) registerModule(m);
 
 export function getModule(name: string): Module<any, any> | undefined {
   return modules.get(name);

@@ -6,7 +6,7 @@ import test from 'ava';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { getModule } from '../../src/modules/registry.js';
-import { caseContext, probeOutput, type PlanCase } from './plan-case.js';
+import { caseContext, probeOutput, readCaseContext, withoutKeys, type PlanCase } from './plan-case.js';
 
 // Read from the source tree (three levels above dist/test/modules), as the modules' unit tests do.
 const modulesDir = fileURLToPath(new URL('../../../src/modules/', import.meta.url));
@@ -36,7 +36,20 @@ test('the recorded cases are found', (t) => {
   t.true(cases.filter((c) => c.data.args !== undefined).length >= 28, `${cases.length} case files under ${modulesDir}`);
 });
 
-for (const c of cases.filter((x) => x.data.args !== undefined)) {
+for (const c of cases.filter((x) => x.data.args !== undefined && x.data.result !== undefined)) {
+  test(`${c.folder}/${c.name} (read)`, async (t) => {
+    const mod = getModule(c.data.module ?? c.folder);
+    if (!mod?.run || !mod.readsAhead) return t.fail(`${c.folder}/cases/${c.name}.json: no read module (run + readsAhead) named ${c.data.module ?? c.folder}`);
+    const args = mod.args.parse(c.data.args);
+    const probed: string[] = [];
+    const result = await mod.run(args, readCaseContext(c.data, probed));
+    t.deepEqual(probed, mod.readsAhead(args), 'the one probe it reads is the one the runner reads ahead');
+    const ignore = c.data.ignore ?? [];
+    t.deepEqual(withoutKeys(result, ignore), withoutKeys(c.data.result!, ignore));
+  });
+}
+
+for (const c of cases.filter((x) => x.data.args !== undefined && x.data.result === undefined)) {
   test(`${c.folder}/${c.name}`, (t) => {
     const mod = getModule(c.data.module ?? c.folder);
     if (!mod?.probe || !mod.plan) return t.fail(`${c.folder}/cases/${c.name}.json: no probe/plan module named ${c.data.module ?? c.folder}`);

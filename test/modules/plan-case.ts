@@ -22,6 +22,10 @@ export interface PlanCase {
   plan?: { summary: string; run: string[]; write?: string }[];
   /** Or: the plan fails with a message matching this regular expression. */
   error?: string;
+  /** Or, for a read module (stat, slurp: run() asking one probe): its result from this output. */
+  result?: Record<string, unknown>;
+  /** Dotted keys of `result` not compared (the note says why), only checked to be present. */
+  ignore?: string[];
 }
 
 /** The probe's output: a section recording is framed as `section()` prints it (stderr folded in). */
@@ -47,4 +51,29 @@ export function caseContext(c: PlanCase): ModuleContext {
     render: noHost('render'),
     probe: noHost('probe'),
   };
+}
+
+/** A read module's context: its one probe gets the recorded output, and must be what it reads ahead. */
+export function readCaseContext(c: PlanCase, probed: string[]): ModuleContext {
+  return {
+    ...caseContext(c),
+    probe: async (p) => {
+      probed.push(p.command);
+      return p.parse(probeOutput(c));
+    },
+  };
+}
+
+/** `v` without the dotted `keys` (each must be there: a renamed key is not silently skipped). */
+export function withoutKeys(v: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  const out = structuredClone(v);
+  for (const key of keys) {
+    const path = key.split('.');
+    let o = out as Record<string, unknown>;
+    for (const k of path.slice(0, -1)) o = o[k] as Record<string, unknown>;
+    const last = path[path.length - 1]!;
+    if (o === undefined || !(last in o)) throw new Error(`ignored key ${key} is not in the result`);
+    delete o[last];
+  }
+  return out;
 }

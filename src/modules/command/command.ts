@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Module, ModuleContext, ModuleResult } from '../types.js';
 import { quoteWord, splitWords } from '../kit/shell-words.js';
 import { inlineProbe } from '../../probe/batch.js';
+import { pythonSplitLines } from '../kit/python-lines.js';
 
 // Ansible's command module fails an empty command ("no command given"): refused before the run.
 const commandText = z.string().refine((s) => s.trim() !== '', { message: 'no command given; expected a command to run' });
@@ -52,14 +53,6 @@ function readsAhead(args: CommandArgs): string[] {
   return [args.creates, args.removes].filter((p): p is string => p !== undefined).map((p) => existsProbe(p).command);
 }
 
-/** Python's str.splitlines() (the action plugin's stdout_lines): every line break Python knows, no empty tail. */
-export function splitLines(text: string): string[] {
-  if (text === '') return [];
-  const lines = text.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
-  if (/(\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029])$/.test(text)) lines.pop();
-  return lines;
-}
-
 /** Python's str(datetime) and str(timedelta), the strings Ansible registers as start/end/delta. */
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 export const pyDatetime = (d: Date) =>
@@ -78,7 +71,7 @@ function commandResult(r: { changed: boolean; rc: number | null; stdout?: string
   return {
     changed: r.changed, stdout, stderr, rc: r.rc, cmd: r.cmd, start: null, end: null, delta: null, msg: r.msg,
     ...extra,
-    stdout_lines: splitLines(stdout), stderr_lines: splitLines(stderr),
+    stdout_lines: pythonSplitLines(stdout), stderr_lines: pythonSplitLines(stderr),
   };
 }
 
