@@ -28,6 +28,18 @@ export interface ModuleResult {
   [key: string]: unknown;
 }
 
+/**
+ * Work a module leaves for after the batch on one host (systemd_unit's daemon-reload): kept on the
+ * runner's per-host state under a key, so however many tasks defer it, it runs once. A later task may
+ * do the work first and delete the key (service reloads before it acts); the runner runs what is left
+ * when the batch's tasks and handlers are done.
+ */
+export interface DeferredStep {
+  /** What it runs, named when it fails ('systemctl daemon-reload'). */
+  describe: string;
+  run(): Promise<void>;
+}
+
 /** What a module sees when it runs on one host. */
 export interface ModuleContext {
   host: string;
@@ -48,6 +60,8 @@ export interface ModuleContext {
   render(template: string, file?: string): string;
   /** Run a probe now (or take it from the runner's prefetched batch). */
   probe<S>(probe: Probe<S>): Promise<S>;
+  /** The deferred steps pending on the host the module acts on (the delegate's with delegate_to), by key. */
+  deferred: Map<string, DeferredStep>;
 }
 
 export interface Module<Args = Record<string, unknown>, State = unknown> {

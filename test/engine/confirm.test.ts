@@ -15,7 +15,7 @@ function context(check = false) {
   const transport = { exec: async (script: string) => (execs.push(script), { code: 0, stdout: '', stderr: '' }), writeFile: async () => undefined } as unknown as Transport;
   const recorded = loadCase('ip_route', 'probe-routes');
   const ctx: ModuleContext = {
-    host: 'node1', transport, check, diff: false, vars: {}, baseDir: '.', render: (s) => s,
+    host: 'node1', transport, check, diff: false, vars: {}, baseDir: '.', render: (s) => s, deferred: new Map(),
     probe: async (p) => p.parse({ stdout: recorded.stdout, rc: 0 }) as never,
   };
   return { ctx, execs };

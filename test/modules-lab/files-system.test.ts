@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import { convergeCycle, labHost, moduleRunner, type LabHost, type ModuleRunner } from '../helpers/lab-host.js';
 import type { Transport } from '../../src/transports/transport.js';
 import { newHostState } from '../../src/engine/runner/host-state.js';
+import { runModule } from '../../src/engine/runner/run-module.js';
 import { readProbe, runProbeBatch } from '../../src/probe/read-ahead.js';
 import { getModule } from '../../src/modules/registry.js';
 import type { ModuleContext } from '../../src/modules/types.js';
-import { flushDaemonReload, pendingDaemonReload } from '../../src/modules/systemd_unit/daemon-reload.js';
+import { runDeferredSteps } from '../../src/engine/runner/deferred-steps.js';
 
 const LAB = 'mfiles';
 let host: LabHost;
@@ -85,22 +86,27 @@ const UNIT = '[Unit]\nDescription=hostwire lab unit\n\n[Service]\nExecStart=/bin
 const showReload = 'systemctl show -p NeedDaemonReload hwlab.service';
 
 test.serial('systemd_unit + service: one deferred daemon-reload before the service acts', async (t) => {
-  t.true((await run('systemd_unit', { name: 'hwlab.service', content: UNIT })).changed);
-  t.true((await run('systemd_unit', { name: 'hwlab.service', dropin: '10-env', content: '[Service]\nEnvironment=A=1\n' })).changed);
-  t.is(pendingDaemonReload(tr).length, 2, 'two writes, reload deferred');
-  const started = await run('service', { name: 'hwlab.service', state: 'started' });
+  // One host state across the calls, as the runner keeps it for the batch.
+  const state = newHostState(tr.name, {});
+  const runOn = (name: string, args: Record<string, unknown>) => runModule(name, args, { transport: tr, baseDir: base, vars, state });
+  t.true((await runOn('systemd_unit', { name: 'hwlab.service', content: UNIT })).changed);
+  t.true((await runOn('systemd_unit', { name: 'hwlab.service', dropin: '10-env', content: '[Service]\nEnvironment=A=1\n' })).changed);
+  t.is(state.deferred.size, 1, 'two writes, one reload deferred');
+  const started = await runOn('service', { name: 'hwlab.service', state: 'started' });
   t.deepEqual(started.changes, ['daemon-reload', 'start hwlab.service']);
-  t.is(pendingDaemonReload(tr).length, 0);
+  t.is(state.deferred.size, 0);
   t.is(await sh('systemctl show -p Environment,ActiveState --value hwlab.service'), 'A=1\nactive\n', 'started with the drop-in applied');
   // nothing pending: the next service change does not reload
-  t.deepEqual((await run('service', { name: 'hwlab.service', state: 'restarted' })).changes, ['restart hwlab.service']);
-  // a change nobody acts on is flushed at the end of the play
-  t.true((await run('systemd_unit', { name: 'hwlab.service', dropin: '10-env', content: '[Service]\nEnvironment=A=2\n' })).changed);
+  t.deepEqual((await runOn('service', { name: 'hwlab.service', state: 'restarted' })).changes, ['restart hwlab.service']);
+  // a change nobody acts on is run at the end of the batch
+  t.true((await runOn('systemd_unit', { name: 'hwlab.service', dropin: '10-env', content: '[Service]\nEnvironment=A=2\n' })).changed);
   await new Promise((r) => setTimeout(r, 1100)); // systemd compares mtimes at second granularity
   t.is(await sh(showReload), 'NeedDaemonReload=yes\n');
-  t.true(await flushDaemonReload(tr));
+  const warnings: string[] = [];
+  await runDeferredSteps([state], 1, (e) => e.type === 'warning' && warnings.push(e.message));
+  t.deepEqual(warnings, []);
   t.is(await sh(showReload), 'NeedDaemonReload=no\n');
-  t.false(await flushDaemonReload(tr));
+  t.is(state.deferred.size, 0);
 });
 
 test.serial('systemd_unit and service cycles', async (t) => {
@@ -152,7 +158,7 @@ test.serial('converge-again of every probing module: all probes in one exec, no 
   ];
   const h = newHostState(tr.name, {});
   h.transport = tr;
-  const ctx = { host: tr.name, transport: tr, check: false, diff: false, vars, baseDir: base, render: (s: string) => s.replace('{{ dns_mode }}', vars.dns_mode) } as unknown as ModuleContext;
+  const ctx = { host: tr.name, transport: tr, check: false, diff: false, vars, baseDir: base, deferred: h.deferred, render: (s: string) => s.replace('{{ dns_mode }}', vars.dns_mode) } as unknown as ModuleContext;
   const planned = tasks.map(([name, raw]) => {
     const mod = getModule(name)!;
     const args = mod.args.parse(raw);

@@ -50,6 +50,7 @@ export function caseContext(c: PlanCase): ModuleContext {
     transport: new Proxy({}, { get: (_o, k) => noHost(`transport.${String(k)}`) }) as ModuleContext['transport'],
     render: noHost('render'),
     probe: noHost('probe'),
+    deferred: new Map(),
   };
 }
 

@@ -32,7 +32,7 @@ function stoppedEtcdHost(files: Record<string, string>) {
     return p.parse({ stdout: rec(files[file]).stdout, rc: 0 });
   };
   const ctx = (check: boolean): ModuleContext => ({
-    host: 'h8a-2', transport, check, diff: true, vars: { inventory_hostname: 'h8a-2' }, baseDir: '/', render: (s) => s, probe,
+    host: 'h8a-2', transport, check, diff: true, vars: { inventory_hostname: 'h8a-2' }, baseDir: '/', render: (s) => s, probe, deferred: new Map(),
   });
   return { sent, ctx };
 }

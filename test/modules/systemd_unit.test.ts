@@ -1,9 +1,7 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { parseUnitState, planUnit, unitFilePath } from '../../src/modules/systemd_unit/systemd_unit.js';
-import { flushDaemonReload, markDaemonReload, pendingDaemonReload } from '../../src/modules/systemd_unit/daemon-reload.js';
 import { getModule } from '../../src/modules/registry.js';
-import type { Transport } from '../../src/transports/transport.js';
 
 const load = (name: string) => parseUnitState(JSON.parse(readFileSync(new URL(`../../../src/modules/systemd_unit/cases/${name}.json`, import.meta.url), 'utf8')));
 const args = (a: Record<string, unknown>) => getModule('systemd_unit')!.args.parse(a);
@@ -29,16 +27,4 @@ test('plans from recorded probes: same content ok, new drop-in creates its dir, 
 
 test('missing systemctl names the package', (t) => {
   t.throws(() => planUnit(load('no-systemctl'), args({ name: 'hwrec.service', content: recorded }), 'node-1'), { message: 'systemctl not found on node-1: install systemd' });
-});
-
-test('daemon-reload store: marks add up, one flush runs one reload, then nothing is pending', async (t) => {
-  const ran: string[] = [];
-  const tr = { name: 'h1', exec: async (c: string) => (ran.push(c), { stdout: '', stderr: '', code: 0 }) } as unknown as Transport;
-  t.false(await flushDaemonReload(tr));
-  markDaemonReload(tr, '/etc/systemd/system/a.service');
-  markDaemonReload(tr, '/etc/systemd/system/b.service.d/x.conf');
-  t.is(pendingDaemonReload(tr).length, 2);
-  t.true(await flushDaemonReload(tr));
-  t.false(await flushDaemonReload(tr));
-  t.deepEqual(ran, ['systemctl daemon-reload']);
 });

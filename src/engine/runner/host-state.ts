@@ -1,6 +1,7 @@
 // Everything the runner keeps per host during one run.
 import type { Transport } from '../../transports/transport.js';
 import type { ProbeOutput } from '../../probe/types.js';
+import type { DeferredStep } from '../../modules/types.js';
 import { emptyStats, type HostStats } from './events.js';
 import type { Vars } from '../playbook/types.js';
 
@@ -21,6 +22,8 @@ export interface HostState {
   /** Handler names (and listen topics) notified in this play. */
   notified: Set<string>;
   stats: HostStats;
+  /** Steps modules left for the end of the batch (a daemon-reload), by key; the runner runs them. */
+  deferred: Map<string, DeferredStep>;
   releaseLock?: () => Promise<void>;
 }
 
@@ -36,6 +39,7 @@ export function newHostState(name: string, inventoryVars: Vars): HostState {
     ended: false,
     notified: new Set(),
     stats: emptyStats(),
+    deferred: new Map(),
   };
 }
 

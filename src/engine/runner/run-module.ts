@@ -6,7 +6,7 @@ import { getModule } from '../../modules/registry.js';
 import type { ModuleContext, ModuleResult } from '../../modules/types.js';
 import type { BecomeOptions, Transport } from '../../transports/transport.js';
 import { formatArgsError } from './args-error.js';
-import { newHostState } from './host-state.js';
+import { newHostState, type HostState } from './host-state.js';
 import { execModule } from './run-task.js';
 import { readProbe } from '../../probe/read-ahead.js';
 
@@ -18,6 +18,8 @@ export interface RunModuleOptions {
   vars?: Record<string, unknown>;
   /** Where files/ and templates/ are looked up (a role dir). */
   baseDir?: string;
+  /** The host's run state, to keep deferred steps across calls (a fresh one when not given). */
+  state?: HostState;
 }
 
 export async function runModule(name: string, args: Record<string, unknown>, o: RunModuleOptions): Promise<ModuleResult> {
@@ -25,8 +27,8 @@ export async function runModule(name: string, args: Record<string, unknown>, o: 
   if (!mod) throw new BadInputError(`couldn't resolve module/action '${name}'`);
   const parsed = mod.args.safeParse(args);
   if (!parsed.success) throw new BadInputError(formatArgsError(name, parsed.error, args));
-  const h = newHostState(o.transport.name, {});
-  h.transport = o.transport;
+  const h = o.state ?? newHostState(o.transport.name, {});
+  h.transport ??= o.transport;
   const vars = o.vars ?? {};
   const ctx: ModuleContext = {
     host: o.transport.name,
@@ -38,6 +40,7 @@ export async function runModule(name: string, args: Record<string, unknown>, o: 
     baseDir: o.baseDir ?? process.cwd(),
     render: (tpl) => renderString(tpl, vars),
     probe: (p) => readProbe(h, p, undefined, o.become),
+    deferred: h.deferred,
   };
   return execModule(mod, parsed.data, ctx, h);
 }

@@ -14,7 +14,7 @@ import { displayName } from './task-name.js';
 import type { ConfirmFn } from './confirm.js';
 import { shouldRunByTags, type TagFilter } from './tags.js';
 import type { Transport } from '../../transports/transport.js';
-import { flushDaemonReload } from '../../modules/systemd_unit/daemon-reload.js';
+import { runDeferredSteps } from './deferred-steps.js';
 import { factsScript } from '../../facts/index.js';
 import { probeBatch } from '../../probe/read-ahead.js';
 import { runInclude, type IncludeHost } from './run-include.js';
@@ -36,8 +36,8 @@ export interface PlayRunOptions extends TagFilter {
   lockHosts(batch: HostState[], firstRead?: (h: HostState) => string | undefined): Promise<Map<HostState, string>>;
   /** `read`: the output of factsScript() when the lock already ran it. */
   gatherFacts(h: HostState, subset: Set<string>, read?: string): Promise<Vars>;
-  /** Transport for delegate_to targets that are not play hosts (e.g. localhost). */
-  delegateTransport(name: string): Promise<Transport>;
+  /** The connected state of a delegate_to target that is no inventory host (localhost). */
+  delegateHost(name: string): Promise<HostState>;
   becomePassword?: string;
   interrupted(): boolean;
   sleep(ms: number): Promise<void>;
@@ -54,6 +54,8 @@ export class PlayRunner {
   private flatIndex = new Map<TaskDef, number>();
   private startReached: boolean;
   private batch: HostState[] = [];
+  /** The batch's hosts and every other host a task acted on (delegates): where deferred steps wait. */
+  private touched = new Set<HostState>();
 
   constructor(private play: PlayDef, private vctx: RunVarsContext, private opts: PlayRunOptions) {
     this.startReached = !opts.startAtTask;
@@ -78,6 +80,7 @@ export class PlayRunner {
     for (const batch of makeBatches(hosts, this.play.serial)) {
       if (this.opts.interrupted()) return;
       this.batch = batch;
+      this.touched = new Set(batch);
       for (const h of batch) {
         h.ended = false;
         h.notified.clear();
@@ -88,25 +91,11 @@ export class PlayRunner {
         await this.runItems(section, root);
         await this.runHandlers();
       }
-      await this.flushDaemonReloads(batch);
+      await runDeferredSteps(this.touched, this.opts.forks, this.opts.emit);
       const failed = batch.filter((h) => h.failed || h.unreachable).length;
       if (failed === batch.length) return; // Ansible stops the play when a whole batch failed
       if (this.play.maxFailPercentage !== undefined && (failed / batch.length) * 100 > this.play.maxFailPercentage) return;
     }
-  }
-
-  /** Unit files written without a later service task still get their one daemon-reload. */
-  private async flushDaemonReloads(batch: HostState[]): Promise<void> {
-    const become = this.play.become ? { enabled: true, user: this.play.becomeUser ?? 'root', password: this.opts.becomePassword } : undefined;
-    await forEachLimited(batch.filter((h) => h.transport && !h.unreachable), this.opts.forks, async (h) => {
-      try {
-        await flushDaemonReload(h.transport!, become);
-      } catch (err) {
-        h.failed = true;
-        h.stats.failed++;
-        this.opts.emit({ type: 'warning', message: `${h.name}: systemctl daemon-reload failed: ${(err as Error).message}` });
-      }
-    });
   }
 
   private async prepareHosts(batch: HostState[]): Promise<void> {
@@ -255,7 +244,8 @@ export class PlayRunner {
       return failedResult(h, task, err);
     }
     const varsFor = (extra?: Vars) => taskVars(this.vctx, h, scope, task, extra, check);
-    let transport = h.transport!;
+    // The host the module acts on: itself, its delegate, or the controller (connection: local).
+    let target = h;
     let delegatedTo: string | undefined;
     let factsTo: HostState | undefined;
     const when = [...scope.when, ...task.when];
@@ -264,25 +254,28 @@ export class PlayRunner {
       return failedResult(h, task, new BadInputError('connection: ssh on a task inside a play with connection: local is not supported (set it on the play)', task.loc));
     }
     // connection: local runs the task on the controller with this host's vars (Ansible's local plugin).
-    if (connection === 'local' && !task.delegateTo) transport = await this.opts.delegateTransport('localhost');
+    if (connection === 'local' && !task.delegateTo) target = await this.opts.delegateHost('localhost');
     // As in Ansible, a task that `when` skips never resolves its delegate (it may be undefined there).
     if (task.delegateTo && (task.loop !== undefined || whenHolds(when, varsFor(), task))) {
       delegatedTo = String(renderValue(task.delegateTo, varsFor(), task.loc));
       const other = this.vctx.hosts.get(delegatedTo);
-      transport = other ? await this.opts.connect(other) : await this.opts.delegateTransport(delegatedTo);
+      if (other) await this.opts.connect(other);
+      target = other ?? (await this.opts.delegateHost(delegatedTo));
       if (task.delegateFacts) {
         // Ansible keeps an implicit localhost's facts; hostwire has a host state only for inventory hosts.
         if (!other) return failedResult(h, task, new BadInputError(`delegate_facts: '${delegatedTo}' is not an inventory host of this run, so it cannot receive facts`, task.loc));
         factsTo = other;
       }
     }
+    this.touched.add(target);
     return runTaskOnHost(task, h, varsFor, when, {
       check,
       environment: task.environment === undefined ? scope.environment : [...scope.environment, task.environment],
       diff: this.opts.diff,
       verbosity: this.opts.verbosity,
       become,
-      transport,
+      transport: target.transport!,
+      deferred: target.deferred,
       delegatedTo,
       factsTo,
       lookahead: (host) => this.lookahead(host, task),

@@ -102,7 +102,8 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
     if (!v) otherHostVars.set(name, (v = hostVars(inv, name, { playLayers })));
     return v;
   };
-  const localTransports = new Map<string, Transport>();
+  // delegate_to targets outside the inventory (localhost): a state of their own, for deferred steps.
+  const localDelegates = new Map<string, HostState>();
   // At most this many SSH handshakes at once: hundreds started together starve each other (and the
   // hosts' sshd) of CPU until the slowest pass the connect timeout - measured: 406 of 500 light
   // hosts unreachable on 2 busy cores. Connected hosts still all run in parallel (--forks).
@@ -166,11 +167,14 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
         connect: (h) => connect(h, play),
         lockHosts,
         gatherFacts: async (h, subset, read) => (read !== undefined ? assembleFacts(splitBatch(read), subset) : await gatherFacts(h.transport!, subset)) as unknown as Vars,
-        delegateTransport: async (name) => {
+        delegateHost: async (name) => {
           if (name !== 'localhost' && name !== '127.0.0.1') throw new BadInputError(`delegate_to: '${name}' is not in the inventory`);
-          let t = localTransports.get(name);
-          if (!t) localTransports.set(name, (t = new LocalTransport(name)));
-          return t;
+          let d = localDelegates.get(name);
+          if (!d) {
+            localDelegates.set(name, (d = newHostState(name, {})));
+            d.transport = new LocalTransport(name);
+          }
+          return d;
         },
         becomePassword: opts.becomePassword,
         interrupted: () => interrupted,
@@ -194,7 +198,7 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
       await h.releaseLock?.().catch(() => undefined);
       await h.transport?.close().catch(() => undefined);
     }));
-    await Promise.allSettled([...localTransports.values()].map((t) => t.close()));
+    await Promise.allSettled([...localDelegates.values()].map((d) => d.transport?.close()));
   }
   const summary = summarize(hosts, started, interrupted);
   if (summary.failedHosts.length && opts.retryFile !== false) writeRetryFile(playbook.path, summary.failedHosts);

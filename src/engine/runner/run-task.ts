@@ -1,10 +1,11 @@
 // One task on one host: loop items, `when`, the module itself, until/retries, changed_when,
 // failed_when, ignore_errors, register, notify. Returns the host's result for the renderers.
-import { BadInputError, CommandError, HostwireError, TransportError, formatLoc } from '../../errors.js';
+import { BadInputError, HostwireError, TransportError, formatLoc } from '../../errors.js';
 import { evalCondition, readsSecret, renderValue } from '../vars/index.js';
 import { hideSecretDiff } from './secret-diff.js';
 import { getModule } from '../../modules/registry.js';
-import type { Change, Module, ModuleContext, ModuleResult } from '../../modules/types.js';
+import type { DeferredStep, Module, ModuleContext, ModuleResult } from '../../modules/types.js';
+import { applyChanges } from '../../modules/kit/apply.js';
 import type { TaskDef, Vars } from '../playbook/types.js';
 import type { Transport, BecomeOptions } from '../../transports/transport.js';
 import type { HostResult, TaskStatus } from './events.js';
@@ -26,6 +27,8 @@ export interface TaskRunOptions {
   become?: BecomeOptions;
   /** The transport to act through (differs from the host's own with delegate_to). */
   transport: Transport;
+  /** The deferred steps of the host acted on (see DeferredStep). */
+  deferred: Map<string, DeferredStep>;
   /** The rendered delegate_to target, for display. */
   delegatedTo?: string;
   lookahead?: Lookahead<HostState>;
@@ -163,6 +166,7 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
       readSecret ||= out.secret;
       return out.value;
     },
+    deferred: opts.deferred,
     probe: (p) => (opts.transport === h.transport ? readProbe(h, p, opts.lookahead, opts.become) : readProbeOn(opts.transport, p, opts.become)),
   };
   const ask: AskFn | undefined = opts.confirm && ((changes) => opts.confirm!({ host: h.name, task: task.name ?? task.module, changes }));
@@ -235,18 +239,6 @@ export async function execModule(mod: Module<any, any>, args: unknown, ctx: Modu
     }
   }
   return { changed: true, msg: changes.map((c) => c.summary).join('; '), diff, changes: changes.map((c) => c.summary) };
-}
-
-/** Default apply: stream file writes, then run every change's commands in one exec. */
-export async function applyChanges(changes: Change[], ctx: ModuleContext): Promise<void> {
-  for (const c of changes) {
-    if (c.write) await ctx.transport.writeFile(c.write.path, c.write.content, { mode: c.write.mode, owner: c.write.owner, group: c.write.group, become: ctx.become });
-  }
-  const commands = changes.flatMap((c) => c.run);
-  if (commands.length === 0) return;
-  const script = ['set -e', ...commands].join('\n');
-  const r = await ctx.transport.exec(script, { become: ctx.become });
-  if (r.code !== 0) throw new CommandError({ command: commands.join('; '), exitCode: r.code, stdout: r.stdout, stderr: r.stderr, host: ctx.host });
 }
 
 export const describeTaskLoc = (task: TaskDef) => formatLoc(task.loc);

@@ -3,7 +3,6 @@
 import { z } from 'zod';
 import { groupArg, ownerArg } from '../kit/account.js';
 import type { Module } from '../types.js';
-import { applyInOrder } from '../file/apply-ordered.js';
 import { planContent } from '../kit/content-plan.js';
 import { modeArg } from '../kit/mode.js';
 import type { FileStat } from '../kit/file-stat.js';
@@ -36,5 +35,4 @@ export const copyModule: Module<CopyArgs, FileStat> = {
     if (st.exists && !a.force) return [];
     return planContent(st, { path: a.dest, content, mode: a.mode, owner: a.owner, group: a.group, backup: a.backup, skipLargeDiff: true });
   },
-  apply: (changes, _a, ctx) => applyInOrder(changes, ctx),
 };

@@ -8,7 +8,6 @@ import { HostwireError } from '../../errors.js';
 import { chownSpec } from '../../transports/write-script.js';
 import { quoteWord } from '../kit/shell-words.js';
 import type { Change, Module } from '../types.js';
-import { applyInOrder } from './apply-ordered.js';
 import { planAttrs } from '../kit/attrs.js';
 import { modeArg, showMode } from '../kit/mode.js';
 import type { FileStat } from '../kit/file-stat.js';
@@ -75,5 +74,4 @@ export const fileModule: Module<FileArgs, FileStat> = {
   args: withPathAliases(fileArgs, ['dest', 'name']),
   probe: (a) => statProbe(a.path, false),
   plan: (st, a) => planFile(st, a),
-  apply: (changes, _a, ctx) => applyInOrder(changes, ctx),
 };

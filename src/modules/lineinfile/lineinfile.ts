@@ -4,7 +4,6 @@ import { withPathAliases } from '../kit/path-aliases.js';
 import { groupArg, ownerArg } from '../kit/account.js';
 import { HostwireError } from '../../errors.js';
 import type { Module } from '../types.js';
-import { applyInOrder } from '../file/apply-ordered.js';
 import { assertRegularFile, planContent } from '../kit/content-plan.js';
 import { modeArg } from '../kit/mode.js';
 import type { FileStat } from '../kit/file-stat.js';
@@ -58,5 +57,4 @@ export const lineinfileModule: Module<LineinfileArgs, FileStat> = {
     const content = st.exists && next === old ? st.content! : next;
     return planContent(st, { path: a.path, content, mode: a.mode, owner: a.owner, group: a.group, backup: a.backup, createParent: true });
   },
-  apply: (changes, _a, ctx) => applyInOrder(changes, ctx),
 };

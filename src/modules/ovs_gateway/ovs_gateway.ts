@@ -3,7 +3,7 @@
 // /etc/ovnk/extra_bridge's NIC onto br-ex1) through one commit-confirmed transaction on the host.
 import { HostwireError } from '../../errors.js';
 import type { Change, Module, ModuleContext } from '../types.js';
-import { applyChanges } from '../../engine/runner/run-task.js';
+import { applyChanges } from '../kit/apply.js';
 import { shellJoin } from '../../transports/quote.js';
 import { ovsGatewayArgs, type OvsGatewayArgs } from './args.js';
 import { awaitTransaction, prepareStage, startTransaction, unitName } from './commit.js';

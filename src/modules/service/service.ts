@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
 import { quoteWord } from '../kit/shell-words.js';
 import type { Change, Module, ModuleContext } from '../types.js';
-import { applyInOrder } from '../file/apply-ordered.js';
-import { DAEMON_RELOAD, clearDaemonReload, pendingDaemonReload } from '../systemd_unit/daemon-reload.js';
+import { applyChanges } from '../kit/apply.js';
+import { DAEMON_RELOAD, daemonReloadDone, daemonReloadPending } from '../systemd_unit/daemon-reload.js';
 import { mergeableCommand } from '../../probe/merge.js';
 import { isEnabled, isMasked, isRunning, parseShow, showCommand, unitShowKind, type UnitStatus } from './parse.js';
 
@@ -56,9 +56,9 @@ export const serviceModule: Module<ServiceArgs, UnitStatus> = {
     command: mergeableCommand(showCommand([a.name]), unitShowKind, a.name),
     parse: parseShow,
   }),
-  plan: (s, a, ctx: ModuleContext) => planService(s, a, ctx.host, pendingDaemonReload(ctx.transport).length > 0),
+  plan: (s, a, ctx: ModuleContext) => planService(s, a, ctx.host, daemonReloadPending(ctx)),
   async apply(changes, _a, ctx) {
-    await applyInOrder(changes, ctx);
-    if (changes.some((c) => c.run.includes(DAEMON_RELOAD))) clearDaemonReload(ctx.transport);
+    await applyChanges(changes, ctx);
+    if (changes.some((c) => c.run.includes(DAEMON_RELOAD))) daemonReloadDone(ctx);
   },
 };

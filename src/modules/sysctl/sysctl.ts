@@ -6,7 +6,6 @@ import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
 import { quoteWord } from '../kit/shell-words.js';
 import type { Change, Module } from '../types.js';
-import { applyInOrder } from '../file/apply-ordered.js';
 import { assertRegularFile, planContent } from '../kit/content-plan.js';
 import { fileReadCommand } from '../kit/stat-probe.js';
 import { oneLine } from '../kit/line-text.js';
@@ -63,5 +62,4 @@ export const sysctlModule: Module<SysctlArgs, SysctlState> = {
     parse: parseSysctl,
   }),
   plan: (st, a, ctx) => planSysctl(st, a, ctx.host),
-  apply: (changes, _a, ctx) => applyInOrder(changes, ctx),
 };

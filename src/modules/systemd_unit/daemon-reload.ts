@@ -1,36 +1,37 @@
 // `systemctl daemon-reload` at most once per host per batch of unit-file changes.
 //
-// How: systemd_unit does not reload after writing; it marks the host's transport as pending here.
-// The next service task that acts on that host runs `systemctl daemon-reload` first (also when its
-// own unit reports NeedDaemonReload=yes, i.e. it was edited behind our back) and clears the mark;
-// so three unit/drop-in writes followed by a restart cost one reload. Whatever is still pending
-// when the play ends is flushed by the runner calling flushDaemonReload() for each host.
-// The store is keyed by the Transport object: one per host for the whole run, and a WeakMap
-// forgets closed hosts. systemd_unit's `daemon_reload: yes` reloads immediately instead.
+// How: systemd_unit does not reload after writing; it leaves a deferred step on the host (see
+// DeferredStep in ../types.ts). The next service task that acts on that host runs
+// `systemctl daemon-reload` first (also when its own unit reports NeedDaemonReload=yes, i.e. it was
+// edited behind our back) and deletes the step; so three unit/drop-in writes followed by a restart
+// cost one reload. A step still pending when the batch ends is run by the runner, which knows it
+// only as a deferred step. systemd_unit's `daemon_reload: yes` reloads immediately instead.
 import { CommandError } from '../../errors.js';
-import type { BecomeOptions, Transport } from '../../transports/transport.js';
-
-const pending = new WeakMap<Transport, Set<string>>();
-
-/** Remember that `path` changed on the host behind `t` and systemd has not re-read it yet. */
-export function markDaemonReload(t: Transport, path: string): void {
-  const s = pending.get(t) ?? new Set<string>();
-  s.add(path);
-  pending.set(t, s);
-}
-
-/** Unit files written on this host since the last reload ([] = nothing pending). */
-export const pendingDaemonReload = (t: Transport): string[] => [...(pending.get(t) ?? [])];
-
-export const clearDaemonReload = (t: Transport): void => void pending.delete(t);
+import type { DeferredStep, ModuleContext } from '../types.js';
 
 export const DAEMON_RELOAD = 'systemctl daemon-reload';
 
-/** Runs the pending daemon-reload of one host, if any; returns whether it ran. The runner calls this at the end of a play. */
-export async function flushDaemonReload(t: Transport, become?: BecomeOptions): Promise<boolean> {
-  if (!pending.get(t)?.size) return false;
-  const r = await t.exec(DAEMON_RELOAD, { become });
-  if (r.code !== 0) throw new CommandError({ command: DAEMON_RELOAD, exitCode: r.code, stdout: r.stdout, stderr: r.stderr, host: t.name });
-  clearDaemonReload(t);
-  return true;
+/** The key of the pending reload among a host's deferred steps. */
+const KEY = 'systemd:daemon-reload';
+
+type Ctx = Pick<ModuleContext, 'host' | 'transport' | 'become' | 'deferred'>;
+
+/** A unit file changed on the host and systemd has not re-read it yet: reload after the batch unless a service task does first. */
+export function deferDaemonReload(ctx: Ctx): void {
+  if (ctx.deferred.has(KEY)) return;
+  const { host, transport, become } = ctx;
+  const step: DeferredStep = {
+    describe: DAEMON_RELOAD,
+    run: async () => {
+      const r = await transport.exec(DAEMON_RELOAD, { become });
+      if (r.code !== 0) throw new CommandError({ command: DAEMON_RELOAD, exitCode: r.code, stdout: r.stdout, stderr: r.stderr, host });
+    },
+  };
+  ctx.deferred.set(KEY, step);
 }
+
+/** Whether a reload is pending on this host (unit files written since the last one). */
+export const daemonReloadPending = (ctx: Pick<Ctx, 'deferred'>): boolean => ctx.deferred.has(KEY);
+
+/** The reload ran (service did it before acting, or daemon_reload: yes): nothing left for the batch's end. */
+export const daemonReloadDone = (ctx: Pick<Ctx, 'deferred'>): void => void ctx.deferred.delete(KEY);

@@ -1,17 +1,17 @@
 // systemd_unit: a unit file or one drop-in (<path>/<unit>.d/<dropin>.conf) with given content.
-// A change marks the host for one deferred daemon-reload (see daemon-reload.ts) unless
+// A change leaves the host one deferred daemon-reload (see daemon-reload.ts) unless
 // daemon_reload: yes asks for it right away.
 import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
 import { quoteWord } from '../kit/shell-words.js';
 import type { Change, Module } from '../types.js';
-import { applyInOrder } from '../file/apply-ordered.js';
+import { applyChanges } from '../kit/apply.js';
 import { assertRegularFile, planContent } from '../kit/content-plan.js';
 import { modeArg } from '../kit/mode.js';
 import { parseStat, type FileStat } from '../kit/file-stat.js';
 import { fileReadCommand } from '../kit/stat-probe.js';
 import { controlFree } from '../kit/line-text.js';
-import { DAEMON_RELOAD, clearDaemonReload, markDaemonReload } from './daemon-reload.js';
+import { DAEMON_RELOAD, daemonReloadDone, deferDaemonReload } from './daemon-reload.js';
 
 const unitArgs = z
   .object({
@@ -65,11 +65,11 @@ export const systemdUnitModule: Module<UnitArgs, UnitState> = {
   }),
   plan: (st, a, ctx) => planUnit(st, a, ctx.host),
   async apply(changes, a, ctx) {
-    await applyInOrder(changes, ctx);
+    await applyChanges(changes, ctx);
     // Only what systemd reads (unit files, drop-ins) needs a reload; mode-only changes do not.
     if (!changes.some((c) => c.write || c.summary.startsWith('remove'))) return;
-    if (!a.daemon_reload) return markDaemonReload(ctx.transport, unitFilePath(a));
-    await applyInOrder([{ summary: 'daemon-reload', run: [DAEMON_RELOAD] }], ctx);
-    clearDaemonReload(ctx.transport);
+    if (!a.daemon_reload) return deferDaemonReload(ctx);
+    await applyChanges([{ summary: 'daemon-reload', run: [DAEMON_RELOAD] }], ctx);
+    daemonReloadDone(ctx);
   },
 };

@@ -1,9 +1,11 @@
-// Apply changes strictly in order (a backup before the write that replaces the file, a mkdir
-// before a file inside it): consecutive commands share one exec, each write streams atomically.
+// The one apply of plan/apply modules: changes run strictly in the order planned (a backup before
+// the write that replaces the file, a mkdir before a file inside it, a daemon-reload after its unit
+// file). Consecutive commands share one exec; each write streams atomically (a verified install).
+// The runner uses it when a module has no apply of its own; modules with their own apply call it.
 import { CommandError } from '../../errors.js';
 import type { Change, ModuleContext } from '../types.js';
 
-export async function applyInOrder(changes: Change[], ctx: ModuleContext): Promise<void> {
+export async function applyChanges(changes: Change[], ctx: Pick<ModuleContext, 'host' | 'transport' | 'become'>): Promise<void> {
   let pending: string[] = [];
   const flush = async () => {
     if (pending.length === 0) return;
