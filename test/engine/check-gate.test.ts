@@ -12,6 +12,7 @@ const ctx = (check: boolean): ModuleContext => ({
   transport: {} as ModuleContext['transport'],
   render: (s) => s,
   probe: () => Promise.reject(new Error('no probe in this test')),
+  deferred: new Map(),
 });
 const noHost = {} as HostState;
 
