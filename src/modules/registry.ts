@@ -45,8 +45,15 @@ registerModule(subnetLeaseModule);
 registerModule(ovsGatewayModule);
 for (const m of [statModule, slurpModule, pingModule, rawModule]) registerModule(m);
 
+/** Modules found for loaded tasks beyond the native ones: src/fallback registers them by the name a task runs under. */
+const resolvedModules = new Map<string, Module<any, any>>();
+
+export function registerResolvedModule(name: string, m: Module<any, any>): void {
+  resolvedModules.set(name, m);
+}
+
 export function getModule(name: string): Module<any, any> | undefined {
-  return modules.get(name);
+  return modules.get(name) ?? resolvedModules.get(name);
 }
 
 export function isKnownModule(name: string): boolean {

@@ -49,6 +49,8 @@ export interface ModuleContext {
   /** -v count of the run (debug's `verbosity:` threshold); 0 when not given. */
   verbosity?: number;
   become?: BecomeOptions;
+  /** The task's no_log (a fallback module is told, as Ansible tells it with _ansible_no_log). */
+  noLog?: boolean;
   /** All variables of the host at this task (facts included). */
   vars: Record<string, unknown>;
   /** Directory of the role (or playbook) the task came from: files/ and templates/ live under it. */

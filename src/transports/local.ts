@@ -13,6 +13,8 @@ import { buildWriteScript, isTempNameOf, tempPathFor, validateMode } from './wri
 
 export class LocalTransport implements StreamingTransport {
   readonly stats: TransportStats = { execs: 0, bytesSent: 0, connects: 0 };
+  /** Long-running commands (start): closing the transport ends them, as closing an ssh connection does. */
+  private readonly running = new Set<RunningCommand>();
   constructor(readonly name: string = 'localhost') {}
 
   async connect(): Promise<void> {
@@ -69,13 +71,22 @@ export class LocalTransport implements StreamingTransport {
       child.on('close', (code, signal) => resolve({ stdout: '', stderr: '', code: exitCodeOf(code, signal) }));
       child.on('error', (e) => resolve({ stdout: '', stderr: e.message, code: 127 }));
     });
-    return {
+    const run: RunningCommand = {
       stdout: child.stdout, stdin: child.stdin, done,
-      kill: () => { if (child.pid && child.exitCode === null) process.kill(child.pid, 'SIGTERM'); },
+      kill: () => { if (child.pid && child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGTERM'); },
     };
+    this.running.add(run);
+    void done.then(() => this.running.delete(run));
+    return run;
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    // Their stdin closes first (a worker then exits on its own), then they are told to stop.
+    for (const run of this.running) {
+      run.stdin.end();
+      run.kill();
+    }
+  }
 }
 
 /** Temps of `path` left by a write that was killed before it could remove them (as the shell path does). */

@@ -75,6 +75,9 @@ export function createPlainRenderer(o: PlainRendererOptions) {
         if (!items) lines.push(statusLine(r, target, hidden, task) + itemSuffix);
     }
     if (o.diff && !hidden && r.diff?.length) for (const d of r.diff) lines.push(formatDiff(d));
+    // A module's warnings (Ansible modules run through the fallback return them), as Ansible's callback prints them.
+    const warnings = hidden ? [] : r.result?.warnings;
+    if (Array.isArray(warnings)) for (const w of warnings) lines.push(paint('magenta', `[WARNING]: ${String(w)}`));
     void task;
     return lines.join('\n');
   }

@@ -8,7 +8,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['errors.ts', 'private-files.ts'], // 0 root shared: the error kinds, 0600 controller files
   ['transports', 'vault', 'config'], // 1 talking to a host; secrets; ansible.cfg
   ['probe'], // 2 the read protocol: probes, batching, merged reads, sections, read-ahead
-  ['facts', 'sdn', 'modules'], // 3 what is read (facts), pure network plans (sdn), state primitives (modules)
+  ['facts', 'sdn', 'modules', 'fallback'], // 3 what is read (facts), pure network plans (sdn), state primitives (modules), Ansible's own modules run on a host (fallback)
   ['engine'], // 4 inventory, playbook, vars, runner
   ['ui', 'report', 'graph', 'lab', 'scenario', 'init', 'docs', 'bench'], // 5 what stands on a run
   ['cli', 'index.ts'], // 6 entry points: the hostwire command, the library
@@ -17,6 +17,7 @@ export const FLOORS: readonly (readonly string[])[] = [
 /** Permanent sideways imports within one floor, each with its reason. */
 export const SIDEWAYS: Readonly<Record<string, string>> = {
   'modules -> sdn': 'subnet_lease and etcd_key apply the sdn allocator and its stores on a host',
+  'fallback -> modules': 'a fallback module is a Module (types.ts), registered by the name its task runs under (registry.ts)',
   'report -> ui': 'the HTML report formats durations and counts as the renderers do',
   'scenario -> lab': 'a scenario creates and destroys its lab hosts',
   'bench -> lab': 'the benchmark runs on lab hosts',

@@ -13,6 +13,8 @@ export interface TaskLoadContext {
   baseDir: string;
   role?: RoleContext;
   knownModule(name: string): boolean;
+  /** A module hostwire has no native version of (src/fallback): its name to run under, or why not. */
+  resolveModule?(written: string, roleDir?: string): { name: string } | { error: string };
   /** `duplicates`: load it again even when loaded before with the same params (include_role). */
   loadRole(name: string, params: Vars, loc: SourceLoc, tasksFrom?: string, duplicates?: boolean): Promise<LoadedRole>;
   /** Role handlers collected while expanding import_role inside task lists. */

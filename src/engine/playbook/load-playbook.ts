@@ -18,6 +18,8 @@ export interface LoadPlaybookOptions {
   /** Extra role directories (--roles-path / HOSTWIRE_ROLES_PATH). */
   rolesPath?: string[];
   knownModule(name: string): boolean;
+  /** Modules hostwire has no native version of, found from the playbook's directory (src/fallback). */
+  resolveModule?(written: string, from: { playbookDir: string; roleDir?: string }): { name: string } | { error: string };
 }
 
 export async function loadPlaybook(file: string, opts: LoadPlaybookOptions, chain: { file: string; loc?: SourceLoc }[] = []): Promise<Playbook> {
@@ -34,7 +36,7 @@ export async function loadPlaybook(file: string, opts: LoadPlaybookOptions, chai
   const searchPath = [path.join(dir, 'roles'), ...(opts.rolesPath ?? []), path.resolve('roles'), dir];
   const plays: PlayDef[] = [];
   for (const [i, rawPlay] of raw.entries()) {
-    const loadRole = makeRoleLoader({ searchPath, knownModule: opts.knownModule });
+    const loadRole = makeRoleLoader({ searchPath, knownModule: opts.knownModule, resolveModule: resolverFrom(dir, opts) });
     const importKey = rawPlay && typeof rawPlay === 'object' ? Object.keys(rawPlay).find((k) => internalAction(k) === 'import_playbook') : undefined;
     if (importKey) {
       const at = locOf(rawPlay, importKey) ?? { file: abs };
@@ -53,6 +55,11 @@ export async function loadPlaybook(file: string, opts: LoadPlaybookOptions, chai
   return { path: abs, dir, plays };
 }
 
+function resolverFrom(playbookDir: string, opts: LoadPlaybookOptions): TaskLoadContext['resolveModule'] {
+  const resolve = opts.resolveModule;
+  return resolve && ((written, roleDir) => resolve(written, { playbookDir, roleDir }));
+}
+
 async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, loadRole: ReturnType<typeof makeRoleLoader>, opts: LoadPlaybookOptions): Promise<PlayDef> {
   const loc = locOf(raw) ?? at;
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new BadInputError('a play must be a mapping with hosts:', loc);
@@ -62,7 +69,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
   }
   if (p.hosts === undefined || p.hosts === null || p.hosts === '') throw new BadInputError("the play has no 'hosts:' (expected a host pattern such as all or a group name)", loc);
   const extraHandlers: TaskDef[] = [];
-  const ctx: TaskLoadContext = { file, baseDir: dir, knownModule: opts.knownModule, loadRole: (n, pr, l, tf, dup) => loadRole(n, pr, l, tf, [], dup), extraHandlers };
+  const ctx: TaskLoadContext = { file, baseDir: dir, knownModule: opts.knownModule, resolveModule: resolverFrom(dir, opts), loadRole: (n, pr, l, tf, dup) => loadRole(n, pr, l, tf, [], dup), extraHandlers };
   const roleTasks: TaskItem[] = [];
   const roles: RoleContext[] = [];
   const roleList = listKeyword(p, 'roles', loc);

@@ -10,6 +10,7 @@ import type { RoleContext, TaskDef, TaskItem, Vars } from './types.js';
 export interface RoleLoaderOptions {
   searchPath: string[];
   knownModule(name: string): boolean;
+  resolveModule?: TaskLoadContext['resolveModule'];
 }
 
 export function findRoleDir(name: string, searchPath: string[]): string | undefined {
@@ -96,6 +97,7 @@ export function makeRoleLoader(opts: RoleLoaderOptions) {
       baseDir: dir,
       role: ctx,
       knownModule: opts.knownModule,
+      resolveModule: opts.resolveModule,
       loadRole: (n, p, l, tf, dup) => load(n, p, l, tf, [...stack, dir], dup),
       extraHandlers: handlers,
     };

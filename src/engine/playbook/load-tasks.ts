@@ -130,8 +130,11 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
     inheritInto(list, common);
     return [{ ...common, kind: 'block', block: list, rescue: [], always: [] }];
   }
+  let runAs = module;
   if (!ctx.knownModule(module)) {
-    throw new BadInputError(`couldn't resolve module/action '${moduleKey}'. This often indicates a misspelling or a module hostwire does not ship`, mloc);
+    const r = ctx.resolveModule?.(moduleKey, ctx.role?.dir);
+    if (!r || 'error' in r) throw new BadInputError(r?.error ?? `couldn't resolve module/action '${moduleKey}'. This often indicates a misspelling or a module hostwire does not ship`, mloc);
+    runAs = r.name;
   }
   let args: Vars;
   if (typeof rawArgs === 'string') {
@@ -155,7 +158,7 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
   const task: TaskDef = {
     ...common,
     kind: 'task',
-    module,
+    module: runAs,
     written: moduleKey,
     args,
     loop,

@@ -15,6 +15,7 @@ import type { Transport } from '../../transports/transport.js';
 import { assembleFacts, gatherFacts } from '../../facts/index.js';
 import { splitBatch } from '../../probe/batch.js';
 import { getModule, isKnownModule } from '../../modules/registry.js';
+import { createFallbackResolver } from '../../fallback/resolve.js';
 import { formatArgsError } from './args-error.js';
 import { emptyStats, type EventListener, type RunEvent, type RunSummary } from './events.js';
 import { newHostState, type HostState } from './host-state.js';
@@ -78,7 +79,7 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
   // task with check_mode: false applies for real there (execModule never asks in check mode).
   const confirm = opts.confirm ? serializeConfirm(opts.confirm) : undefined;
   const diff = Boolean(opts.diff);
-  const playbook = await loadPlaybook(opts.playbook, { rolesPath: opts.rolesPath, knownModule: isKnownModule });
+  const playbook = await loadPlaybook(opts.playbook, { rolesPath: opts.rolesPath, knownModule: isKnownModule, resolveModule: createFallbackResolver() });
   for (const play of playbook.plays) {
     validatePlayStatically(play);
     // hostwire never prompts; Ansible skips a prompt whose variable came with -e, so that is the way in.

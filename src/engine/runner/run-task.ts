@@ -154,6 +154,7 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
     diff: opts.diff,
     verbosity: opts.verbosity,
     become: opts.become,
+    noLog: task.noLog,
     vars,
     baseDir: task.baseDir,
     render: (tpl, file) => {

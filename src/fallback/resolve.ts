@@ -1,0 +1,90 @@
+// The one entry the loader uses: a task names a module hostwire has no native version of ->
+// find it where Ansible would, check hostwire can run it, and hand back the name the task runs under.
+// Everything costly (the search paths, asking ansible-core where it lives) happens on first use,
+// so a playbook of native modules never touches Python or ansible-core.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ConfigSearch } from '../config/find.js';
+import { registerResolvedModule } from '../modules/registry.js';
+import { findAnsibleCore, type AnsibleCore } from './ansible-core.js';
+import { fallbackModule, type FallbackSession } from './fallback-module.js';
+import { findModule, isFound, type FoundModule } from './find-module.js';
+import { moduleStyle, unsupportedStyle } from './module-style.js';
+import { buildPayload, type Payload } from './payload.js';
+import { moduleSearchPaths, type ModuleSearchPaths } from './search-paths.js';
+
+export interface ModuleLookupFrom {
+  /** Directory of the playbook file holding the task (its library/ and module_utils/). */
+  playbookDir: string;
+  /** The task's role directory, when it is in a role. */
+  roleDir?: string;
+}
+
+export type Resolution = { name: string } | { error: string };
+export type FallbackResolver = (written: string, from: ModuleLookupFrom) => Resolution;
+
+/** The module file each registered name runs: a name already meaning another file gets a #n suffix. */
+const registeredPaths = new Map<string, string>();
+
+const INSTALL = 'install it with: apt install ansible-core (Debian/Ubuntu), or pip install ansible-core';
+
+/** A resolver for one run: its modules share one payload per host. */
+export function createFallbackResolver(search: ConfigSearch = {}): FallbackResolver {
+  let paths: ModuleSearchPaths | undefined;
+  let core: { core?: AnsibleCore; tried: string[] } | undefined;
+  const roleDirs: string[] = [];
+  const playbookDirs: string[] = [];
+  const modules: FoundModule[] = [];
+  const session: FallbackSession = {
+    get coreVersion() {
+      return core?.core?.version ?? '';
+    },
+    payload: (): Promise<Payload> => buildPayload(core!.core!, {
+      modules: modules.map((m) => ({ remoteFqn: m.remoteFqn, path: m.path })),
+      moduleUtils: [...paths!.moduleUtils, ...[...roleDirs, ...playbookDirs].map((d) => path.join(d, 'module_utils')).filter((d) => existsSync(d))],
+      collections: collectionRoots(paths!, core!.core!),
+    }),
+  };
+  return (written, from) => {
+    paths ??= moduleSearchPaths(search);
+    core ??= findAnsibleCore(search.env ?? process.env);
+    if (from.roleDir && !roleDirs.includes(from.roleDir)) roleDirs.push(from.roleDir);
+    if (!playbookDirs.includes(from.playbookDir)) playbookDirs.push(from.playbookDir);
+    // The task's own role first, then roles loaded before it, then the playbook's library/ (Ansible's order).
+    const localRoles = from.roleDir ? [from.roleDir, ...roleDirs.filter((d) => d !== from.roleDir)] : roleDirs;
+    const found = findModule(written, {
+      localLibraries: [...localRoles, from.playbookDir].map((d) => path.join(d, 'library')),
+      library: paths.library,
+      collections: collectionRoots(paths, core.core),
+      corePackageDir: core.core?.packageDir,
+    });
+    const where = (looked: string[]) => (looked.length ? `; looked in ${[...new Set(looked)].join(', ')}` : '');
+    if (!isFound(found)) {
+      const noCore = core.core ? '' : `; ansible-core was not found on this controller (tried ${core.tried.join(', ')}): ${INSTALL}`;
+      return { error: `couldn't resolve module/action '${written}': not a hostwire module${found.reason ? `, and ${found.reason}` : ', and not found where Ansible looks'}${where(found.looked)}${noCore}` };
+    }
+    if (!core.core) {
+      return { error: `module '${written}' (${found.path}) is not native to hostwire: it runs through the Ansible module fallback, which needs ansible-core on this controller to gather its module_utils; none found (tried ${core.tried.join(', ')}): ${INSTALL}` };
+    }
+    if (found.actionPlugin) {
+      return { error: `module '${written}' (${found.resolved}) is an action with controller-side code (${found.actionPlugin}); hostwire has no native version of it and its fallback runs only the host-side module` };
+    }
+    const style = unsupportedStyle(moduleStyle(readFileSync(found.path)));
+    if (style) return { error: `module '${written}' (${found.path}) is ${style}` };
+    return { name: register(found, session, modules) };
+  };
+}
+
+function collectionRoots(paths: ModuleSearchPaths, core: AnsibleCore | undefined): string[] {
+  return [...new Set([...paths.collections, ...(core?.sysPathCollections ?? [])])];
+}
+
+/** The name a task runs the module under: as written, unless that name already means another file. */
+function register(found: FoundModule, session: FallbackSession, modules: FoundModule[]): string {
+  if (!modules.some((m) => m.path === found.path)) modules.push(found);
+  let key = found.written;
+  for (let n = 2; registeredPaths.has(key) && registeredPaths.get(key) !== found.path; n++) key = `${found.written}#${n}`;
+  registeredPaths.set(key, found.path);
+  registerResolvedModule(key, fallbackModule(key, found, session));
+  return key;
+}

@@ -1,0 +1,69 @@
+// The loader's one question to the fallback - "this task names a module hostwire lacks: what runs
+// it?" - answered from a playbook's library/, a collection, ansible-core; and the refusals that
+// must name the module, where it was looked for and what to install.
+import test from 'ava';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createFallbackResolver } from '../../src/fallback/resolve.js';
+import { getModule, isKnownModule } from '../../src/modules/registry.js';
+import { loadPlaybook } from '../../src/engine/playbook/load-playbook.js';
+import { moduleStyle } from '../../src/fallback/module-style.js';
+
+const root = path.resolve(new URL('../../..', import.meta.url).pathname);
+const fixtures = path.join(root, 'test/fixtures/fallback');
+const dir = mkdtempSync(path.join(tmpdir(), 'hw-f5-resolve-'));
+test.after.always(() => rmSync(dir, { recursive: true, force: true }));
+const env = { ...process.env, ANSIBLE_COLLECTIONS_PATH: path.join(fixtures, 'collections'), ANSIBLE_LIBRARY: path.join(dir, 'nolib') };
+
+test('library/, a collection and ansible-core modules resolve to runnable modules; native names stay native', async (t) => {
+  const pbDir = path.join(dir, 'pb');
+  mkdirSync(path.join(pbDir, 'library'), { recursive: true });
+  writeFileSync(path.join(pbDir, 'library/hw_line.py'), '# copy\nfrom ansible.module_utils.basic import AnsibleModule\n');
+  writeFileSync(path.join(pbDir, 'site.yml'), `- hosts: all
+  tasks:
+    - hw_line: { path: /tmp/x, line: y }
+    - hwtest.demo.kv: { path: /tmp/kv, key: a, value: b }
+    - hwtest.demo.old_kv: { path: /tmp/kv, key: a, value: b }
+    - ansible.builtin.getent: { database: passwd }
+    - ansible.builtin.copy: { content: x, dest: /tmp/y }
+`);
+  const pb = await loadPlaybook(path.join(pbDir, 'site.yml'), { knownModule: isKnownModule, resolveModule: createFallbackResolver({ env }) });
+  const tasks = pb.plays[0]!.tasks.map((x) => (x.kind === 'task' ? x.module : ''));
+  t.deepEqual(tasks, ['hw_line', 'hwtest.demo.kv', 'hwtest.demo.old_kv', 'ansible.builtin.getent', 'copy']);
+  for (const name of tasks.slice(0, 4)) t.is(getModule(name)?.environment, 'applies', `${name} is a fallback module`);
+});
+
+test('refusals name the module, where it was looked for, and why', (t) => {
+  const resolve = createFallbackResolver({ env });
+  const from = { playbookDir: path.join(dir, 'pb2') };
+  const missing = resolve('no_such_module', from);
+  t.true('error' in missing);
+  const msg = (missing as { error: string }).error;
+  t.regex(msg, /couldn't resolve module\/action 'no_such_module': not a hostwire module, and not found where Ansible looks; looked in /);
+  t.true(msg.includes(path.join(dir, 'pb2/library')));
+  t.true(msg.includes(path.join(dir, 'nolib')));
+  t.regex(msg, /ansible\/modules/);
+  t.regex((resolve('hwtest.demo.gone', from) as { error: string }).error, /removed from hwtest\.demo: use hwtest\.demo\.kv/);
+  t.regex((resolve('ansible.builtin.template', from) as { error: string }).error, /action with controller-side code \(.*plugins\/action\/template\.py\)/);
+});
+
+test('without ansible-core on the controller: which module, where it was looked for, what to install', (t) => {
+  const noCore = { ...env, HOSTWIRE_ANSIBLE_PYTHON: '/bin/false' };
+  const resolve = createFallbackResolver({ env: noCore });
+  const lib = resolve('hwtest.demo.kv', { playbookDir: dir });
+  t.regex((lib as { error: string }).error, /module 'hwtest\.demo\.kv' \(.*kv\.py\) is not native to hostwire: .*needs ansible-core on this controller.*tried \/bin\/false.*apt install ansible-core/);
+  const core = resolve('ansible.builtin.getent', { playbookDir: dir });
+  t.regex((core as { error: string }).error, /couldn't resolve module\/action 'ansible\.builtin\.getent'.*ansible-core was not found on this controller \(tried \/bin\/false\): install it with: apt install ansible-core/);
+});
+
+test('module styles: new-style Python runs; binary, PowerShell, WANT_JSON and old-style are named', (t) => {
+  t.is(moduleStyle(Buffer.from('from ansible.module_utils.basic import AnsibleModule')), 'python');
+  t.is(moduleStyle(Buffer.from('import ansible.module_utils.basic')), 'python');
+  t.is(moduleStyle(Buffer.from('from ansible_collections.a.b.plugins.module_utils.x import y')), 'python');
+  t.is(moduleStyle(Buffer.from('#<<INCLUDE_ANSIBLE_MODULE_COMMON>>')), 'python');
+  t.is(moduleStyle(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1])), 'binary');
+  t.is(moduleStyle(Buffer.from('#Requires -Module Ansible.ModuleUtils.Legacy')), 'powershell');
+  t.is(moduleStyle(Buffer.from('#!/bin/sh\n# WANT_JSON\n')), 'want_json');
+  t.is(moduleStyle(Buffer.from('#!/bin/sh\necho {}\n')), 'old');
+});
