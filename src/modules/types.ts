@@ -3,7 +3,7 @@
 // purely, and apply them only outside check mode.
 import type { ZodType } from 'zod';
 import type { Transport, BecomeOptions } from '../transports/transport.js';
-import type { Probe } from '../probe/types.js';
+import type { Probe, ProbeRead } from '../probe/types.js';
 
 /** One planned change; `run` holds the shell commands that make it, executed in order. */
 export interface Change {
@@ -79,7 +79,7 @@ export interface Module<Args = Record<string, unknown>, State = unknown> {
   probe?(args: Args, ctx: Pick<ModuleContext, 'host' | 'vars'>): Probe<State>;
   plan?(state: State, args: Args, ctx: ModuleContext): Change[];
   /** Probes a run() module will ask for (command's creates/removes), so the runner can read them ahead. */
-  readsAhead?(args: Args): string[];
+  readsAhead?(args: Args): ProbeRead[];
   /** Defaults to running each change's write/run in one exec. */
   apply?(changes: Change[], args: Args, ctx: ModuleContext): Promise<void>;
   /**

@@ -10,44 +10,31 @@
 import { buildBatch, splitBatch } from './batch.js';
 import { mergeBatch } from './merge.js';
 import { TransportError } from '../errors.js';
-import type { Probe } from './types.js';
-import type { ProbeHost } from './host.js';
+import type { Probe, ProbeRead } from './types.js';
+import { MAX_BATCH, type ProbeHost } from './host.js';
 import type { BecomeOptions, Transport } from '../transports/transport.js';
 
-/** Lists probe commands the host's upcoming tasks will need (best effort; errors mean "not yet knowable"). */
-export type Lookahead<H extends ProbeHost = ProbeHost> = (h: H) => string[];
-
-export const MAX_BATCH = 400;
-
-/** Per-host look-ahead budget: how many probes the next batch may read, and how many of the cached were used. */
-export interface ProbeBudget {
-  size: number;
-  used: Set<string>;
-}
-
-const budgets = new WeakMap<ProbeHost, ProbeBudget>();
-
-export function probeBudget(h: ProbeHost): ProbeBudget {
-  let b = budgets.get(h);
-  if (!b) budgets.set(h, (b = { size: MAX_BATCH, used: new Set() }));
-  return b;
-}
+/** Lists the reads the host's upcoming tasks will need (best effort; errors mean "not yet knowable"). */
+export type Lookahead<H extends ProbeHost = ProbeHost> = (h: H) => ProbeRead[];
 
 export async function readProbe<S, H extends ProbeHost>(h: H, probe: Probe<S>, lookahead?: Lookahead<H>, become?: BecomeOptions): Promise<S> {
-  const budget = probeBudget(h);
-  let out = h.probeCache.get(probe.command);
+  const { cache, budget } = h.reads;
+  let out = cache.get(probe.command);
   if (!out) {
     // The cache was used up without a change spoiling it: read further ahead next time.
-    if (h.probeCache.size > 0 && budget.used.size >= h.probeCache.size) budget.size = Math.min(MAX_BATCH, budget.size * 4);
-    const commands = [probe.command];
+    if (cache.size > 0 && budget.used.size >= cache.size) budget.size = Math.min(MAX_BATCH, budget.size * 4);
+    const reads: ProbeRead[] = [probe];
+    const wanted = new Set([probe.command]);
     if (lookahead && budget.size > 1) {
-      for (const c of lookahead(h)) {
-        if (commands.length >= budget.size) break;
-        if (!commands.includes(c) && !h.probeCache.has(c)) commands.push(c);
+      for (const r of lookahead(h)) {
+        if (reads.length >= budget.size) break;
+        if (wanted.has(r.command) || cache.has(r.command)) continue;
+        wanted.add(r.command);
+        reads.push(r);
       }
     }
-    await runProbeBatch(h, commands, become);
-    out = h.probeCache.get(probe.command);
+    await runProbeBatch(h, reads, become);
+    out = cache.get(probe.command);
     if (!out) throw new TransportError(`probe output missing for: ${probe.command}`, h.name);
   }
   budget.used.add(probe.command);
@@ -55,24 +42,24 @@ export async function readProbe<S, H extends ProbeHost>(h: H, probe: Probe<S>, l
 }
 
 /**
- * One exec's worth of probe reads: the script (reads many probes make alike merged, probe/merge.ts)
- * and how its output fills the host's cache; `store` returns the commands to read again one by one.
+ * One exec's worth of probe reads: the script (reads many probes make alike merged, merge.ts)
+ * and how its output fills the host's cache; `store` returns the reads to make again one by one.
  */
-export function probeBatch(commands: string[], merge = true): { script: string; store(h: ProbeHost, stdout: string): string[] } {
-  const batch = mergeBatch(commands, merge);
+export function probeBatch(reads: readonly ProbeRead[], merge = true): { script: string; store(h: ProbeHost, stdout: string): ProbeRead[] } {
+  const batch = mergeBatch(reads, merge);
   return {
     script: buildBatch(batch.probes),
     store(h, stdout) {
       const { outputs, retry } = batch.finish(splitBatch(stdout));
-      for (const [command, out] of outputs) h.probeCache.set(command, out);
+      for (const [command, out] of outputs) h.reads.cache.set(command, out);
       return retry;
     },
   };
 }
 
-export async function runProbeBatch(h: ProbeHost, commands: string[], become?: BecomeOptions, merge = true): Promise<void> {
+export async function runProbeBatch(h: ProbeHost, reads: readonly ProbeRead[], become?: BecomeOptions, merge = true): Promise<void> {
   if (!h.transport) throw new TransportError('not connected', h.name);
-  const batch = probeBatch(commands, merge);
+  const batch = probeBatch(reads, merge);
   const r = await h.transport.exec(batch.script, { become });
   // Not trustworthy (a file changed between stat and cat, a tool failed): those are read one by one.
   const retry = batch.store(h, r.stdout);
@@ -88,10 +75,10 @@ export async function readProbeOn<S>(transport: Transport, probe: Probe<S>, beco
 }
 
 export function invalidateProbes(h: ProbeHost): void {
-  if (h.probeCache.size === 0) return;
-  const budget = probeBudget(h);
+  const { cache, budget } = h.reads;
+  if (cache.size === 0) return;
   // Next batch: as many as were useful this time (at least one).
   budget.size = Math.max(1, Math.min(MAX_BATCH, budget.used.size));
   budget.used.clear();
-  h.probeCache.clear();
+  cache.clear();
 }

@@ -165,7 +165,7 @@ test.serial('converge-again of every probing module: all probes in one exec, no 
     return { name, mod, args, probe: mod.probe!(args, ctx) };
   });
   const e0 = tr.stats.execs;
-  await runProbeBatch(h, planned.map((p) => p.probe.command));
+  await runProbeBatch(h, planned.map((p) => p.probe));
   for (const p of planned) {
     const state = await readProbe(h, p.probe);
     t.deepEqual(p.mod.plan!(state, p.args, ctx), [], `${p.name}: converged`);

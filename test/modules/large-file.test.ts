@@ -7,10 +7,8 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planContent } from '../../src/modules/kit/content-plan.js';
-import { LARGE_FILE_BYTES } from '../../src/modules/kit/large-file.js';
-import { fileReadKind, type FileRead } from '../../src/modules/kit/file-merged-read.js';
+import { fileReadKind, LARGE_FILE_BYTES, statCommand, type FileRead } from '../../src/probe/kinds/files.js';
 import { parseStat } from '../../src/modules/kit/file-stat.js';
-import { statCommand } from '../../src/modules/kit/stat-probe.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hw-large-file-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { parseShow, unitShowKind } from '../../src/modules/service/parse.js';
+import { parseShow } from '../../src/modules/service/parse.js';
+import { unitShowKind } from '../../src/probe/kinds/services.js';
 import { planService } from '../../src/modules/service/service.js';
 import { getModule } from '../../src/modules/registry.js';
 

@@ -22,7 +22,7 @@ test('stat arguments: Ansible aliases and key=value booleans', (t) => {
 });
 
 test('stat: the path is one quoted shell word, after -- for every tool', (t) => {
-  const cmd = stat.readsAhead!(stat.args.parse({ path: "/tmp/it's $(reboot) `x`" }))[0]!;
+  const cmd = stat.readsAhead!(stat.args.parse({ path: "/tmp/it's $(reboot) `x`" }))[0]!.command;
   t.true(cmd.includes(`f='/tmp/it'\\''s $(reboot) \`x\`';`), cmd);
   t.regex(cmd, /stat --printf '[^']*' -- "\$f"/);
   for (const tool of ['readlink -z', 'realpath -zm', 'file -b --mime-type --mime-encoding', 'lsattr -vd']) t.true(cmd.includes(`${tool} -- "$f"`), tool);

@@ -1,7 +1,7 @@
 // Everything the runner keeps per host during one run.
 import type { Transport } from '../../transports/transport.js';
-import type { ProbeOutput } from '../../probe/types.js';
 import type { DeferredStep } from '../../modules/types.js';
+import { newHostReads, type HostReads } from '../../probe/host.js';
 import { emptyStats, type HostStats } from './events.js';
 import type { Vars } from '../playbook/types.js';
 
@@ -13,8 +13,8 @@ export interface HostState {
   /** register: and set_fact: results; they outlive the play, as in Ansible. */
   runtimeVars: Vars;
   transport?: Transport;
-  /** Probe outputs read in one batch; dropped whenever the host changes. */
-  probeCache: Map<string, ProbeOutput>;
+  /** The read protocol's cache and read-ahead budget of this host. */
+  reads: HostReads;
   failed: boolean;
   unreachable: boolean;
   /** Set by meta: end_host / end_play until the play ends. */
@@ -33,7 +33,7 @@ export function newHostState(name: string, inventoryVars: Vars): HostState {
     inventoryVars,
     facts: {},
     runtimeVars: {},
-    probeCache: new Map(),
+    reads: newHostReads(),
     failed: false,
     unreachable: false,
     ended: false,

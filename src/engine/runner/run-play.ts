@@ -18,6 +18,7 @@ import { runDeferredSteps } from './deferred-steps.js';
 import { factsScript } from '../../facts/index.js';
 import { probeBatch } from '../../probe/read-ahead.js';
 import { runInclude, type IncludeHost } from './run-include.js';
+import type { ProbeRead } from '../../probe/types.js';
 
 export interface PlayRunOptions extends TagFilter {
   check: boolean;
@@ -120,9 +121,9 @@ export class PlayRunner {
       const first = this.flat.find(({ task }) => getModule(task.module)?.probe || getModule(task.module)?.readsAhead);
       // Probes run as the connection's user; a first task that needs become reads on its own.
       if (!first || (first.task.become ?? first.scope.become)) return undefined;
-      const commands = this.lookahead(h, first.task);
-      if (!commands.length) return undefined;
-      const batch = probeBatch(commands);
+      const reads = this.lookahead(h, first.task);
+      if (!reads.length) return undefined;
+      const batch = probeBatch(reads);
       firstProbes.set(h, batch);
       return batch.script;
     };
@@ -348,11 +349,11 @@ export class PlayRunner {
     }
   }
 
-  /** Probe commands of the tasks after `current` that can already be rendered for this host. */
-  private lookahead(h: HostState, current: TaskDef): string[] {
+  /** Probe reads of the tasks after `current` that can already be rendered for this host. */
+  private lookahead(h: HostState, current: TaskDef): ProbeRead[] {
     const start = this.flatIndex.get(current);
     if (start === undefined) return [];
-    const out: string[] = [];
+    const out: ProbeRead[] = [];
     for (let i = start; i < this.flat.length && out.length < 400; i++) {
       const { task, scope } = this.flat[i];
       const mod = getModule(task.module);
@@ -366,7 +367,7 @@ export class PlayRunner {
           if (!evalCondition([...scope.when, ...task.when] as string[], vars)) continue;
           const parsed = mod.args.safeParse(renderValue(task.args, vars));
           if (!parsed.success) continue;
-          if (mod.probe) out.push(mod.probe(parsed.data, { host: h.name, vars }).command);
+          if (mod.probe) out.push(mod.probe(parsed.data, { host: h.name, vars }));
           else out.push(...mod.readsAhead!(parsed.data));
         }
       } catch {

@@ -6,6 +6,7 @@ import type { Module, ModuleContext, ModuleResult } from '../types.js';
 import { quoteWord, splitWords } from '../kit/shell-words.js';
 import { inlineProbe } from '../../probe/batch.js';
 import { pythonSplitLines } from '../kit/python-lines.js';
+import type { ProbeRead } from '../../probe/types.js';
 
 // Ansible's command module fails an empty command ("no command given"): refused before the run.
 const commandText = z.string().refine((s) => s.trim() !== '', { message: 'no command given; expected a command to run' });
@@ -49,8 +50,8 @@ function withEnvironment(script: string, env: Record<string, string> | undefined
 /** `creates`/`removes`: one test in the batch's shell (the runner reads them ahead with the other probes). */
 export const existsProbe = (path: string) => ({ command: inlineProbe(`test -e ${quoteWord(path)}`), parse: (o: { rc: number }) => o.rc === 0 });
 
-function readsAhead(args: CommandArgs): string[] {
-  return [args.creates, args.removes].filter((p): p is string => p !== undefined).map((p) => existsProbe(p).command);
+function readsAhead(args: CommandArgs): ProbeRead[] {
+  return [args.creates, args.removes].filter((p): p is string => p !== undefined).map(existsProbe);
 }
 
 /** Python's str(datetime) and str(timedelta), the strings Ansible registers as start/end/delta. */

@@ -6,7 +6,8 @@ import { HostwireError } from '../../errors.js';
 import { quoteWord } from './shell-words.js';
 import type { Change } from '../types.js';
 import { planAttrs, type Attrs } from './attrs.js';
-import { LARGE_FILE_BYTES, sameDigest, sha256Hex, skippedDiff } from './large-file.js';
+import { sameDigest, sha256Hex, skippedDiff } from './large-file.js';
+import { LARGE_FILE_BYTES } from '../../probe/kinds/files.js';
 import type { FileStat } from './file-stat.js';
 
 export interface ContentWant extends Attrs {

@@ -2,8 +2,8 @@
 // a 40 MB file into the probe batch cost seconds (its base64 through the first read), and its
 // diff would not be shown anyway. The bound is Ansible's max_file_size_for_diff default.
 import { createHash } from 'node:crypto';
+import { LARGE_FILE_BYTES } from '../../probe/kinds/files.js';
 
-export const LARGE_FILE_BYTES = 104448;
 
 export interface FileDigest {
   size: number;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
 import { need, readSections } from '../../probe/sections.js';
-import { VSCTL, vsctlReadCommand } from '../kit/vsctl-read.js';
+import { VSCTL, vsctlRead } from '../../probe/kinds/ovs-rows.js';
 import { asMap, checkOvs, formatMap, mapAssignments, mapDiff, ovsAtom, ovsMap, parseOvsTables, type OvsValue } from '../kit/ovsdb.js';
 
 const ovsBridgeArgs = z
@@ -57,7 +57,7 @@ export const ovsBridgeModule: Module<OvsBridgeArgs, BridgeRow> = {
   name: 'ovs_bridge',
   args: ovsBridgeArgs,
   probe: (a) => ({
-    command: vsctlReadCommand({ section: 'bridge', commands: [['--columns=name,datapath_type,fail_mode,other_config,external_ids', 'find', 'Bridge', `name=${ovsAtom(a.bridge)}`]] }),
+    ...vsctlRead({ section: 'bridge', commands: [['--columns=name,datapath_type,fail_mode,other_config,external_ids', 'find', 'Bridge', `name=${ovsAtom(a.bridge)}`]] }),
     parse: (o) => readBridge(o.stdout),
   }),
   plan: (row, a) => planBridge(row, a),

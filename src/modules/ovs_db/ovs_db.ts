@@ -6,7 +6,7 @@ import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
 import { need, readSections } from '../../probe/sections.js';
 import { asMap, checkOvs, ovsAtom, parseOvsTables, type OvsValue } from '../kit/ovsdb.js';
-import { VSCTL, vsctlReadCommand } from '../kit/vsctl-read.js';
+import { VSCTL, vsctlRead } from '../../probe/kinds/ovs-rows.js';
 
 /** OVSDB's identifiers (RFC 7047 <id>): a table or column name never carries ovs-vsctl syntax (`:`, `=`, `,`). */
 const ovsId = (what: string) => z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, `expected an OVSDB ${what} name (letters, digits, '_')`);
@@ -60,7 +60,7 @@ export const ovsDbModule: Module<OvsDbArgs, DbState> = {
   name: 'ovs_db',
   args: ovsDbArgs,
   probe: (a) => ({
-    command: vsctlReadCommand({ section: 'db', commands: [[`--columns=${a.col}`, 'list', a.table, a.record]] }),
+    ...vsctlRead({ section: 'db', commands: [[`--columns=${a.col}`, 'list', a.table, a.record]] }),
     parse: (o) => readDb(o.stdout, a),
   }),
   plan: (s, a) => planDb(s, a),

@@ -7,7 +7,7 @@ import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
 import { need, readSections, requireTool, section } from '../../probe/sections.js';
 import { checkOvs, parseOvsTables } from '../kit/ovsdb.js';
-import { VSCTL } from '../kit/vsctl-read.js';
+import { VSCTL } from '../../probe/kinds/ovs-rows.js';
 import { normalizeFlow, splitTop, type NormFlow } from './normalize.js';
 
 const ovsFlowsArgs = z

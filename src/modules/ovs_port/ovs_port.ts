@@ -6,7 +6,8 @@ import { shellJoin } from '../../transports/quote.js';
 import type { Change, Module } from '../types.js';
 import { need, readSections } from '../../probe/sections.js';
 import { asList, asMap, checkOvs, formatMap, mapAssignments, mapDiff, ovsAtom, ovsMap, parseOvsTables } from '../kit/ovsdb.js';
-import { VSCTL, vsctlReadCommand } from '../kit/vsctl-read.js';
+import { VSCTL, vsctlRead } from '../../probe/kinds/ovs-rows.js';
+import type { ProbeRead } from '../../probe/types.js';
 
 const ovsPortArgs = z
   .object({
@@ -74,14 +75,14 @@ export function planPort(p: PortState, a: OvsPortArgs): Change[] {
 }
 
 /** The port, its interface and every bridge's port list: three tables. */
-export function portProbeCommand(port: string): string {
+export function portRead(port: string): ProbeRead {
   const q = ovsAtom(port);
-  return vsctlReadCommand({ section: 'port', commands: [['--columns=_uuid,name,external_ids', 'find', 'Port', `name=${q}`], ['--columns=name,type,options', 'find', 'Interface', `name=${q}`], ['--columns=name,ports', 'list', 'Bridge']] });
+  return vsctlRead({ section: 'port', commands: [['--columns=_uuid,name,external_ids', 'find', 'Port', `name=${q}`], ['--columns=name,type,options', 'find', 'Interface', `name=${q}`], ['--columns=name,ports', 'list', 'Bridge']] });
 }
 
 export const ovsPortModule: Module<OvsPortArgs, PortState> = {
   name: 'ovs_port',
   args: ovsPortArgs,
-  probe: (a) => ({ command: portProbeCommand(a.port), parse: (o) => readPort(o.stdout) }),
+  probe: (a) => ({ ...portRead(a.port), parse: (o) => readPort(o.stdout) }),
   plan: (p, a) => planPort(p, a),
 };

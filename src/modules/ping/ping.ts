@@ -28,5 +28,5 @@ export const pingModule: Module<PingArgs> = {
     if (a.data === 'crash') return { changed: false, failed: true, msg: 'Exception: boom' };
     return { changed: false, ping: a.data };
   },
-  readsAhead: () => [PONG_PROBE.command],
+  readsAhead: () => [PONG_PROBE],
 };

@@ -1,27 +1,7 @@
-// Pure parser of `systemctl show -p LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload`.
+// Pure parser of `systemctl show -p LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload`
+// (the read: ../../probe/kinds/services.ts).
 import { ProbeParseError } from '../../errors.js';
-import type { MergeKind } from '../../probe/merge.js';
-import { quoteWord } from '../kit/shell-words.js';
 import type { ProbeOutput } from '../../probe/types.js';
-
-const PROPS = 'LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload';
-
-/** One `systemctl show` for one or more units (several: one block per unit, in order, blank-line separated). */
-export function showCommand(units: readonly string[]): string {
-  return `if command -v systemctl >/dev/null 2>&1; then systemctl show -p ${PROPS} -- ${units.map(quoteWord).join(' ')}; else echo systemctl:missing; fi`;
-}
-
-/** Several services' probes read by one `systemctl show` (~10 ms of host CPU each saved). */
-export const unitShowKind: MergeKind<string> = {
-  name: 'systemctl-show',
-  script: showCommand,
-  split(stdout, units) {
-    if (stdout.split('\n').includes('systemctl:missing')) return units.map(() => 'systemctl:missing\n');
-    const blocks = stdout.replace(/\n+$/, '').split('\n\n');
-    if (blocks.length !== units.length || !blocks.every((b) => b.startsWith('LoadState='))) return undefined;
-    return blocks.map((b) => `${b}\n`);
-  },
-};
 
 export interface UnitStatus {
   /** False when the host has no systemctl at all. */

@@ -7,8 +7,8 @@ import { quoteWord } from '../kit/shell-words.js';
 import type { Change, Module, ModuleContext } from '../types.js';
 import { applyChanges } from '../kit/apply.js';
 import { DAEMON_RELOAD, daemonReloadDone, daemonReloadPending } from '../systemd_unit/daemon-reload.js';
-import { mergeableCommand } from '../../probe/merge.js';
-import { isEnabled, isMasked, isRunning, parseShow, showCommand, unitShowKind, type UnitStatus } from './parse.js';
+import { unitShowRead } from '../../probe/kinds/services.js';
+import { isEnabled, isMasked, isRunning, parseShow, type UnitStatus } from './parse.js';
 
 const serviceArgs = z
   .object({
@@ -53,7 +53,7 @@ export const serviceModule: Module<ServiceArgs, UnitStatus> = {
   name: 'service',
   args: serviceArgs,
   probe: (a) => ({
-    command: mergeableCommand(showCommand([a.name]), unitShowKind, a.name),
+    ...unitShowRead(a.name),
     parse: parseShow,
   }),
   plan: (s, a, ctx: ModuleContext) => planService(s, a, ctx.host, daemonReloadPending(ctx)),

@@ -50,5 +50,5 @@ export const slurpModule: Module<SlurpArgs> = {
     if ('msg' in read) return { changed: false, failed: true, msg: read.msg };
     return { changed: false, content: read.content, source: a.src, encoding: 'base64' };
   },
-  readsAhead: (a) => [slurpProbe(a).command],
+  readsAhead: (a) => [slurpProbe(a)],
 };

@@ -53,5 +53,5 @@ export const statModule: Module<StatArgs> = {
   name: 'stat',
   args: statArgs,
   run: runStat,
-  readsAhead: (a) => [statProbe(a).command],
+  readsAhead: (a) => [statProbe(a)],
 };

@@ -7,7 +7,7 @@ import { HostwireError } from '../../errors.js';
 import { quoteWord } from '../kit/shell-words.js';
 import type { Change, Module } from '../types.js';
 import { assertRegularFile, planContent } from '../kit/content-plan.js';
-import { fileReadCommand } from '../kit/stat-probe.js';
+import { fileRead } from '../../probe/kinds/files.js';
 import { oneLine } from '../kit/line-text.js';
 import { editSysctlFile, normValue, parseSysctl, procPath, sysctlNameProblem, type SysctlState } from './parse.js';
 
@@ -54,7 +54,7 @@ export const sysctlModule: Module<SysctlArgs, SysctlState> = {
   args: sysctlArgs,
   probe: (a) => ({
     // Read with the shell's own `read` (no fork; inline in the batch): lines joined by spaces, as tr did.
-    command: fileReadCommand({
+    ...fileRead({
       path: a.sysctl_file,
       content: true,
       before: `k=${quoteWord(procPath(a.name))}; if [ -f "$k" ]; then v=; while IFS= read -r l || [ -n "$l" ]; do v="$v$l "; done < "$k"; printf 'runtime:%s\\n' "$v"; else echo runtime_missing; fi`,

@@ -9,7 +9,7 @@ import { applyChanges } from '../kit/apply.js';
 import { assertRegularFile, planContent } from '../kit/content-plan.js';
 import { modeArg } from '../kit/mode.js';
 import { parseStat, type FileStat } from '../kit/file-stat.js';
-import { fileReadCommand } from '../kit/stat-probe.js';
+import { fileRead } from '../../probe/kinds/files.js';
 import { controlFree } from '../kit/line-text.js';
 import { DAEMON_RELOAD, daemonReloadDone, deferDaemonReload } from './daemon-reload.js';
 
@@ -60,7 +60,7 @@ export const systemdUnitModule: Module<UnitArgs, UnitState> = {
   name: 'systemd_unit',
   args: unitArgs,
   probe: (a) => ({
-    command: fileReadCommand({ path: unitFilePath(a), content: true, before: 'command -v systemctl >/dev/null 2>&1 || echo systemctl:missing' }),
+    ...fileRead({ path: unitFilePath(a), content: true, before: 'command -v systemctl >/dev/null 2>&1 || echo systemctl:missing' }),
     parse: parseUnitState,
   }),
   plan: (st, a, ctx) => planUnit(st, a, ctx.host),

@@ -1,8 +1,8 @@
 // All file reads of one probe batch in three processes instead of two per file: one `stat` for
 // every path, one `cat` of the regular files whose content is wanted, piped through one `base64`
 // (at ~1.3 ms of host CPU per process, a 20-file no-op run on 500 hosts saved ~15 s of machine CPU).
-// The output is split back per read into the lines the single-file command prints (parse.ts),
-// so modules parse the same text either way.
+// The output is split back per read into the lines the single-file command prints (kit/file-stat.ts),
+// so modules parse the same text either way. statCommand() below is that single-file command.
 //
 // Output: stat records `name\0info\0`..., an empty token, link records `name\0target\0`..., an
 // empty token, the shell's own existence test of each path (`1`/`0`) and `\0`, then the base64 of
@@ -15,11 +15,14 @@
 // Reads with digestLarge (copy, template) add a last section: after the base64 and a `\0`, one
 // `name\0<sha256sum output>\0` record per such regular file over LARGE_FILE_BYTES, an empty token,
 // and the base64 of the other (small) ones. The shell sizes them with one more `stat` and hashes
-// each large one on the host, so a large file never travels back (large-file.ts).
-import { inlineProbe } from '../../probe/batch.js';
-import { quoteWord } from './shell-words.js';
-import type { MergeKind } from '../../probe/merge.js';
-import { LARGE_FILE_BYTES } from './large-file.js';
+// each large one on the host, so a large file never travels back (kit/large-file.ts).
+import { inlineProbe } from '../batch.js';
+import { mergeableRead } from '../merge.js';
+import type { MergeKind, ProbeRead } from '../types.js';
+import { shellQuote } from '../../transports/quote.js';
+
+/** Over this size a digest-reading probe gets size + sha256, not the content (Ansible's max_file_size_for_diff). */
+export const LARGE_FILE_BYTES = 104448;
 
 export interface FileRead {
   path: string;
@@ -53,7 +56,7 @@ const READ_DIGESTIBLE = [
  */
 function mergedReadScript(reads: readonly FileRead[]): string {
   const { all, withContent, digestible } = uniquePaths(reads);
-  const words = (ps: string[]) => ps.map(quoteWord).join(' ');
+  const words = (ps: string[]) => ps.map(shellQuote).join(' ');
   const lines = [
     `stat --printf '%n\\0%F|%a|%U|%G|%u|%g|%s\\0' -- ${words(all)}`,
     `printf '\\0'`,
@@ -172,3 +175,25 @@ function splitMergedRead(stdout: string, reads: readonly FileRead[]): string[] |
 }
 
 export const fileReadKind: MergeKind<FileRead> = { name: 'files', script: mergedReadScript, split: splitMergedRead };
+
+/** The read of one path alone: what the merged script's split gives back for it, line for line. */
+export function statCommand(path: string, withContent: boolean, digestLarge = false): string {
+  const base64 = `printf 'content:'; base64 -w0 -- "$f"; printf '\\ncontent_rc:%s\\n' $?;`;
+  const digest = `printf 'digest:%s:' "$s"; sha256sum < "$f"; printf 'content_rc:%s\\n' $?;`;
+  const content = !withContent
+    ? ''
+    : digestLarge
+      ? `elif [ -f "$f" ]; then s=$(stat -c %s -- "$f"); if [ "$s" -gt ${LARGE_FILE_BYTES} ]; then ${digest} else ${base64} fi; `
+      : `elif [ -f "$f" ]; then ${base64} `;
+  return (
+    `{ f=${shellQuote(path)}; if [ -e "$f" ] || [ -L "$f" ]; then stat -c 'stat:%F|%a|%U|%G|%u|%g' -- "$f"; ` +
+    `if [ -L "$f" ]; then printf 'link:%s\\n' "$(readlink -- "$f")"; ${content}fi; else echo stat:absent; fi; }`
+  );
+}
+
+/** A file read as a batch's probe; `before`: read-only inline shell text printed first (sysctl's runtime value). */
+export function fileRead(read: FileRead & { before?: string }): ProbeRead {
+  const item: FileRead = { path: read.path, content: read.content, ...(read.digestLarge ? { digestLarge: true } : {}) };
+  const command = inlineProbe(`${read.before ? `${read.before}; ` : ''}${statCommand(read.path, read.content, read.digestLarge)}`);
+  return mergeableRead(command, fileReadKind, item, { before: read.before });
+}

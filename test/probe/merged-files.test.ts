@@ -1,6 +1,6 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { fileReadKind, type FileRead } from '../../src/modules/kit/file-merged-read.js';
+import { fileReadKind, type FileRead } from '../../src/probe/kinds/files.js';
 import { parseStat } from '../../src/modules/kit/file-stat.js';
 
 interface Case { reads: FileRead[]; command: string; stdout: string; single: string[] }

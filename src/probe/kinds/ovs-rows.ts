@@ -1,11 +1,11 @@
-// Read-only ovs-vsctl queries as mergeable probes (../../probe/merge.ts): the OVS rows a batch's
+// Read-only ovs-vsctl queries as mergeable probes (../merge.ts): the OVS rows a batch's
 // tasks read (bridges, ports, Open_vSwitch columns) come from ONE ovs-vsctl call, its commands
 // separated by `--`, each printing one JSON table per line. ovs-vsctl starts at ~10 ms of host CPU
 // (it connects to ovsdb-server), so a play with five OVS tasks saves ~40 ms per host.
-import type { MergeKind } from '../../probe/merge.js';
-import { mergeableCommand } from '../../probe/merge.js';
+import { mergeableRead } from '../merge.js';
+import type { MergeKind, ProbeRead } from '../types.js';
 import { shellJoin } from '../../transports/quote.js';
-import { requireTool, section, splitSections } from '../../probe/sections.js';
+import { requireTool, section, splitSections } from '../sections.js';
 
 export const VSCTL = 'ovs-vsctl --timeout=5';
 
@@ -35,7 +35,7 @@ export const vsctlReadKind: MergeKind<VsctlRead> = {
   },
 };
 
-/** The probe command of an OVS read (alone it prints its own section). */
-export function vsctlReadCommand(read: VsctlRead): string {
-  return mergeableCommand(query(read.section, read.commands), vsctlReadKind, read);
+/** An OVS read as a batch's probe (alone it prints its own section). */
+export function vsctlRead(read: VsctlRead): ProbeRead {
+  return mergeableRead(query(read.section, read.commands), vsctlReadKind, read);
 }
