@@ -5,8 +5,10 @@ cd "$(dirname "$0")/.."
 need=()
 # qemu: the lab's VM host kind (a real kernel for ipip); chromium: the HTML report and graph tests;
 # ansible-core: the Ansible-module fallback's tests and the bench's ansible-playbook side (never needed by native modules).
+# shellcheck, dash: the host scripts test (test/modules/host-scripts.test.ts).
 for pair in systemd-nspawn:systemd-container mmdebstrap:mmdebstrap sshd:openssh-server ssh:openssh-client ip:iproute2 flock:util-linux \
-    qemu-system-x86_64:qemu-system-x86 qemu-img:qemu-utils mke2fs:e2fsprogs chromium:chromium python3:python3 ansible-playbook:ansible-core; do
+    qemu-system-x86_64:qemu-system-x86 qemu-img:qemu-utils mke2fs:e2fsprogs chromium:chromium python3:python3 ansible-playbook:ansible-core \
+    shellcheck:shellcheck dash:dash; do
   bin=${pair%%:*}; pkg=${pair##*:}
   command -v "$bin" >/dev/null 2>&1 || [ -x "/usr/sbin/$bin" ] || need+=("$pkg")
 done

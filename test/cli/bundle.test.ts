@@ -55,3 +55,11 @@ test('a reader that stops early ends the output quietly (status 141, no EPIPE st
   t.is(r.code, 141);
   t.is(r.stderr, '');
 });
+
+test('the host scripts ship beside the bundle, as in src/ (the bundled ovs_gateway reads them when it loads)', (t) => {
+  const scripts = ['apply', 'state', 'check', 'txn'].map((p) => `configure-ovs-${p}.sh`);
+  for (const name of scripts) {
+    const shipped = readFileSync(path.join(path.dirname(BIN), name), 'utf8');
+    t.is(shipped, readFileSync(path.join(root, 'src/modules/ovs_gateway/script', name), 'utf8'), name);
+  }
+});

@@ -10,7 +10,7 @@ import { shellJoin } from '../../transports/quote.js';
 import type { Transport } from '../../transports/transport.js';
 import type { ModuleContext } from '../types.js';
 import type { TxnChange } from './plan-uplink.js';
-import { BOOT_UNIT, RUN_DIR, SCRIPT_PATH, STAGE_DIR } from './script/index.js';
+import { BOOT_UNIT, RUN_DIR, SCRIPT_PATH, STAGE_DIR, unitName } from './script/index.js';
 
 export interface CommitOptions {
   timeoutSec: number;
@@ -29,8 +29,6 @@ export interface CommitResult {
 
 type Reconnectable = Transport & { reconnect?: () => Promise<void> };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export const unitName = (id: string) => `hostwire-configure-ovs-${id}`;
 
 function pollScript(id: string, confirm: boolean): string {
   const r = `${RUN_DIR}/result-${id}`;

@@ -6,14 +6,14 @@ import type { Change, Module, ModuleContext } from '../types.js';
 import { applyChanges } from '../kit/apply.js';
 import { shellJoin } from '../../transports/quote.js';
 import { ovsGatewayArgs, type OvsGatewayArgs } from './args.js';
-import { awaitTransaction, prepareStage, startTransaction, unitName } from './commit.js';
+import { awaitTransaction, prepareStage, startTransaction } from './commit.js';
 import { parseGatewayProbe, type GatewayState } from './parse.js';
 import { planNoUplink } from './plan-no-uplink.js';
 import { isPendingChange } from './plan-pending.js';
 import { isTxnChange, planUplink } from './plan-uplink.js';
 import { settlePending } from './settle-pending.js';
 import { GATEWAY_PROBE } from './probe.js';
-import { RUN_DIR } from './script/index.js';
+import { RUN_DIR, unitName } from './script/index.js';
 import { notePending } from '../pending.js';
 
 /** A pending transaction of an earlier run is settled first; after a wait, the host is read and planned again. */

@@ -3,7 +3,7 @@
 // roll back: a waiting transaction whose state is the wanted one is confirmed (the host re-runs its
 // checks when the confirmation arrives); anything else is waited for, and the run plans again.
 import type { Change } from '../types.js';
-import { unitName } from './commit.js';
+import { unitName } from './script/index.js';
 import type { PendingTxn } from './parse.js';
 
 export interface PendingAction { id: string; action: 'confirm' | 'wait'; timeoutSec?: number }

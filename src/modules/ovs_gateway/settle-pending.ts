@@ -2,7 +2,8 @@
 // wait for the host's verdict and then plan again from a fresh read of the host.
 import { HostwireError } from '../../errors.js';
 import type { ModuleContext } from '../types.js';
-import { awaitTransaction, unitName } from './commit.js';
+import { awaitTransaction } from './commit.js';
+import { unitName } from './script/index.js';
 import type { PendingChange } from './plan-pending.js';
 
 /** Confirms or waits for each pending transaction; returns what became of the waited ones. */

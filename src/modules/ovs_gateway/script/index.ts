@@ -1,8 +1,6 @@
-// The whole host-side script: where it keeps its files, then apply/restore, the snapshot, the checks, the transaction.
-import { SCRIPT_APPLY } from './script-apply.js';
-import { SCRIPT_CHECK } from './script-check.js';
-import { SCRIPT_STATE } from './script-state.js';
-import { SCRIPT_TXN } from './script-txn.js';
+// The whole host-side script: where it keeps its files, then apply/restore, the snapshot, the checks,
+// the transaction - each part a POSIX sh file beside this one (configure-ovs-*.sh).
+import { readHostScript } from '../../kit/host-script.js';
 
 export const SCRIPT_PATH = '/usr/local/libexec/hostwire/configure-ovs';
 export const ETC_DIR = '/etc/hostwire/configure-ovs';
@@ -12,6 +10,10 @@ export const RUN_DIR = '/run/hostwire';
 export const NM_CONF = '/etc/NetworkManager/conf.d/90-hostwire-configure-ovs.conf';
 export const BOOT_UNIT = 'hostwire-configure-ovs.service';
 export const BOOT_UNIT_PATH = `/etc/systemd/system/${BOOT_UNIT}`;
+/** The transient unit (systemd-run) one transaction runs as. */
+export const unitName = (id: string) => `hostwire-configure-ovs-${id}`;
+
+const part = (name: string) => readHostScript(`configure-ovs-${name}.sh`, import.meta.url);
 
 export const SCRIPT = `#!/bin/sh
 # hostwire configure_ovs: moves an uplink into an OVS bridge under a commit-confirmed rule.
@@ -23,10 +25,10 @@ RUN=${RUN_DIR}
 STAGE=${STAGE_DIR}
 NMCONF=${NM_CONF}
 BOOT_UNIT=${BOOT_UNIT}
-${SCRIPT_APPLY}
-${SCRIPT_STATE}
-${SCRIPT_CHECK}
-${SCRIPT_TXN}`;
+${part('apply')}
+${part('state')}
+${part('check')}
+${part('txn')}`;
 
 /** Re-applies the saved desired state at boot, once OVS is up. */
 export const BOOT_UNIT_TEXT = `[Unit]

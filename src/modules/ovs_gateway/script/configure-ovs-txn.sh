@@ -1,9 +1,9 @@
-// The host-side script, part 4: the commit-confirmed transaction. It runs as a transient systemd
-// unit (systemd-run), so it survives the SSH session that started it: snapshot the host, apply every
-// action (any failing step aborts), check (script-check), then wait for hostwire's confirm file and
-// check again; no confirm in time, a failed check or step (or SIGTERM) rolls everything back to the
-// snapshot, and a result file says why (the first failing command and its output).
-export const SCRIPT_TXN = String.raw`
+# The host-side script, part 4: the commit-confirmed transaction. It runs as a transient systemd
+# unit (systemd-run), so it survives the SSH session that started it: snapshot the host, apply every
+# action (any failing step aborts), check (script-check), then wait for hostwire's confirm file and
+# check again; no confirm in time, a failed check or step (or SIGTERM) rolls everything back to the
+# snapshot, and a result file says why (the first failing command and its output).
+
 now() { cut -d' ' -f1 /proc/uptime; }
 result() { # status reason
   { echo "status=$1"; echo "reason=$(printf '%s' "$2" | tr '\n\r' '  ')"; echo "diag=$DIAG"; echo "started=$T0"; echo "ended=$(now)"; } >"$RUN/result-$ID.tmp"
@@ -103,4 +103,3 @@ case "$1" in
   restore) restore_prev "$2" ;;
   *) echo "usage: $0 txn ID TIMEOUT apply:BRIDGE|remove:BRIDGE... | boot | restore BRIDGE" >&2; exit 2 ;;
 esac
-`;

@@ -1,12 +1,12 @@
-// The host-side script, part 1: apply one bridge's desired state (<bridge>.env) with ovs-vsctl +
-// iproute2 (+ nftables, NetworkManager's "unmanaged", systemd-networkd for DHCP), and restore the
-// uplink's saved configuration (<bridge>.prev). POSIX sh: it runs detached under systemd-run and
-// at boot, so it must not depend on anything hostwire has on the controller.
-export const SCRIPT_APPLY = `
+# The host-side script, part 1: apply one bridge's desired state (<bridge>.env) with ovs-vsctl +
+# iproute2 (+ nftables, NetworkManager's "unmanaged", systemd-networkd for DHCP), and restore the
+# uplink's saved configuration (<bridge>.prev). POSIX sh: it runs detached under systemd-run and
+# at boot, so it must not depend on anything hostwire has on the controller.
+
 vsctl() { ovs-vsctl --timeout=10 "$@"; }
 nm_running() { command -v nmcli >/dev/null 2>&1 && [ "$(nmcli -t -f RUNNING general 2>/dev/null)" = running ]; }
 load_env() { BRIDGE= UPLINK= MAC= MTU= METHOD= ADDRS= ROUTES= METRIC= DATAPATH= DROP_INGRESS= CHECK= BACKEND= NMCONN=; . "$1"; }
-nft_table() { echo "hostwire_$(echo "$1" | tr -c 'A-Za-z0-9_\\n' _)"; }
+nft_table() { echo "hostwire_$(echo "$1" | tr -c 'A-Za-z0-9_\n' _)"; }
 
 # NetworkManager must leave every bridge and uplink hostwire owns alone (also after a reboot).
 nm_unmanage_all() {
@@ -17,9 +17,9 @@ nm_unmanage_all() {
     ( load_env "$f"; echo "interface-name:$BRIDGE;interface-name:$UPLINK" ) >>"$RUN/nm.$$"
   done
   if [ -s "$RUN/nm.$$" ]; then
-    devs=$(tr '\\n' ';' <"$RUN/nm.$$" | sed 's/;$//')
+    devs=$(tr '\n' ';' <"$RUN/nm.$$" | sed 's/;$//')
     # rc-manager=unmanaged: NM must not rewrite resolv.conf without the moved uplink's DNS servers.
-    printf '# hostwire configure_ovs: devices moved into OVS bridges\\n[main]\\nrc-manager=unmanaged\\n\\n[keyfile]\\nunmanaged-devices=%s\\n' "$devs" >"$NMCONF.tmp"
+    printf '# hostwire configure_ovs: devices moved into OVS bridges\n[main]\nrc-manager=unmanaged\n\n[keyfile]\nunmanaged-devices=%s\n' "$devs" >"$NMCONF.tmp"
     mv "$NMCONF.tmp" "$NMCONF"
   else
     rm -f "$NMCONF"
@@ -30,8 +30,8 @@ nm_unmanage_all() {
 
 networkd_dhcp() {
   mkdir -p /run/systemd/network /run/systemd/networkd.conf.d
-  printf '[Network]\\nManageForeignRoutes=no\\nManageForeignRoutingPolicyRules=no\\n' >/run/systemd/networkd.conf.d/50-hostwire.conf
-  printf '[Match]\\nName=%s\\n\\n[Link]\\nMACAddress=%s\\n\\n[Network]\\nDHCP=ipv4\\nIPv6AcceptRA=no\\nLinkLocalAddressing=no\\nKeepConfiguration=dhcp-on-stop\\n\\n[DHCPv4]\\nClientIdentifier=mac\\nRouteMetric=%s\\nUseDNS=yes\\n' \\
+  printf '[Network]\nManageForeignRoutes=no\nManageForeignRoutingPolicyRules=no\n' >/run/systemd/networkd.conf.d/50-hostwire.conf
+  printf '[Match]\nName=%s\n\n[Link]\nMACAddress=%s\n\n[Network]\nDHCP=ipv4\nIPv6AcceptRA=no\nLinkLocalAddressing=no\nKeepConfiguration=dhcp-on-stop\n\n[DHCPv4]\nClientIdentifier=mac\nRouteMetric=%s\nUseDNS=yes\n' \
     "$BRIDGE" "$MAC" "$METRIC" >"/run/systemd/network/10-hostwire-$BRIDGE.network"
   if systemctl is-active -q systemd-networkd; then networkctl reload; networkctl reconfigure "$BRIDGE" 2>/dev/null || true
   else systemctl start systemd-networkd; fi
@@ -44,7 +44,7 @@ ensure_addrs() {
   good=0; i=0
   while [ $i -lt 25 ]; do
     miss=0
-    for a in $ADDRS; do ip -o addr show dev "$1" | grep -qF " \${a%%/*}/" || { miss=1; ip addr replace "$a" dev "$1"; }; done
+    for a in $ADDRS; do ip -o addr show dev "$1" | grep -qF " ${a%%/*}/" || { miss=1; ip addr replace "$a" dev "$1"; }; done
     if [ $miss = 0 ]; then good=$((good+1)); [ $good -ge 2 ] && return 0; else good=0; fi
     i=$((i+1)); sleep 0.2
   done
@@ -58,9 +58,9 @@ has_v4() { ip -o -4 addr show dev "$1" scope global 2>/dev/null | grep -q inet; 
 FAILED=
 step() {
   out=$("$@" 2>&1); rc=$?
-  [ -z "$out" ] || printf '%s\\n' "$out"
+  [ -z "$out" ] || printf '%s\n' "$out"
   [ $rc = 0 ] && return 0
-  [ -n "$FAILED" ] || FAILED="$* (exit $rc): $(printf '%s' "$out" | tail -n 3 | tr '\\n' ' ' | tr -d '\\r' | cut -c1-400)"
+  [ -n "$FAILED" ] || FAILED="$* (exit $rc): $(printf '%s' "$out" | tail -n 3 | tr '\n' ' ' | tr -d '\r' | cut -c1-400)"
   return $rc
 }
 fail() { [ -n "$FAILED" ] || FAILED=$1; echo "$1"; return 1; }
@@ -74,7 +74,7 @@ ovs_port_ok() { # interface mtu
     i=$((i+1)); [ $i -lt 20 ] || break; sleep 0.1
   done
   # The cause is often only in ovs-vswitchd's log (a datapath it cannot open): its last complaints.
-  log=$(tail -n 100 /var/log/openvswitch/ovs-vswitchd.log 2>/dev/null | grep -E '[|](ERR|WARN|EMER)[|]' | tail -n 2 | cut -d'|' -f3- | tr '\\n' ' ')
+  log=$(tail -n 100 /var/log/openvswitch/ovs-vswitchd.log 2>/dev/null | grep -E '[|](ERR|WARN|EMER)[|]' | tail -n 2 | cut -d'|' -f3- | tr '\n' ' ')
   [ -z "$log" ] || log="; ovs-vswitchd: $log"
   fail "OVS interface $1: error $err, ofport $ofp, mtu $mtu (wanted mtu $2)$log"
 }
@@ -85,9 +85,9 @@ apply_bridge() {
   if [ "$BACKEND" = nm ]; then step sh "$ETC/$BRIDGE.nm" up; return $?; fi
   nm_unmanage_all
   if nm_running; then nmcli device set "$UPLINK" managed no 2>/dev/null || true; fi
-  step vsctl --may-exist add-br "$BRIDGE" -- set bridge "$BRIDGE" datapath_type="$DATAPATH" fail_mode=standalone \\
-    other_config:hwaddr="\\"$MAC\\"" external_ids:bridge-id="$BRIDGE" external_ids:hostwire-uplink="$UPLINK" \\
-    -- set interface "$BRIDGE" mtu_request="$MTU" \\
+  step vsctl --may-exist add-br "$BRIDGE" -- set bridge "$BRIDGE" datapath_type="$DATAPATH" fail_mode=standalone \
+    other_config:hwaddr="\"$MAC\"" external_ids:bridge-id="$BRIDGE" external_ids:hostwire-uplink="$UPLINK" \
+    -- set interface "$BRIDGE" mtu_request="$MTU" \
     -- --may-exist add-port "$BRIDGE" "$UPLINK" -- set interface "$UPLINK" mtu_request="$MTU" || return 1
   ovs_port_ok "$UPLINK" "$MTU" || return 1
   if nm_running; then nmcli device set "$BRIDGE" managed no 2>/dev/null || true; fi
@@ -114,7 +114,7 @@ apply_bridge() {
   if [ "$DROP_INGRESS" = 1 ]; then
     # netdev datapath: OVS reads the uplink through AF_PACKET copies; the kernel must not answer too.
     t=$(nft_table "$UPLINK")
-    printf 'table netdev %s\\ndelete table netdev %s\\ntable netdev %s {\\n  chain ingress { type filter hook ingress device "%s" priority -500; policy drop; }\\n}\\n' \\
+    printf 'table netdev %s\ndelete table netdev %s\ntable netdev %s {\n  chain ingress { type filter hook ingress device "%s" priority -500; policy drop; }\n}\n' \
       "$t" "$t" "$t" "$UPLINK" >"$RUN/nft.$$"
     step nft -f "$RUN/nft.$$" || { rm -f "$RUN/nft.$$"; return 1; }
     rm -f "$RUN/nft.$$"
@@ -149,7 +149,7 @@ restore_prev() {
     fi
   else
     for a in $ADDRS; do ip addr replace "$a" dev "$IFACE"; done
-    echo "$ROUTES" | tr ';' '\\n' | while read -r r; do
+    echo "$ROUTES" | tr ';' '\n' | while read -r r; do
       # shellcheck disable=SC2086
       [ -n "$r" ] && ip route replace $r dev "$IFACE"
     done
@@ -159,4 +159,3 @@ restore_prev() {
   [ -e "$LIB/$b.resolv" ] && ! cmp -s "$LIB/$b.resolv" /etc/resolv.conf && cat "$LIB/$b.resolv" >/etc/resolv.conf
   return 0
 }
-`;

@@ -1,9 +1,9 @@
-// The host-side script, part 3: what a move must prove before it may stay, checked after the apply
-// and again when hostwire's confirmation arrives: the default route(s) on the bridge as wanted, the
-// SSH client reached through the bridge (when it was reached through the uplink before), and each
-// check target answering do-not-fragment pings of the full MTU (a jumbo MTU on a 1500 segment
-// passes small pings only). A failure names itself in FAILED.
-export const SCRIPT_CHECK = String.raw`
+# The host-side script, part 3: what a move must prove before it may stay, checked after the apply
+# and again when hostwire's confirmation arrives: the default route(s) on the bridge as wanted, the
+# SSH client reached through the bridge (when it was reached through the uplink before), and each
+# check target answering do-not-fragment pings of the full MTU (a jumbo MTU on a 1500 segment
+# passes small pings only). A failure names itself in FAILED.
+
 dev_of() { ip route get "$1" 2>/dev/null | sed -n 's/.* dev \([^ ]*\).*/\1/p' | head -n 1; }
 
 routes_ok() { # the bridge's env is loaded
@@ -52,4 +52,3 @@ check_all() { # every bridge the transaction applied
     check_bridge "$ETC/$b.env" || return 1
   done
 }
-`;

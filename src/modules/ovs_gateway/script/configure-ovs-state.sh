@@ -1,9 +1,9 @@
-// The host-side script, part 2: what the rollback puts back. Before the first step the transaction
-// saves the host's network state (global addresses, non-kernel routes, links' MAC/MTU/up, OVS
-// bridges); the rollback undoes the move (restore_prev), then sweeps the host back to that snapshot
-// (a step that went wrong half-way - an address on the wrong link - is undone too) and says what it
-// could not restore. Files this run installed (script, boot unit, hint) are put back as they were.
-export const SCRIPT_STATE = String.raw`
+# The host-side script, part 2: what the rollback puts back. Before the first step the transaction
+# saves the host's network state (global addresses, non-kernel routes, links' MAC/MTU/up, OVS
+# bridges); the rollback undoes the move (restore_prev), then sweeps the host back to that snapshot
+# (a step that went wrong half-way - an address on the wrong link - is undone too) and says what it
+# could not restore. Files this run installed (script, boot unit, hint) are put back as they were.
+
 # ovs-netdev/ovs-system are OVS's own datapath devices: they outlive the bridges, by design.
 snap_links() {
   ip -o link show | sed -nE 's/^[0-9]+: ([^:@ ]+)(@[^:]*)?: <([^>]*)> mtu ([0-9]+).*link\/[a-z]+ ([0-9a-f:]+).*/\1 \4 \5 <\3>/p' |
@@ -64,4 +64,3 @@ restore_installed() { # list origdir
   done <"$1"
   systemctl daemon-reload 2>/dev/null || true
 }
-`;
