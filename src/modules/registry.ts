@@ -30,6 +30,7 @@ import { statModule } from './stat/stat.js';
 import { slurpModule } from './slurp/slurp.js';
 import { pingModule } from './ping/ping.js';
 import { rawModule } from './raw/raw.js';
+import { blockinfileModule } from './blockinfile/blockinfile.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -43,7 +44,7 @@ for (const m of [ipLinkModule, ipAddrModule, ipRouteModule, ovsBridgeModule, ovs
 registerModule(routeSetModule);
 registerModule(subnetLeaseModule);
 registerModule(ovsGatewayModule);
-for (const m of [statModule, slurpModule, pingModule, rawModule]) registerModule(m);
+for (const m of [statModule, slurpModule, pingModule, rawModule, blockinfileModule]) registerModule(m);
 
 /** Modules found for loaded tasks beyond the native ones: src/fallback registers them by the name a task runs under. */
 const resolvedModules = new Map<string, Module<any, any>>();

@@ -1,0 +1,44 @@
+// The file editors done natively for issue 17 on a real lab host: converge, converge again (no
+// change), drift by hand, --check --diff reports it without touching the host, a normal run fixes it.
+import test, { type ExecutionContext } from 'ava';
+import { convergeCycle, labHost, moduleRunner, type LabHost, type ModuleRunner } from '../helpers/lab-host.js';
+
+const LAB = 'n6edits';
+let host: LabHost;
+let run: ModuleRunner;
+
+test.before(async () => {
+  host = await labHost(LAB);
+  run = moduleRunner(host);
+});
+
+test.after.always(async () => {
+  await host?.close();
+});
+
+const cycle = (t: ExecutionContext, name: string, args: Record<string, unknown>, drift: string, read: string) => convergeCycle(t, host, run, name, args, drift, read);
+
+test.serial('blockinfile: a marked block after an anchor, kept, drifted, checked, fixed, removed', async (t) => {
+  t.timeout(3 * 60_000);
+  const f = '/etc/n6/hosts.conf';
+  await host.sh(`mkdir -p /etc/n6 && printf '127.0.0.1 localhost\\n# cluster\\n::1 localhost\\n' > ${f} && chmod 0644 ${f}`);
+  const args = { path: f, insertafter: '^# cluster$', block: '10.0.0.1 a\n10.0.0.2 b\n', mode: '0640' };
+  const checked = await cycle(t, 'blockinfile', args, `sed -i 's/10.0.0.2 b/10.0.0.9 b/' ${f}`, `cat ${f}; stat -c %a ${f}`);
+  t.regex(checked.diff!.map((d) => d.before).join(''), /10\.0\.0\.9 b/);
+  t.is(await host.sh(`cat ${f}`), '127.0.0.1 localhost\n# cluster\n# BEGIN ANSIBLE MANAGED BLOCK\n10.0.0.1 a\n10.0.0.2 b\n# END ANSIBLE MANAGED BLOCK\n::1 localhost\n');
+  t.is(await host.sh(`stat -c %a ${f}`), '640\n');
+  // absent: --check predicts, changes nothing; the real run removes the block and only it
+  const absent = { path: f, state: 'absent' };
+  t.true((await run('blockinfile', absent, { check: true })).changed);
+  t.regex(await host.sh(`cat ${f}`), /BEGIN ANSIBLE MANAGED BLOCK/);
+  t.true((await run('blockinfile', absent)).changed);
+  t.is(await host.sh(`cat ${f}`), '127.0.0.1 localhost\n# cluster\n::1 localhost\n');
+  t.false((await run('blockinfile', absent)).changed);
+  // create in a new folder; --check first creates nothing
+  const created = { path: '/etc/n6/new/x.conf', block: 'k=v', create: true };
+  t.true((await run('blockinfile', created, { check: true })).changed);
+  t.is(await host.sh('ls /etc/n6/new 2>/dev/null || echo none'), 'none\n');
+  t.true((await run('blockinfile', created)).changed);
+  t.false((await run('blockinfile', created)).changed);
+  t.is(await host.sh('cat /etc/n6/new/x.conf; stat -c %a /etc/n6/new/x.conf'), '# BEGIN ANSIBLE MANAGED BLOCK\nk=v\n# END ANSIBLE MANAGED BLOCK\n644\n');
+});
