@@ -66,8 +66,25 @@ export interface ModuleContext {
   deferred: Map<string, DeferredStep>;
 }
 
+/** A module's reference text: `hostwire doc MODULE` prints it beside what the zod schema says of each
+ * argument (type, default, choices, aliases). Kept in the module folder's doc.ts. */
+export interface ModuleDoc {
+  /** One paragraph: what the module manages, how it reads and changes it, where it differs from Ansible. */
+  description: string;
+  /** One line per argument the schema accepts, no more and no fewer (test/modules/docs.test.ts). */
+  args: Record<string, string>;
+  /** A task using the module, as YAML. */
+  example: string;
+  /** Check mode (Ansible's attribute): full - predicts exactly; partial - some uses are skipped; none. */
+  check: 'full' | 'partial' | 'none';
+  /** --diff: full - before/after of every change; partial; none. */
+  diff: 'full' | 'partial' | 'none';
+}
+
 export interface Module<Args = Record<string, unknown>, State = unknown> {
   name: string;
+  /** The reference text (description, arguments, example, check/diff support). */
+  doc: ModuleDoc;
   /** Validates rendered args; errors name the argument, what was expected and what came. */
   args: ZodType<Args, any, any>;
   /** Args that are expressions the module evaluates itself (assert's `that`, debug's `var`): the runner

@@ -20,6 +20,7 @@ function acting(skipsInCheck: Module['skipsInCheck']): { mod: Module<{ n: number
   const calls: number[] = [];
   const mod: Module<{ n: number }> = {
     name: 'acting',
+    doc: { description: 'a module that acts on the host', args: { n: 'a number' }, example: '- acting: { n: 1 }', check: 'none', diff: 'none' },
     args: z.object({ n: z.number() }),
     skipsInCheck: skipsInCheck as Module<{ n: number }>['skipsInCheck'],
     run: async (a) => (calls.push(a.n), { changed: true }),

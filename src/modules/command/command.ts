@@ -7,6 +7,7 @@ import { quoteWord, splitWords } from '../kit/shell-words.js';
 import { inlineProbe } from '../../probe/batch.js';
 import { pythonSplitLines } from '../kit/python-lines.js';
 import type { ProbeRead } from '../../probe/types.js';
+import { commandDoc, shellDoc } from './doc.js';
 
 // Ansible's command module fails an empty command ("no command given"): refused before the run.
 const commandText = z.string().refine((s) => s.trim() !== '', { message: 'no command given; expected a command to run' });
@@ -116,6 +117,7 @@ async function runCommand(args: CommandArgs, ctx: ModuleContext, viaShell: boole
 
 export const commandModule: Module<CommandArgs> = {
   name: 'command',
+  doc: commandDoc,
   args: commandArgs,
   run: (args, ctx) => runCommand(args, ctx, false),
   skipsInCheck: undecided,
@@ -126,6 +128,7 @@ export const commandModule: Module<CommandArgs> = {
 
 export const shellModule: Module<CommandArgs> = {
   name: 'shell',
+  doc: shellDoc,
   args: commandArgs,
   run: (args, ctx) => runCommand(args, ctx, true),
   skipsInCheck: undecided,

@@ -8,6 +8,7 @@ import { modeArg } from '../kit/mode.js';
 import type { FileStat } from '../kit/file-stat.js';
 import { statProbe } from '../kit/stat-probe.js';
 import { readSource } from '../kit/source.js';
+import { copyDoc } from './doc.js';
 
 const copyArgs = z
   .object({
@@ -28,6 +29,7 @@ export type CopyArgs = z.infer<typeof copyArgs>;
 
 export const copyModule: Module<CopyArgs, FileStat> = {
   name: 'copy',
+  doc: copyDoc,
   args: copyArgs,
   probe: (a) => statProbe(a.dest, true, true),
   plan(st, a, ctx) {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
 import { evalCondition, evalExpression, TemplateFailure } from '../../engine/vars/index.js';
 import type { Module } from '../types.js';
+import { debugDoc, assertDoc, failDoc, setFactDoc, metaDoc } from './doc.js';
 
 const debugArgs = z.object({ msg: z.unknown().optional(), var: z.unknown().optional(), verbosity: z.coerce.number().int().default(0) }).strict();
 
@@ -23,6 +24,7 @@ function evalVar(expr: unknown, vars: Record<string, unknown>): unknown {
 /** ansible-core's debug action: msg or var (never both), shown only up to its verbosity. */
 export const debugModule: Module<z.infer<typeof debugArgs>> = {
   name: 'debug',
+  doc: debugDoc,
   environment: 'irrelevant',
   args: debugArgs.refine((a) => a.msg === undefined || a.var === undefined, { message: "'msg' and 'var' are incompatible options" }),
   expressionArgs: ['var'],
@@ -47,6 +49,7 @@ const assertArgs = z
   .strict();
 export const assertModule: Module<z.infer<typeof assertArgs>> = {
   name: 'assert',
+  doc: assertDoc,
   environment: 'irrelevant',
   args: assertArgs,
   expressionArgs: ['that'],
@@ -63,6 +66,7 @@ export const assertModule: Module<z.infer<typeof assertArgs>> = {
 const failArgs = z.object({ msg: z.unknown().default('Failed as requested from task') }).strict();
 export const failModule: Module<z.infer<typeof failArgs>> = {
   name: 'fail',
+  doc: failDoc,
   environment: 'irrelevant',
   args: failArgs,
   async run(args) {
@@ -73,6 +77,7 @@ export const failModule: Module<z.infer<typeof failArgs>> = {
 const setFactArgs = z.record(z.unknown());
 export const setFactModule: Module<Record<string, unknown>> = {
   name: 'set_fact',
+  doc: setFactDoc,
   environment: 'irrelevant',
   args: setFactArgs,
   async run(args) {
@@ -86,6 +91,7 @@ const metaArgs = z.object({ _raw_params: z.enum(['flush_handlers', 'end_play', '
 /** The runner acts on meta tasks itself; the module only validates the action name. */
 export const metaModule: Module<z.infer<typeof metaArgs>> = {
   name: 'meta',
+  doc: metaDoc,
   environment: 'irrelevant',
   args: metaArgs,
   async run() {

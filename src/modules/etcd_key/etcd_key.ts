@@ -7,6 +7,7 @@ import type { Change, Module } from '../types.js';
 import { need, readSections, requireTool, section } from '../../probe/sections.js';
 import { parseGet, sameValue, stableJson } from './parse.js';
 import { EtcdUnreachableError, UNREACHABLE_RE } from '../../sdn/store/etcdctl.js';
+import { etcdKeyDoc } from './doc.js';
 
 const etcdArgs = z
   .object({
@@ -77,6 +78,7 @@ export function planEtcd(s: EtcdKeyState, a: EtcdArgs, check = false): Change[] 
 
 export const etcdKeyModule: Module<EtcdArgs, EtcdKeyState> = {
   name: 'etcd_key',
+  doc: etcdKeyDoc,
   args: etcdArgs,
   probe: (a) => ({ command: `${requireTool('etcdctl')}; ${section('get', `ETCDCTL_API=3 ${shellJoin([...etcdctl(a), '-w', 'json', 'get', a.key])}`)}`, parse: (o) => readEtcd(o.stdout, a) }),
   plan: (s, a, ctx) => planEtcd(s, a, ctx.check),

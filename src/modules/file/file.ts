@@ -12,6 +12,7 @@ import { planAttrs } from '../kit/attrs.js';
 import { modeArg, showMode } from '../kit/mode.js';
 import type { FileStat } from '../kit/file-stat.js';
 import { statProbe } from '../kit/stat-probe.js';
+import { fileDoc } from './doc.js';
 
 const fileArgs = z
   .object({
@@ -71,6 +72,7 @@ export function planFile(st: FileStat, a: FileArgs): Change[] {
 
 export const fileModule: Module<FileArgs, FileStat> = {
   name: 'file',
+  doc: fileDoc,
   args: withPathAliases(fileArgs, ['dest', 'name']),
   probe: (a) => statProbe(a.path, false),
   plan: (st, a) => planFile(st, a),

@@ -10,6 +10,7 @@ import type { ZoneItems } from './parse.js';
 import { named, serviceNameProblem, sourceProblem, zoneNameProblem } from './names.js';
 import { ifname } from '../kit/ifname.js';
 import { firewallProbeCommand, readFirewall, type FirewallState } from './probe.js';
+import { firewalldDoc } from './doc.js';
 
 const items = ['source', 'port', 'service', 'interface', 'masquerade'] as const;
 
@@ -99,6 +100,7 @@ async function applyFirewall(changes: Change[], a: FirewalldArgs, ctx: ModuleCon
 
 export const firewalldModule: Module<FirewalldArgs, FirewallState> = {
   name: 'firewalld',
+  doc: firewalldDoc,
   args: firewalldArgs,
   probe: (a) => ({ command: firewallProbeCommand(a.zone, a.source), parse: (o) => readFirewall(o.stdout, a.zone) }),
   plan: (s, a) => planFirewall(s, a),

@@ -11,6 +11,7 @@ import type { FileStat } from '../kit/file-stat.js';
 import { statProbe } from '../kit/stat-probe.js';
 import { editIni } from './edit.js';
 import { oneLine } from '../kit/line-text.js';
+import { iniFileDoc } from './doc.js';
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]).transform(String);
 
@@ -36,6 +37,7 @@ export type IniArgs = z.infer<typeof iniArgs>;
 
 export const iniFileModule: Module<IniArgs, FileStat> = {
   name: 'ini_file',
+  doc: iniFileDoc,
   args: withPathAliases(iniArgs, ['dest']),
   probe: (a) => statProbe(a.path),
   plan(st, a) {

@@ -7,6 +7,7 @@ import type { Change, Module } from '../types.js';
 import { ifname } from '../kit/ifname.js';
 import { need, readSections, requireTool, section } from '../../probe/sections.js';
 import { canonicalCidr, parseAddrs, type AddrEntry } from './parse.js';
+import { ipAddrDoc } from './doc.js';
 
 const cidr = z.string().refine((s) => {
   try {
@@ -59,6 +60,7 @@ export function planAddrs(all: Map<string, AddrEntry[]>, a: IpAddrArgs): Change[
 
 export const ipAddrModule: Module<IpAddrArgs, Map<string, AddrEntry[]>> = {
   name: 'ip_addr',
+  doc: ipAddrDoc,
   args: ipAddrArgs,
   probe: () => ({ command: `${requireTool('ip')}; ${section('addrs', 'ip -j addr show')}`, parse: (o) => readAddrs(o.stdout) }),
   plan: (all, a) => planAddrs(all, a),

@@ -8,6 +8,7 @@ import type { Change, Module } from '../types.js';
 import { ifname } from '../kit/ifname.js';
 import { parseLinks, type LinkState } from './parse.js';
 import { need, readSections, requireTool, section } from '../../probe/sections.js';
+import { ipLinkDoc } from './doc.js';
 
 const kinds = ['bridge', 'veth', 'vxlan', 'ipip', 'gre', 'macvlan'] as const;
 
@@ -128,6 +129,7 @@ export function planLink(links: Map<string, LinkState>, a: IpLinkArgs): Change[]
 
 export const ipLinkModule: Module<IpLinkArgs, Map<string, LinkState>> = {
   name: 'ip_link',
+  doc: ipLinkDoc,
   args: ipLinkArgs,
   probe: () => ({ command: `${requireTool('ip')}; ${LINKS_COMMAND}`, parse: (o) => readLinks(o.stdout) }),
   plan: (links, a) => planLink(links, a),

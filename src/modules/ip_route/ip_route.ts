@@ -7,6 +7,7 @@ import type { Change, Module } from '../types.js';
 import { ifname } from '../kit/ifname.js';
 import { need, readSections, requireTool, section } from '../../probe/sections.js';
 import { canonicalDst, canonicalTable, parseRoutes, type RouteEntry } from '../kit/ip-routes.js';
+import { ipRouteDoc } from './doc.js';
 
 const ip = z.string().refine((s) => ipaddr.isValid(s), 'expected an IP address');
 const dst = z.string().refine((s) => {
@@ -73,6 +74,7 @@ export function planRoute(routes: RouteEntry[], a: IpRouteArgs): Change[] {
 
 export const ipRouteModule: Module<IpRouteArgs, RouteEntry[]> = {
   name: 'ip_route',
+  doc: ipRouteDoc,
   args: ipRouteArgs,
   probe: () => ({
     command: `${requireTool('ip')}; ${section('route4', 'ip -j -4 route show table all')}; ${section('route6', 'ip -j -6 route show table all')}`,

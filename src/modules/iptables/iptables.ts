@@ -9,6 +9,7 @@ import type { Change, Module } from '../types.js';
 import { oneLine } from '../kit/line-text.js';
 import { need, readSections, requireTool, section } from '../../probe/sections.js';
 import { parseRules, type ListedRule } from './parse.js';
+import { iptablesDoc } from './doc.js';
 
 const BUILTIN = new Set(['INPUT', 'OUTPUT', 'FORWARD', 'PREROUTING', 'POSTROUTING']);
 
@@ -75,6 +76,7 @@ export function planIptables(s: IptablesState, a: IptablesArgs): Change[] {
 
 export const iptablesModule: Module<IptablesArgs, IptablesState> = {
   name: 'iptables',
+  doc: iptablesDoc,
   args: iptablesArgs,
   probe: (a) => ({
     command: [requireTool(tool(a)), section('list', shellJoin([...base(a), '-S', a.chain])), section('check', shellJoin([...base(a), '-C', a.chain, ...ruleSpec(a)]))].join('; '),

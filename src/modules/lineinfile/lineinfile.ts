@@ -10,6 +10,7 @@ import type { FileStat } from '../kit/file-stat.js';
 import { statProbe } from '../kit/stat-probe.js';
 import { editLines, pyRegex } from './edit.js';
 import { oneLine } from '../kit/line-text.js';
+import { lineinfileDoc } from './doc.js';
 
 const regex = z.string().refine((r) => {
   try {
@@ -46,6 +47,7 @@ export type LineinfileArgs = z.infer<typeof lineinfileArgs>;
 
 export const lineinfileModule: Module<LineinfileArgs, FileStat> = {
   name: 'lineinfile',
+  doc: lineinfileDoc,
   args: withPathAliases(lineinfileArgs, ['dest', 'destfile', 'name']),
   probe: (a) => statProbe(a.path),
   plan(st, a) {

@@ -8,6 +8,7 @@ import { checkIfname } from '../kit/ifname.js';
 import { oneLine } from '../kit/line-text.js';
 import { need, readSections, requireTool, section } from '../../probe/sections.js';
 import { LIST_FIELDS, parseConnList, parseConnSettings, type ConnSummary } from './parse.js';
+import { nmConnectionDoc } from './doc.js';
 
 // NM keyfiles are line-based and nmcli's terse output (our read) is too: no control characters in values.
 const text = (what: string) => z.string().superRefine(oneLine(what));
@@ -97,6 +98,7 @@ export function planNm(s: NmState, a: NmArgs): Change[] {
 
 export const nmConnectionModule: Module<NmArgs, NmState> = {
   name: 'nm_connection',
+  doc: nmConnectionDoc,
   args: nmArgs,
   probe: (a) => ({
     command: [

@@ -6,6 +6,7 @@ import type { Change, Module } from '../types.js';
 import { need, readSections } from '../../probe/sections.js';
 import { VSCTL, vsctlRead } from '../../probe/kinds/ovs-rows.js';
 import { asMap, checkOvs, formatMap, mapAssignments, mapDiff, ovsAtom, ovsMap, parseOvsTables, type OvsValue } from '../kit/ovsdb.js';
+import { ovsBridgeDoc } from './doc.js';
 
 const ovsBridgeArgs = z
   .object({
@@ -55,6 +56,7 @@ export function planBridge(row: BridgeRow, a: OvsBridgeArgs): Change[] {
 
 export const ovsBridgeModule: Module<OvsBridgeArgs, BridgeRow> = {
   name: 'ovs_bridge',
+  doc: ovsBridgeDoc,
   args: ovsBridgeArgs,
   probe: (a) => ({
     ...vsctlRead({ section: 'bridge', commands: [['--columns=name,datapath_type,fail_mode,other_config,external_ids', 'find', 'Bridge', `name=${ovsAtom(a.bridge)}`]] }),

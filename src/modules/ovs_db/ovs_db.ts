@@ -7,6 +7,7 @@ import type { Change, Module } from '../types.js';
 import { need, readSections } from '../../probe/sections.js';
 import { asMap, checkOvs, ovsAtom, parseOvsTables, type OvsValue } from '../kit/ovsdb.js';
 import { VSCTL, vsctlRead } from '../../probe/kinds/ovs-rows.js';
+import { ovsDbDoc } from './doc.js';
 
 /** OVSDB's identifiers (RFC 7047 <id>): a table or column name never carries ovs-vsctl syntax (`:`, `=`, `,`). */
 const ovsId = (what: string) => z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, `expected an OVSDB ${what} name (letters, digits, '_')`);
@@ -58,6 +59,7 @@ export function planDb(s: DbState, a: OvsDbArgs): Change[] {
 
 export const ovsDbModule: Module<OvsDbArgs, DbState> = {
   name: 'ovs_db',
+  doc: ovsDbDoc,
   args: ovsDbArgs,
   probe: (a) => ({
     ...vsctlRead({ section: 'db', commands: [[`--columns=${a.col}`, 'list', a.table, a.record]] }),

@@ -9,6 +9,7 @@ import { need, readSections, requireTool, section } from '../../probe/sections.j
 import { checkOvs, parseOvsTables } from '../kit/ovsdb.js';
 import { VSCTL } from '../../probe/kinds/ovs-rows.js';
 import { normalizeFlow, splitTop, type NormFlow } from './normalize.js';
+import { ovsFlowsDoc } from './doc.js';
 
 const ovsFlowsArgs = z
   .object({
@@ -85,6 +86,7 @@ export function planFlows(s: FlowsState, a: OvsFlowsArgs): Change[] {
 
 export const ovsFlowsModule: Module<OvsFlowsArgs, FlowsState> = {
   name: 'ovs_flows',
+  doc: ovsFlowsDoc,
   args: ovsFlowsArgs,
   probe: (a) => ({
     command: [

@@ -15,6 +15,7 @@ import { settlePending } from './settle-pending.js';
 import { GATEWAY_PROBE } from './probe.js';
 import { RUN_DIR, unitName } from './script/index.js';
 import { notePending } from '../pending.js';
+import { ovsGatewayDoc } from './doc.js';
 
 /** A pending transaction of an earlier run is settled first; after a wait, the host is read and planned again. */
 async function applyGateway(changes: Change[], a: OvsGatewayArgs, ctx: ModuleContext, settled = false): Promise<void> {
@@ -64,6 +65,7 @@ async function applyGatewayAfter(changes: Change[], a: OvsGatewayArgs, ctx: Modu
 
 export const ovsGatewayModule: Module<OvsGatewayArgs, GatewayState> = {
   name: 'ovs_gateway',
+  doc: ovsGatewayDoc,
   args: ovsGatewayArgs,
   probe: () => ({ command: GATEWAY_PROBE, parse: (o) => parseGatewayProbe(o.stdout) }),
   plan: (s, a) => (a.mode === 'no_uplink' ? planNoUplink(s, a) : planUplink(s, a)),

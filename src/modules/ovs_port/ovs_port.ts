@@ -8,6 +8,7 @@ import { need, readSections } from '../../probe/sections.js';
 import { asList, asMap, checkOvs, formatMap, mapAssignments, mapDiff, ovsAtom, ovsMap, parseOvsTables } from '../kit/ovsdb.js';
 import { VSCTL, vsctlRead } from '../../probe/kinds/ovs-rows.js';
 import type { ProbeRead } from '../../probe/types.js';
+import { ovsPortDoc } from './doc.js';
 
 const ovsPortArgs = z
   .object({
@@ -82,6 +83,7 @@ export function portRead(port: string): ProbeRead {
 
 export const ovsPortModule: Module<OvsPortArgs, PortState> = {
   name: 'ovs_port',
+  doc: ovsPortDoc,
   args: ovsPortArgs,
   probe: (a) => ({ ...portRead(a.port), parse: (o) => readPort(o.stdout) }),
   plan: (p, a) => planPort(p, a),

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
 import type { Change, Module } from '../types.js';
 import { parsePackages, type PackageState, type PkgMgr } from './parse.js';
+import { packageDoc } from './doc.js';
 
 const pkgName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9+._:~-]*$/, 'expected a package name');
 
@@ -71,6 +72,7 @@ export function planPackages(st: PackageState, a: PackageArgs, host = 'the host'
 
 export const packageModule: Module<PackageArgs, PackageState> = {
   name: 'package',
+  doc: packageDoc,
   args: packageArgs,
   probe: (a, ctx) => ({ command: probeCommand(a, ctx.vars.hostwire_pkg_mgr), parse: parsePackages }),
   plan: (st, a, ctx) => planPackages(st, a, ctx.host),

@@ -10,6 +10,7 @@ import { ifname } from '../kit/ifname.js';
 import { requireTool, section } from '../../probe/sections.js';
 import { canonicalDst, canonicalTable, type RouteEntry } from '../kit/ip-routes.js';
 import { planRouteOps, readRouteTable, showRoute, type RouteOp } from './parse.js';
+import { routeSetDoc } from './doc.js';
 
 const v4 = z.string().refine((s) => ipaddr.IPv4.isValidFourPartDecimal(s), 'expected an IPv4 address like 192.0.2.10');
 const cidr = z.string().refine((s) => {
@@ -58,6 +59,7 @@ export function planRouteSet(table: RouteEntry[], a: RouteSetArgs): Change[] {
 
 export const routeSetModule: Module<RouteSetArgs, RouteEntry[]> = {
   name: 'route_set',
+  doc: routeSetDoc,
   args: routeSetArgs,
   probe: (a) => ({
     command: `${requireTool('ip')}; ${section('routes', shellJoin(['ip', '-j', '-4', 'route', 'show', 'table', a.table]))}`,

@@ -9,6 +9,7 @@ import { applyChanges } from '../kit/apply.js';
 import { DAEMON_RELOAD, daemonReloadDone, daemonReloadPending } from '../systemd_unit/daemon-reload.js';
 import { unitShowRead } from '../../probe/kinds/services.js';
 import { isEnabled, isMasked, isRunning, parseShow, type UnitStatus } from './parse.js';
+import { serviceDoc } from './doc.js';
 
 const serviceArgs = z
   .object({
@@ -51,6 +52,7 @@ export function planService(s: UnitStatus, a: ServiceArgs, host = 'the host', ho
 
 export const serviceModule: Module<ServiceArgs, UnitStatus> = {
   name: 'service',
+  doc: serviceDoc,
   args: serviceArgs,
   probe: (a) => ({
     ...unitShowRead(a.name),

@@ -8,6 +8,7 @@ import { parseIp } from '../../sdn/cidr.js';
 import { DEFAULT_PREFIX, EtcdStore, EtcdUnreachableError, FileStore, defaultStateFile, type AllocateResult, type Lease, type ReleaseResult, type SubnetStore } from '../../sdn/store/index.js';
 import type { Module, ModuleContext, ModuleResult } from '../types.js';
 import { unreachableResult } from './unreachable.js';
+import { subnetLeaseDoc } from './doc.js';
 
 const int = z.union([z.number().int(), z.string().regex(/^\d+$/, 'expected a whole number').transform(Number)]);
 const list = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).transform((e) => (Array.isArray(e) ? e : e.split(',').map((s) => s.trim()).filter(Boolean)));
@@ -111,6 +112,7 @@ function absentResult(a: SubnetLeaseArgs, node: string, publicIp: string | undef
 
 export const subnetLeaseModule: Module<SubnetLeaseArgs> = {
   name: 'subnet_lease',
+  doc: subnetLeaseDoc,
   args: subnetLeaseArgs,
   async run(a, ctx) {
     const pool = poolOf(a);

@@ -10,6 +10,7 @@ import { assertRegularFile, planContent } from '../kit/content-plan.js';
 import { fileRead } from '../../probe/kinds/files.js';
 import { oneLine } from '../kit/line-text.js';
 import { editSysctlFile, normValue, parseSysctl, procPath, sysctlNameProblem, type SysctlState } from './parse.js';
+import { sysctlDoc } from './doc.js';
 
 export const DEFAULT_SYSCTL_FILE = '/etc/sysctl.d/99-hostwire.conf';
 
@@ -51,6 +52,7 @@ export function planSysctl(st: SysctlState, a: SysctlArgs, host = 'the host'): C
 
 export const sysctlModule: Module<SysctlArgs, SysctlState> = {
   name: 'sysctl',
+  doc: sysctlDoc,
   args: sysctlArgs,
   probe: (a) => ({
     // Read with the shell's own `read` (no fork; inline in the batch): lines joined by spaces, as tr did.

@@ -12,6 +12,7 @@ import { parseStat, type FileStat } from '../kit/file-stat.js';
 import { fileRead } from '../../probe/kinds/files.js';
 import { controlFree } from '../kit/line-text.js';
 import { DAEMON_RELOAD, daemonReloadDone, deferDaemonReload } from './daemon-reload.js';
+import { systemdUnitDoc } from './doc.js';
 
 const unitArgs = z
   .object({
@@ -58,6 +59,7 @@ export function planUnit(st: UnitState, a: UnitArgs, host = 'the host'): Change[
 
 export const systemdUnitModule: Module<UnitArgs, UnitState> = {
   name: 'systemd_unit',
+  doc: systemdUnitDoc,
   args: unitArgs,
   probe: (a) => ({
     ...fileRead({ path: unitFilePath(a), content: true, before: 'command -v systemctl >/dev/null 2>&1 || echo systemctl:missing' }),

@@ -8,6 +8,7 @@ import { modeArg } from '../kit/mode.js';
 import type { FileStat } from '../kit/file-stat.js';
 import { statProbe } from '../kit/stat-probe.js';
 import { findSource } from '../kit/source.js';
+import { templateDoc } from './doc.js';
 
 const templateArgs = z
   .object({
@@ -25,6 +26,7 @@ export type TemplateArgs = z.infer<typeof templateArgs>;
 
 export const templateModule: Module<TemplateArgs, FileStat> = {
   name: 'template',
+  doc: templateDoc,
   args: templateArgs,
   probe: (a) => statProbe(a.dest, true, true),
   plan(st, a, ctx) {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { CommandError, HostwireError } from '../../errors.js';
 import type { Module } from '../types.js';
 import { commandCondition, parseWait, pathCondition, portCondition, waitScript } from './script.js';
+import { waitForDoc } from './doc.js';
 
 const waitArgs = z
   .object({
@@ -34,6 +35,7 @@ function describe(a: WaitArgs): string {
 
 export const waitForModule: Module<WaitArgs> = {
   name: 'wait_for',
+  doc: waitForDoc,
   args: waitArgs,
   async run(a, ctx) {
     let condition: string;
