@@ -6,6 +6,7 @@ import { inlineProbe } from '../../probe/batch.js';
 import { ProbeParseError } from '../../errors.js';
 import type { Module } from '../types.js';
 import type { Probe } from '../../probe/types.js';
+import { pingDoc } from './doc.js';
 
 const pingArgs = z.object({ data: z.union([z.string(), z.number(), z.boolean()]).transform(String).default('pong') }).strict();
 export type PingArgs = z.infer<typeof pingArgs>;
@@ -20,6 +21,7 @@ export const PONG_PROBE: Probe<true> = {
 
 export const pingModule: Module<PingArgs> = {
   name: 'ping',
+  doc: pingDoc,
   args: pingArgs,
   environment: 'irrelevant',
   async run(a, ctx) {

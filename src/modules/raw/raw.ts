@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { quoteWord } from '../kit/shell-words.js';
 import type { Module } from '../types.js';
 import { pythonSplitLines } from '../kit/python-lines.js';
+import { rawDoc } from './doc.js';
 
 const rawArgs = z
   .object({
@@ -21,6 +22,7 @@ export const rawCommandLine = (a: RawArgs) => (a.executable === undefined ? a._r
 
 export const rawModule: Module<RawArgs> = {
   name: 'raw',
+  doc: rawDoc,
   args: rawArgs,
   skipsInCheck: true,
   // The raw action's own skip: `skipped` and nothing else (no AnsibleModule message).

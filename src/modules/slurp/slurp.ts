@@ -8,6 +8,7 @@ import { quoteWord } from '../kit/shell-words.js';
 import type { Module } from '../types.js';
 import type { Probe, ProbeOutput } from '../../probe/types.js';
 import { withAliases } from '../kit/ansible-args.js';
+import { slurpDoc } from './doc.js';
 
 const slurpArgs = withAliases(z.object({ src: z.string().min(1) }).strict(), { src: ['path'] });
 export type SlurpArgs = z.infer<typeof slurpArgs>;
@@ -43,6 +44,7 @@ export const slurpProbe = (a: SlurpArgs): Probe<SlurpRead> => ({ command: slurpC
 
 export const slurpModule: Module<SlurpArgs> = {
   name: 'slurp',
+  doc: slurpDoc,
   args: slurpArgs,
   environment: 'irrelevant',
   async run(a, ctx) {

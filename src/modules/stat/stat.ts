@@ -7,6 +7,7 @@ import type { Probe } from '../../probe/types.js';
 import { ansibleBool, withAliases } from '../kit/ansible-args.js';
 import { CHECKSUM_TOOLS, statCommand, type ChecksumAlgorithm } from './probe.js';
 import { parseStatRead, type StatRead } from './parse.js';
+import { statDoc } from './doc.js';
 
 const statArgs = withAliases(
   z
@@ -51,6 +52,7 @@ async function runStat(a: StatArgs, ctx: ModuleContext) {
 
 export const statModule: Module<StatArgs> = {
   name: 'stat',
+  doc: statDoc,
   args: statArgs,
   run: runStat,
   readsAhead: (a) => [statProbe(a)],
