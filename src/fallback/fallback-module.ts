@@ -55,6 +55,16 @@ const plainArgs = (args: Record<string, unknown>): Record<string, unknown> => JS
 export function fallbackModule(key: string, m: FoundModule, session: FallbackSession): Module<Record<string, unknown>> {
   return {
     name: key,
+    doc: {
+      description:
+        `Ansible's module ${m.resolved} (${m.path}), which hostwire has no native version of: run with the host's Python ` +
+        "through ansible-core's argument/result protocol, one worker per host. Its arguments, check and diff support are " +
+        'its own: see ansible-doc.',
+      args: {},
+      example: `- ${key}: {}`,
+      check: 'partial',
+      diff: 'partial',
+    },
     // The module validates its own arguments on the host (AnsibleModule's argument_spec).
     args: z.record(z.string(), z.unknown()),
     environment: 'applies',
