@@ -1,6 +1,7 @@
 // The modules hostwire ships, by the short name tasks use.
 import type { Module } from './types.js';
 import { commandModule, shellModule } from './command/command.js';
+import { asyncStatusModule } from './async_status/async_status.js';
 import { assertModule, debugModule, failModule, metaModule, setFactModule } from './debug/debug.js';
 import { fileModule } from './file/file.js';
 import { copyModule } from './copy/copy.js';
@@ -43,6 +44,7 @@ for (const m of [fileModule, copyModule, templateModule, lineinfileModule, iniFi
 for (const m of [ipLinkModule, ipAddrModule, ipRouteModule, ovsBridgeModule, ovsPortModule, ovsDbModule, ovsFlowsModule, firewalldModule, iptablesModule, nmConnectionModule, etcdKeyModule]) registerModule(m);
 registerModule(routeSetModule);
 registerModule(subnetLeaseModule);
+registerModule(asyncStatusModule);
 registerModule(ovsGatewayModule);
 for (const m of [statModule, slurpModule, pingModule, rawModule, blockinfileModule]) registerModule(m);
 

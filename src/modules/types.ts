@@ -18,6 +18,15 @@ export interface Change {
   disruptive?: string;
 }
 
+/** What a module runs in the background, and the fixed part of its result (cmd, changed...). */
+export interface BackgroundCommand {
+  script: string;
+  stdin?: string;
+  result: ModuleResult;
+  /** strip_empty_ends: trailing newlines dropped from stdout/stderr, as the module does. */
+  stripEmptyEnds: boolean;
+}
+
 export interface ModuleResult {
   changed: boolean;
   failed?: boolean;
@@ -104,6 +113,11 @@ export interface Module<Args = Record<string, unknown>, State = unknown> {
    * runs, 'irrelevant' when it runs nothing on the host (debug, set_fact); otherwise it is refused.
    */
   environment?: 'applies' | 'irrelevant';
+  /**
+   * `async:` (Ansible's async_wrapper): what to run detached on the host, or the result when the module
+   * already knows it (command's creates). A module without it refuses `async` ("async is not supported").
+   */
+  background?(args: Args, ctx: ModuleContext): Promise<BackgroundCommand | { done: ModuleResult }>;
   /**
    * Under --check the runner is the one gate: a plan module stops after plan(); a run() module that
    * cannot predict its outcome says so here (true, or per args: command without creates/removes) and

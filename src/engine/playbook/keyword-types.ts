@@ -64,3 +64,13 @@ export function registerKeyword(obj: Record<string, unknown>, fallback: SourceLo
   if (RESERVED.has(v)) throw new BadInputError(`'register: ${v}' would overwrite Ansible's own variable '${v}'; expected a name of your own`, loc);
   return v;
 }
+
+/** A whole number of seconds (async, poll); a template is kept for the run. */
+export function secondsKeyword(obj: Record<string, unknown>, key: string, fallback: SourceLoc): number | string | undefined {
+  const v = obj[key];
+  if (v === undefined || v === null) return undefined;
+  if (isTemplate(v)) return v as string;
+  const n = typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
+  if (typeof n === 'number' && Number.isInteger(n) && n >= 0) return n;
+  throw new BadInputError(`'${key}' must be a whole number of seconds, got ${JSON.stringify(v)}`, keyLoc(obj, key, fallback));
+}

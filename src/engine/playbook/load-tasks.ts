@@ -7,7 +7,7 @@ import { TASK_KEYWORDS, FREE_FORM_MODULES, shortModuleName } from './keywords.js
 import { internalAction, taskAction } from './action-form.js';
 import { connectionKeyword, keywordBoolean } from './keyword-values.js';
 import { parseKeyValueArgs, splitFreeForm } from './kv-args.js';
-import { boolKeyword, describe, keyLoc, mapKeyword, registerKeyword } from './keyword-types.js';
+import { boolKeyword, describe, keyLoc, mapKeyword, registerKeyword, secondsKeyword } from './keyword-types.js';
 import { inheritInto, inheritIntoHandlers } from './inherit.js';
 import { checkIncludeKeywords, loadInclude } from './load-include.js';
 import type { BlockDef, TaskDef, TaskItem, Vars } from './types.js';
@@ -172,6 +172,8 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
     retries: t.retries === undefined ? 3 : Number(t.retries),
     delay: t.delay === undefined ? 5 : Number(t.delay),
     listen: asList(t.listen).map(String),
+    async: secondsKeyword(t, 'async', loc),
+    poll: secondsKeyword(t, 'poll', loc),
   };
   if (task.until !== undefined && t.retries === undefined) task.retries = 3;
   return [task];

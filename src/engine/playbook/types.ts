@@ -58,6 +58,10 @@ export interface TaskDef extends TaskCommon {
   until?: unknown;
   retries: number;
   delay: number;
+  /** `async:` seconds (a number, or a template rendered per host): the task runs detached on the host. */
+  async?: number | string;
+  /** `poll:` seconds between status reads (Ansible's default 15); 0 fires and forgets (async_status reads it). */
+  poll?: number | string;
   /** Handlers only: extra topics this handler listens to. */
   listen: string[];
 }

@@ -282,6 +282,7 @@ export class PlayRunner {
       lookahead: (host) => this.lookahead(host, task),
       sleep: this.opts.sleep,
       confirm: this.opts.confirm,
+      interrupted: this.opts.interrupted,
     });
   }
 

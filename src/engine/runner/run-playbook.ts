@@ -273,6 +273,9 @@ function validatePlayStatically(play: PlayDef): void {
         continue;
       }
       const mod = getModule(it.module);
+      if (mod && it.async !== undefined && it.async !== 0 && !mod.background) {
+        throw new BadInputError(`async is not supported for this task: hostwire runs command and shell in the background, not ${it.module}`, it.loc);
+      }
       if (mod && !containsTemplate(it.args)) {
         const parsed = mod.args.safeParse(it.args);
         if (!parsed.success) throw new BadInputError(formatArgsError(it.module, parsed.error, it.args), it.loc);

@@ -16,6 +16,7 @@ import { formatArgsError } from './args-error.js';
 import { environmentFor, renderEnvironment } from './environment.js';
 import { atTemplateLine } from './template-error.js';
 import { askBeforeApply, type AskFn, type ConfirmFn } from './confirm.js';
+import { asyncSeconds, runAsync } from './run-async.js';
 
 export interface TaskRunOptions {
   /** The task's effective check mode (its check_mode keyword, inherited, or --check). */
@@ -36,6 +37,8 @@ export interface TaskRunOptions {
   factsTo?: HostState;
   sleep(ms: number): Promise<void>;
   confirm?: ConfirmFn;
+  /** The run was interrupted (an async poll stops waiting). */
+  interrupted?(): boolean;
 }
 
 const SKIP_REASON = 'Conditional result was False';
@@ -175,7 +178,8 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
   let attempts = 0;
   for (;;) {
     attempts++;
-    result = await execModule(mod, parsed.data, ctx, h, ask);
+    const detached = asyncSeconds(task, vars);
+    result = detached > 0 ? await runAsync(mod, parsed.data, ctx, task, detached, opts) : await execModule(mod, parsed.data, ctx, h, ask);
     if (readSecret) hideSecretDiff(result);
     if (task.until === undefined) break;
     const untilVars = withResult(task.register ? { [task.register]: result } : result);

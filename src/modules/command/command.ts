@@ -2,7 +2,7 @@
 // is Ansible's partial support: without creates/removes the runner skips them (skipsInCheck, with this
 // module's result shape); with them the probe decides, and a command that would run is reported changed.
 import { z } from 'zod';
-import type { Module, ModuleContext, ModuleResult } from '../types.js';
+import type { BackgroundCommand, Module, ModuleContext, ModuleResult } from '../types.js';
 import { quoteWord, splitWords } from '../kit/shell-words.js';
 import { inlineProbe } from '../../probe/batch.js';
 import { pythonSplitLines } from '../kit/python-lines.js';
@@ -88,9 +88,8 @@ const undecided = (args: CommandArgs) => args.creates === undefined && args.remo
 const checkSkipped = (viaShell: boolean) => (args: CommandArgs): ModuleResult =>
   commandResult({ changed: false, rc: 0, cmd: commandCmd(args, viaShell), msg: 'Command would have run if not in check mode' }, { skipped: true });
 
-async function runCommand(args: CommandArgs, ctx: ModuleContext, viaShell: boolean): Promise<ModuleResult> {
-  const script = buildScript(args, viaShell);
-  const cmd = commandCmd(args, viaShell);
+/** creates/removes: the result when they decide the command is not run. */
+async function decidedByPaths(args: CommandArgs, ctx: ModuleContext, cmd: string | string[]): Promise<ModuleResult | undefined> {
   const would = ctx.check ? 'Would' : 'Did';
   for (const [key, wantExists] of [['creates', true], ['removes', false]] as const) {
     const p = args[key];
@@ -101,9 +100,28 @@ async function runCommand(args: CommandArgs, ctx: ModuleContext, viaShell: boole
       return commandResult({ changed: false, rc: 0, cmd, stdout: `skipped, since ${p} ${what}`, msg: `${would} not run command since '${p}' ${what}` });
     }
   }
+  return undefined;
+}
+
+const stdinOf = (args: CommandArgs) => (args.stdin === undefined ? undefined : args.stdin + (args.stdin_add_newline ? '\n' : ''));
+
+/** `async:` runs the same script detached (see kit/async-job.ts); creates/removes still decide first. */
+async function background(args: CommandArgs, ctx: ModuleContext, viaShell: boolean): Promise<BackgroundCommand | { done: ModuleResult }> {
+  const cmd = commandCmd(args, viaShell);
+  const done = await decidedByPaths(args, ctx, cmd);
+  if (done) return { done };
+  const script = withEnvironment(buildScript(args, viaShell), ctx.environment);
+  return { script, stdin: stdinOf(args), result: { changed: true, cmd, msg: '' }, stripEmptyEnds: args.strip_empty_ends };
+}
+
+async function runCommand(args: CommandArgs, ctx: ModuleContext, viaShell: boolean): Promise<ModuleResult> {
+  const script = buildScript(args, viaShell);
+  const cmd = commandCmd(args, viaShell);
+  const done = await decidedByPaths(args, ctx, cmd);
+  if (done) return done;
   // Reached under --check only with creates/removes (the runner skipped the rest): they say it would run.
   if (ctx.check) return commandResult({ changed: true, rc: 0, cmd, msg: 'Command would have run if not in check mode' });
-  const stdin = args.stdin === undefined ? undefined : args.stdin + (args.stdin_add_newline ? '\n' : '');
+  const stdin = stdinOf(args);
   const started = new Date();
   const r = await ctx.transport.exec(withEnvironment(script, ctx.environment), { stdin, become: ctx.become });
   const ended = new Date();
@@ -120,6 +138,7 @@ export const commandModule: Module<CommandArgs> = {
   doc: commandDoc,
   args: commandArgs,
   run: (args, ctx) => runCommand(args, ctx, false),
+  background: (args, ctx) => background(args, ctx, false),
   skipsInCheck: undecided,
   checkSkipped: checkSkipped(false),
   environment: 'applies',
@@ -131,6 +150,7 @@ export const shellModule: Module<CommandArgs> = {
   doc: shellDoc,
   args: commandArgs,
   run: (args, ctx) => runCommand(args, ctx, true),
+  background: (args, ctx) => background(args, ctx, true),
   skipsInCheck: undecided,
   checkSkipped: checkSkipped(true),
   environment: 'applies',
