@@ -50,6 +50,13 @@ export interface DeferredStep {
 }
 
 /** What a module sees when it runs on one host. */
+/** Evaluation the engine lends a module (modules stand below the engine's templating). */
+export interface TaskExpressions {
+  /** An expression's value; `defined: false` when it names an undefined variable. */
+  value(expr: string): { defined: true; value: unknown } | { defined: false };
+  condition(cond: string | boolean): boolean;
+}
+
 export interface ModuleContext {
   host: string;
   transport: Transport;
@@ -71,6 +78,11 @@ export interface ModuleContext {
   render(template: string, file?: string): string;
   /** Run a probe now (or take it from the runner's prefetched batch). */
   probe<S>(probe: Probe<S>): Promise<S>;
+  /**
+   * Jinja2 expressions and conditions with the task's variables, for modules about the run itself
+   * (debug's var, assert's that). The runner gives it to every task; a hand-built context may omit it.
+   */
+  expressions?: TaskExpressions;
   /** The deferred steps pending on the host the module acts on (the delegate's with delegate_to), by key. */
   deferred: Map<string, DeferredStep>;
 }

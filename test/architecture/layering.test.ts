@@ -7,19 +7,6 @@ import { join } from 'node:path';
 import { FLOORS, floorOf, layeringViolations } from './layering.js';
 import { importCircles, importEdges, listSources, REPO_ROOT, type ImportEdge } from './source-tree.js';
 
-/**
- * Known violations being removed by the issue-15 helpers working in parallel; each entry is
- * `from -> to` and goes as its owner lands. Must end empty. A new violation is never added here.
- */
-const KNOWN_VIOLATIONS = new Set<string>([
-  // s4: debug/assert get the expression evaluator through their context, not from engine/vars.
-  'src/modules/debug/debug.ts -> src/engine/vars/index.ts',
-]);
-
-/** Known file circles (sorted files joined by ' <> '), same rule as KNOWN_VIOLATIONS. */
-const KNOWN_CIRCLES = new Set<string>([
-]);
-
 const files = listSources('src');
 const edges = importEdges(files);
 
@@ -29,18 +16,11 @@ test('every top-level entry of src/ sits on a floor', (t) => {
 });
 
 test('no import goes up a floor, sideways unlisted, or from the runner to one module', (t) => {
-  const found = layeringViolations(edges);
-  const fresh = found.filter((v) => !KNOWN_VIOLATIONS.has(v.key));
-  const gone = [...KNOWN_VIOLATIONS].filter((k) => !found.some((v) => v.key === k));
-  if (gone.length) t.log(`fixed, remove from KNOWN_VIOLATIONS:\n${gone.join('\n')}`);
-  t.deepEqual(fresh.map((v) => v.message), []);
+  t.deepEqual(layeringViolations(edges).map((v) => v.message), []);
 });
 
 test('no import circle between files', (t) => {
-  const circles = importCircles(files, edges).map((c) => c.join(' <> '));
-  const gone = [...KNOWN_CIRCLES].filter((k) => !circles.includes(k));
-  if (gone.length) t.log(`fixed, remove from KNOWN_CIRCLES:\n${gone.join('\n')}`);
-  t.deepEqual(circles.filter((c) => !KNOWN_CIRCLES.has(c)), []);
+  t.deepEqual(importCircles(files, edges).map((c) => c.join(' <> ')), []);
 });
 
 // The checker itself, on made-up edges: the test above can only fail if these are reported.

@@ -36,8 +36,6 @@ export function floorOf(room: string): number | undefined {
 }
 
 export interface Violation {
-  /** `from -> to` (repository-relative files): the key the allow-list uses. */
-  key: string;
   message: string;
 }
 
@@ -51,18 +49,17 @@ function runnerNamesModule(e: ImportEdge): boolean {
 export function layeringViolations(edges: readonly ImportEdge[]): Violation[] {
   const out: Violation[] = [];
   for (const e of edges) {
-    const key = `${e.from} -> ${e.to}`;
     const where = `${e.from}:${e.line} imports ${e.to}`;
     const [a, b] = [roomOf(e.from), roomOf(e.to)];
     const [fa, fb] = [floorOf(a), floorOf(b)];
     if (fa === undefined || fb === undefined) {
-      out.push({ key, message: `${where}: room '${fa === undefined ? a : b}' sits on no floor (add it to FLOORS)` });
+      out.push({ message: `${where}: room '${fa === undefined ? a : b}' sits on no floor (add it to FLOORS)` });
     } else if (a !== b && fb > fa) {
-      out.push({ key, message: `${where}: upward, ${a} (floor ${fa}) -> ${b} (floor ${fb})` });
+      out.push({ message: `${where}: upward, ${a} (floor ${fa}) -> ${b} (floor ${fb})` });
     } else if (a !== b && fb === fa && !SIDEWAYS[`${a} -> ${b}`]) {
-      out.push({ key, message: `${where}: sideways on floor ${fa}, ${a} -> ${b} (not in SIDEWAYS)` });
+      out.push({ message: `${where}: sideways on floor ${fa}, ${a} -> ${b} (not in SIDEWAYS)` });
     }
-    if (runnerNamesModule(e)) out.push({ key, message: `${where}: the runner names a module (declare the need on the Module instead)` });
+    if (runnerNamesModule(e)) out.push({ message: `${where}: the runner names a module (declare the need on the Module instead)` });
   }
   return out;
 }

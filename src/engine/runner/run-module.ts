@@ -1,7 +1,7 @@
 // Run one module against one transport outside a playbook: the way module lab tests drive a
 // module exactly as the runner does (schema, probe, plan, apply behind the check gate).
 import { BadInputError } from '../../errors.js';
-import { renderString } from '../vars/index.js';
+import { renderString, taskExpressions } from '../vars/index.js';
 import { getModule } from '../../modules/registry.js';
 import type { ModuleContext, ModuleResult } from '../../modules/types.js';
 import type { BecomeOptions, Transport } from '../../transports/transport.js';
@@ -39,6 +39,7 @@ export async function runModule(name: string, args: Record<string, unknown>, o: 
     vars,
     baseDir: o.baseDir ?? process.cwd(),
     render: (tpl) => renderString(tpl, vars),
+    expressions: taskExpressions(vars),
     probe: (p) => readProbe(h, p, undefined, o.become),
     deferred: h.deferred,
   };

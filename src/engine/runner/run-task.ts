@@ -11,7 +11,7 @@ import type { Transport, BecomeOptions } from '../../transports/transport.js';
 import type { HostResult, TaskStatus } from './events.js';
 import type { HostState } from './host-state.js';
 import { invalidateProbes, readProbe, readProbeOn, type Lookahead } from '../../probe/read-ahead.js';
-import { renderString } from '../vars/index.js';
+import { renderString, taskExpressions } from '../vars/index.js';
 import { formatArgsError } from './args-error.js';
 import { environmentFor, renderEnvironment } from './environment.js';
 import { atTemplateLine } from './template-error.js';
@@ -171,6 +171,7 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
       return out.value;
     },
     deferred: opts.deferred,
+    expressions: taskExpressions(vars),
     probe: (p) => (opts.transport === h.transport ? readProbe(h, p, opts.lookahead, opts.become) : readProbeOn(opts.transport, p, opts.become)),
   };
   const ask: AskFn | undefined = opts.confirm && ((changes) => opts.confirm!({ host: h.name, task: task.name ?? task.module, changes }));

@@ -13,6 +13,7 @@
 //   not provided; lookup() supports only the env and file plugins.
 export type { Vars } from './render.js';
 export { renderValue, renderString, evalCondition, evalExpression, isTemplated } from './render.js';
+export { taskExpressions } from './task-expressions.js';
 export { referencedVars } from './referenced.js';
 export { mergeVars, mergeTrustedLayers } from './merge.js';
 export { templatedVars } from './lazy.js';

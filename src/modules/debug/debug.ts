@@ -1,8 +1,7 @@
 // Modules that act on the run itself rather than on host state: debug, assert, fail, set_fact, meta.
 import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
-import { evalCondition, evalExpression, TemplateFailure } from '../../engine/vars/index.js';
-import type { Module } from '../types.js';
+import type { Module, ModuleContext, TaskExpressions } from '../types.js';
 import { debugDoc, assertDoc, failDoc, setFactDoc, metaDoc } from './doc.js';
 
 const debugArgs = z.object({ msg: z.unknown().optional(), var: z.unknown().optional(), verbosity: z.coerce.number().int().default(0) }).strict();
@@ -10,15 +9,17 @@ const debugArgs = z.object({ msg: z.unknown().optional(), var: z.unknown().optio
 /** Python's type(x) as Ansible names a non-string `var` in its output key. */
 const pyTypeName = (v: unknown) => (Array.isArray(v) ? "<class 'list'>" : "<class 'dict'>");
 
+/** The runner lends every task its expressions; a context built without them cannot run debug/assert. */
+function expressionsOf(ctx: ModuleContext, module: string): TaskExpressions {
+  if (!ctx.expressions) throw new HostwireError('internal', `${module} needs the task's expressions (ModuleContext.expressions), and this context has none`, { host: ctx.host });
+  return ctx.expressions;
+}
+
 /** `var` is an expression (r.stdout_lines, x | length); an undefined one prints as Ansible's marker. */
-function evalVar(expr: unknown, vars: Record<string, unknown>): unknown {
+function evalVar(expr: unknown, ctx: ModuleContext): unknown {
   if (typeof expr !== 'string') return expr;
-  try {
-    return evalExpression(expr, vars);
-  } catch (err) {
-    if (err instanceof HostwireError && err.cause instanceof TemplateFailure && err.cause.undefinedVariable) return 'VARIABLE IS NOT DEFINED!';
-    throw err;
-  }
+  const r = expressionsOf(ctx, 'debug').value(expr);
+  return r.defined ? r.value : 'VARIABLE IS NOT DEFINED!';
 }
 
 /** ansible-core's debug action: msg or var (never both), shown only up to its verbosity. */
@@ -32,7 +33,7 @@ export const debugModule: Module<z.infer<typeof debugArgs>> = {
     if (args.verbosity > (ctx.verbosity ?? 0)) return { changed: false, skipped: true, skipped_reason: 'Verbosity threshold not met.', failed: false };
     if (args.var !== undefined) {
       const key = typeof args.var === 'string' ? args.var : pyTypeName(args.var);
-      return { changed: false, failed: false, [key]: evalVar(args.var, ctx.vars) };
+      return { changed: false, failed: false, [key]: evalVar(args.var, ctx) };
     }
     return { changed: false, failed: false, msg: args.msg === undefined ? 'Hello world!' : args.msg };
   },
@@ -54,8 +55,9 @@ export const assertModule: Module<z.infer<typeof assertArgs>> = {
   args: assertArgs,
   expressionArgs: ['that'],
   async run(args, ctx) {
+    const expressions = expressionsOf(ctx, 'assert');
     for (const cond of [args.that].flat()) {
-      if (!evalCondition(cond, ctx.vars)) {
+      if (!expressions.condition(cond)) {
         return { changed: false, failed: true, assertion: cond, evaluated_to: false, msg: args.fail_msg ?? args.msg ?? `Assertion failed: ${String(cond)}` };
       }
     }
