@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { Module, ModuleResult } from '../types.js';
 import { jobStatus, removeJob, validJobId } from '../kit/async-job.js';
+import { asyncStatusDoc } from './doc.js';
 
 const asyncStatusArgs = z.object({
   jid: z.union([z.string(), z.number()]).transform(String),
@@ -15,6 +16,7 @@ type AsyncStatusArgs = z.infer<typeof asyncStatusArgs>;
 export const asyncStatusModule: Module<AsyncStatusArgs> = {
   name: 'async_status',
   args: asyncStatusArgs,
+  doc: asyncStatusDoc,
   environment: 'irrelevant',
   async run(args, ctx): Promise<ModuleResult> {
     // A jid names a path on the host: only Ansible's form (j<digits>.<pid>) is accepted.
