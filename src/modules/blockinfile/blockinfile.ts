@@ -15,6 +15,7 @@ import { statProbe } from '../kit/stat-probe.js';
 import { ansibleBool, withAliases } from '../kit/ansible-args.js';
 import { pyRegexArg } from '../kit/py-regex.js';
 import { editBlock } from './edit.js';
+import { blockinfileDoc } from './doc.js';
 
 const blockinfileArgs = withAliases(
   z
@@ -55,6 +56,7 @@ export function planBlockinfile(st: FileStat, a: BlockinfileArgs): Change[] {
 
 export const blockinfileModule: Module<BlockinfileArgs, FileStat> = {
   name: 'blockinfile',
+  doc: blockinfileDoc,
   args: blockinfileArgs,
   environment: 'irrelevant',
   probe: (a) => statProbe(a.path),
