@@ -32,6 +32,7 @@ import { slurpModule } from './slurp/slurp.js';
 import { pingModule } from './ping/ping.js';
 import { rawModule } from './raw/raw.js';
 import { blockinfileModule } from './blockinfile/blockinfile.js';
+import { replaceModule } from './replace/replace.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -46,7 +47,7 @@ registerModule(routeSetModule);
 registerModule(subnetLeaseModule);
 registerModule(asyncStatusModule);
 registerModule(ovsGatewayModule);
-for (const m of [statModule, slurpModule, pingModule, rawModule, blockinfileModule]) registerModule(m);
+for (const m of [statModule, slurpModule, pingModule, rawModule, blockinfileModule, replaceModule]) registerModule(m);
 
 /** Modules found for loaded tasks beyond the native ones: src/fallback registers them by the name a task runs under. */
 const resolvedModules = new Map<string, Module<any, any>>();

@@ -42,3 +42,17 @@ test.serial('blockinfile: a marked block after an anchor, kept, drifted, checked
   t.false((await run('blockinfile', created)).changed);
   t.is(await host.sh('cat /etc/n6/new/x.conf; stat -c %a /etc/n6/new/x.conf'), '# BEGIN ANSIBLE MANAGED BLOCK\nk=v\n# END ANSIBLE MANAGED BLOCK\n644\n');
 });
+
+test.serial('replace: every matching line, only inside the section; drifted, checked, fixed; a missing file fails', async (t) => {
+  t.timeout(3 * 60_000);
+  const f = '/etc/n6/sshd.conf';
+  await host.sh(`mkdir -p /etc/n6 && printf 'PermitRootLogin yes\\nMatch User x\\n#PermitRootLogin yes\\n' > ${f}`);
+  const args = { path: f, regexp: '^#?PermitRootLogin .*$', replace: 'PermitRootLogin no', before: 'Match User', backup: true };
+  const checked = await cycle(t, 'replace', args, `sed -i '1s/no/prohibit-password/' ${f}`, `cat ${f}`);
+  t.regex(checked.diff![0]!.before!, /^PermitRootLogin prohibit-password\n/);
+  t.deepEqual(checked.changes, [`back up ${f}`, `1 replacements made in ${f}`]);
+  // only the section before `Match` was edited; the backup holds the drifted file
+  t.is(await host.sh(`cat ${f}`), 'PermitRootLogin no\nMatch User x\n#PermitRootLogin yes\n');
+  t.regex(await host.sh(`cat ${f}.*~ | head -n1`), /prohibit-password/);
+  await t.throwsAsync(run('replace', { path: '/etc/n6/none', regexp: 'a' }), { message: /Path \/etc\/n6\/none does not exist !/ });
+});

@@ -1,69 +1,21 @@
-// Regexes from templates run with a time bound: JavaScript's engine backtracks, so a pattern such as
-// (a+)+$ on a short input can run for hours. Matching happens in one worker thread while the caller
-// waits on a shared flag (filters are synchronous); past the bound the worker is ended and the
-// template fails naming the pattern, instead of the run hanging.
-import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+// Templates' regex filters and tests match through the bounded matcher (src/bounded-regex.ts): past
+// its time bound the template fails naming the pattern, instead of the run hanging.
+import { allMatches as boundedAll, firstMatch as boundedFirst, RegexLimitError, type RegexMatch } from '../../../bounded-regex.js';
 import { TemplateFailure } from '../undefined.js';
 
-/** Far above any sane match (microseconds), low enough that a stuck run is noticed. */
-export const REGEX_TIME_LIMIT_MS = 5000;
+export { REGEX_TIME_LIMIT_MS, type RegexMatch } from '../../../bounded-regex.js';
 
-export interface RegexMatch extends Array<string | undefined> {
-  index: number;
-  groups?: Record<string, string>;
-}
-
-const WORKER_CODE = `
-const { parentPort } = require('node:worker_threads');
-parentPort.on('message', ({ source, flags, input, all, signal, port }) => {
-  let out;
+function asTemplateFailure<T>(match: () => T): T {
   try {
-    const re = new RegExp(source, flags);
-    const found = [];
-    const keep = (m) => found.push({ m: [...m], index: m.index, groups: m.groups ? { ...m.groups } : undefined });
-    if (all) for (const m of input.matchAll(re)) keep(m);
-    else { const m = re.exec(input); if (m) keep(m); }
-    out = { found };
+    return match();
   } catch (e) {
-    out = { error: String((e && e.message) || e) };
-  }
-  port.postMessage(out);
-  Atomics.store(signal, 0, 1);
-  Atomics.notify(signal, 0);
-});`;
-
-let worker: Worker | undefined;
-
-function matcher(): Worker {
-  if (!worker) {
-    worker = new Worker(WORKER_CODE, { eval: true });
-    worker.unref();
-    worker.on('error', () => (worker = undefined));
-  }
-  return worker;
-}
-
-function run(re: RegExp, input: string, all: boolean): RegexMatch[] {
-  const w = matcher();
-  const signal = new Int32Array(new SharedArrayBuffer(4));
-  const { port1, port2 } = new MessageChannel();
-  try {
-    w.postMessage({ source: re.source, flags: all && !re.flags.includes('g') ? `${re.flags}g` : re.flags, input, all, signal, port: port2 }, [port2]);
-    if (Atomics.wait(signal, 0, 0, REGEX_TIME_LIMIT_MS) === 'timed-out') {
-      void w.terminate();
-      worker = undefined;
-      throw new TemplateFailure(`the regular expression '${re.source}' did not finish within ${REGEX_TIME_LIMIT_MS / 1000} s on a ${input.length}-character input (catastrophic backtracking); expected a pattern without nested repetition such as (a+)+`);
-    }
-    const reply = receiveMessageOnPort(port1)?.message as { found?: { m: (string | undefined)[]; index: number; groups?: Record<string, string> }[]; error?: string } | undefined;
-    if (!reply || reply.error !== undefined) throw new TemplateFailure(`regular expression '${re.source}' failed: ${reply?.error ?? 'no answer'}`);
-    return reply.found!.map((f) => Object.assign(f.m, { index: f.index, groups: f.groups }) as RegexMatch);
-  } finally {
-    port1.close();
+    if (e instanceof RegexLimitError) throw new TemplateFailure(e.message);
+    throw e;
   }
 }
 
 /** The first match of `re` in `input` (as RegExp.exec), or null. */
-export const firstMatch = (re: RegExp, input: string): RegexMatch | null => run(re, input, false)[0] ?? null;
+export const firstMatch = (re: RegExp, input: string): RegexMatch | null => asTemplateFailure(() => boundedFirst(re, input));
 
 /** Every match (as String.matchAll). */
-export const allMatches = (re: RegExp, input: string): RegexMatch[] => run(re, input, true);
+export const allMatches = (re: RegExp, input: string): RegexMatch[] => asTemplateFailure(() => boundedAll(re, input));
