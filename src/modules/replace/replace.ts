@@ -15,6 +15,7 @@ import { statProbe } from '../kit/stat-probe.js';
 import { ansibleBool, withAliases } from '../kit/ansible-args.js';
 import { pyRegexArg } from '../kit/py-regex.js';
 import { replaceText } from './edit.js';
+import { replaceDoc } from './doc.js';
 
 /** Python codec names Node decodes the same way, byte for byte. */
 const ENCODINGS: Record<string, BufferEncoding> = { 'utf-8': 'utf8', utf8: 'utf8', 'latin-1': 'latin1', latin1: 'latin1', 'iso-8859-1': 'latin1', ascii: 'latin1' };
@@ -68,6 +69,7 @@ export function planReplace(st: FileStat, a: ReplaceArgs): Change[] {
 
 export const replaceModule: Module<ReplaceArgs, FileStat> = {
   name: 'replace',
+  doc: replaceDoc,
   args: replaceArgs,
   environment: 'irrelevant',
   probe: (a) => statProbe(a.path),
