@@ -1,25 +1,33 @@
 // `npm run bench`: hostwire vs ansible-playbook vs the SSH fan-out floor on lab hosts (3 and 10),
 // then the scale run on light hosts; writes bench/results.json and bench/results.md.
 // Options: --runs N (default 5), --sizes 3,10, --scale 200,500, --ansible-scale 100, --scale-runs N
-// (default 3), --no-scale, --no-labs, --out DIR (default bench/).
+// (default 3), --no-scale, --no-labs, --out DIR (default bench/); the fallback suite: --fallback-sizes 3,
+// --fallback-runs N (default --runs), --fallback-lab NAME (lab name prefix, default fbench), --no-fallback,
+// --only-fallback (updates only its results.md section).
 import { loadavg } from 'node:os';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { installSignalCleanup, onCleanup } from './cleanup.js';
 import { runLabSuite, type Sample, type SuiteResult } from './lab-suite.js';
 import { describeMachine, summarize } from './report.js';
 import { runScaleSuite } from './scale-suite.js';
+import { fallbackSection, runFallbackSuite, type FallbackResult } from './fallback-suite.js';
 import { ROOT } from './tools.js';
 
 function args(argv: string[]) {
   const get = (k: string) => { const i = argv.indexOf(k); return i >= 0 ? argv[i + 1] : undefined; };
   const list = (k: string, d: number[]) => (get(k) === undefined ? d : get(k)!.split(',').filter(Boolean).map(Number));
+  const only = argv.includes('--only-fallback');
   return {
     runs: Number(get('--runs') ?? 5),
-    sizes: argv.includes('--no-labs') ? [] : list('--sizes', [3, 10]),
-    scale: argv.includes('--no-scale') ? [] : list('--scale', [200, 500]),
-    ansibleScale: argv.includes('--no-scale') ? [] : list('--ansible-scale', [100]),
+    sizes: argv.includes('--no-labs') || only ? [] : list('--sizes', [3, 10]),
+    scale: argv.includes('--no-scale') || only ? [] : list('--scale', [200, 500]),
+    ansibleScale: argv.includes('--no-scale') || only ? [] : list('--ansible-scale', [100]),
+    fallbackSizes: argv.includes('--no-fallback') ? [] : list('--fallback-sizes', [3]),
+    fallbackRuns: Number(get('--fallback-runs') ?? get('--runs') ?? 5),
+    onlyFallback: only,
+    fallbackLab: get('--fallback-lab') ?? 'fbench',
     scaleRuns: Number(get('--scale-runs') ?? 3),
     out: path.resolve(get('--out') ?? path.join(ROOT, 'bench')),
   };
@@ -38,14 +46,21 @@ async function main(): Promise<void> {
   onCleanup(async () => rmSync(work, { recursive: true, force: true }));
   const suites: SuiteResult[] = [];
   const scale: Sample[] = [];
+  const fallback: FallbackResult[] = [];
   // Results are written after every suite: a long run that is stopped still leaves what it measured.
-  const write = (final: boolean) => writeResults(o, machine, suites, scale, final, log);
+  const write = (final: boolean) => {
+    if (!o.onlyFallback) writeResults(o, machine, suites, scale, final, log);
+    if (fallback.length) writeFallback(o, fallback, log);
+  };
   // Order: hostwire's scale run (short), the lab suites largest first (the targets are at 10 hosts),
   // then Ansible's scale comparison (the longest); partial results are written after each.
   const scaleJob = (job: { hostwireSizes: number[]; ansibleSizes: number[] }) => async () => {
     scale.push(...await runScaleSuite({ ...job, runs: o.scaleRuns, netns: 'hwb-benchs', workDir: work, log }));
   };
   const jobs: (() => Promise<void>)[] = [
+    ...o.fallbackSizes.map((n) => async () => {
+      fallback.push(await runFallbackSuite({ lab: `${o.fallbackLab}${n}`, hosts: n, runs: o.fallbackRuns, workDir: work, log }));
+    }),
     ...o.scale.map((n) => scaleJob({ hostwireSizes: [n], ansibleSizes: [] })),
     ...[...o.sizes].sort((a, b) => b - a).map((n) => async () => {
       suites.push(await runLabSuite({ lab: LABS[n] ?? `bench${n}`, hosts: n, runs: o.runs, workDir: work, log, countAnsible: n === Math.min(...o.sizes) }));
@@ -62,6 +77,21 @@ async function main(): Promise<void> {
     rmSync(work, { recursive: true, force: true });
   }
   write(true);
+}
+
+/** The fallback's section of results.md, replaced in place (or appended), and results-fallback.json. */
+function writeFallback(o: ReturnType<typeof args>, results: FallbackResult[], log: (s: string) => void): void {
+  const { lines, figures } = fallbackSection(results);
+  mkdirSync(o.out, { recursive: true });
+  const file = path.join(o.out, 'results.md');
+  const old = existsSync(file) ? readFileSync(file, 'utf8') : '# hostwire bench results\n';
+  const start = old.indexOf('\n## Ansible-module fallback');
+  const end = start < 0 ? -1 : old.indexOf('\n## ', start + 1);
+  const section = `\n${lines.join('\n')}`;
+  const md = start < 0 ? `${old.trimEnd()}\n${section}` : `${old.slice(0, start)}${section}${end < 0 ? '' : old.slice(end)}`;
+  writeFileSync(file, md.endsWith('\n') ? md : `${md}\n`);
+  writeFileSync(path.join(o.out, 'results-fallback.json'), `${JSON.stringify({ date: new Date().toISOString(), loadavg: loadavg(), figures, results }, null, 1)}\n`);
+  log(lines.join('\n'));
 }
 
 function writeResults(o: ReturnType<typeof args>, machine: ReturnType<typeof describeMachine>, suites: SuiteResult[], scale: Sample[], final: boolean, log: (s: string) => void): void {

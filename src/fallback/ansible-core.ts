@@ -3,7 +3,9 @@
 // lives (ansible/modules, module_utils, the builtin routing table) and which sys.path entries hold
 // ansible_collections (Ansible scans them: COLLECTIONS_SCAN_SYS_PATH). Native modules never get here.
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { mkdirPrivateSync, writePrivateFileSync } from '../private-files.js';
 import path from 'node:path';
 
 export interface AnsibleCore {
@@ -70,6 +72,32 @@ function candidates(env: NodeJS.ProcessEnv): string[] {
 
 let cached: { core?: AnsibleCore; tried: string[] } | undefined;
 
+/** What the last probe found is kept on the controller while the interpreter, ansible-core's release file
+ * and the folder holding its package (where new ansible_collections would appear) keep their mtimes. */
+interface Remembered { core: AnsibleCore; stamps: [string, number][] }
+const memoFile = (env: NodeJS.ProcessEnv) => path.join(env.XDG_CACHE_HOME || path.join(homedir(), '.cache'), 'hostwire', 'ansible-core.json');
+const mtime = (p: string) => { try { return statSync(p).mtimeMs; } catch { return -1; } };
+const stampsOf = (core: AnsibleCore): [string, number][] =>
+  [core.python, path.join(core.packageDir, 'release.py'), path.dirname(core.packageDir), ...core.sysPathCollections].map((p) => [p, mtime(p)]);
+
+function remembered(env: NodeJS.ProcessEnv, python: string): AnsibleCore | undefined {
+  try {
+    const r = JSON.parse(readFileSync(memoFile(env), 'utf8')) as Remembered;
+    return r.core.python === python && r.stamps.every(([p, m]) => mtime(p) === m) ? r.core : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function remember(env: NodeJS.ProcessEnv, core: AnsibleCore): void {
+  try {
+    mkdirPrivateSync(path.dirname(memoFile(env)));
+    writePrivateFileSync(memoFile(env), JSON.stringify({ core, stamps: stampsOf(core) } satisfies Remembered));
+  } catch {
+    // not kept: probed again next time
+  }
+}
+
 /** ansible-core as installed on this controller, or undefined with the interpreters tried. */
 export function findAnsibleCore(env: NodeJS.ProcessEnv = process.env): { core?: AnsibleCore; tried: string[] } {
   if (cached && env === process.env) return cached;
@@ -77,10 +105,13 @@ export function findAnsibleCore(env: NodeJS.ProcessEnv = process.env): { core?: 
   let core: AnsibleCore | undefined;
   for (const python of candidates(env)) {
     tried.push(python);
+    core = remembered(env, python);
+    if (core) break;
     try {
       const out = execFileSync(python, ['-c', PROBE], { encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'ignore'] });
       const r = JSON.parse(out) as { dir: string; version: string; roots: string[] };
       core = { python, packageDir: r.dir, version: r.version, sysPathCollections: r.roots };
+      remember(env, core);
       break;
     } catch {
       // not this one

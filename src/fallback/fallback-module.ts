@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Module, ModuleContext, ModuleResult } from '../modules/types.js';
 import { HostwireError } from '../errors.js';
 import type { FoundModule } from './find-module.js';
-import type { Payload } from './payload.js';
+import type { Payload } from './payload-types.js';
 import { moduleResult } from './result.js';
 import { workerFor } from './worker.js';
 
@@ -68,13 +68,29 @@ export function fallbackModule(key: string, m: FoundModule, session: FallbackSes
     // The module validates its own arguments on the host (AnsibleModule's argument_spec).
     args: z.record(z.string(), z.unknown()),
     environment: 'applies',
+    // The worker comes up (and the payload goes up, if the host lacks it) while the run lock is taken.
+    warmUp({ transport, vars }) {
+      const python = interpreterFor(vars, transport.name);
+      void session.payload().then((p) => workerFor(transport, python, undefined, p.hash).then((w) => w.ensurePayload(p))).catch(() => undefined);
+    },
     async run(args, ctx): Promise<ModuleResult> {
       const payload = await session.payload();
-      const worker = await workerFor(ctx.transport, interpreterFor(ctx.vars, ctx.host), ctx.become);
+      const worker = await workerFor(ctx.transport, interpreterFor(ctx.vars, ctx.host), ctx.become, payload.hash);
       await worker.ensurePayload(payload);
       const moduleArgs = { ...plainArgs(args), ...ansibleSettings(m, ctx, session.coreVersion) };
       const out = await worker.call(payload.hash, m.remoteFqn, moduleArgs, ctx.environment ?? {});
       return moduleResult(out);
     },
   };
+}
+
+/** A module found but not runnable through the fallback: its task fails with `message` when it runs. */
+export function refusedModule(message: string): (key: string) => Module<Record<string, unknown>> {
+  return (key) => ({
+    name: key,
+    doc: { description: `Not runnable by hostwire: ${message}.`, args: {}, example: `- ${key}: {}`, check: 'none', diff: 'none' },
+    args: z.record(z.string(), z.unknown()),
+    environment: 'irrelevant',
+    run: () => Promise.reject(new HostwireError('bad-input', message)),
+  });
 }

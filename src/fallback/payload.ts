@@ -6,17 +6,14 @@ import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { HostwireError } from '../errors.js';
 import type { AnsibleCore } from './ansible-core.js';
+import { payloadCacheDir, readCachedPayload, writeCachedPayload } from './payload-cache.js';
+import type { Payload } from './payload-types.js';
 
 export interface PayloadModule {
   remoteFqn: string;
   path: string;
 }
 
-export interface Payload {
-  hash: string;
-  zip: Buffer;
-  files: string[];
-}
 
 export interface PayloadRequest {
   modules: PayloadModule[];
@@ -60,20 +57,25 @@ function checkDistinct(modules: PayloadModule[]): PayloadModule[] {
 
 const built = new Map<string, Promise<Payload>>();
 
-/** The payload for these modules (memoized for the process: every host of a run shares it). */
-export function buildPayload(core: AnsibleCore, request: PayloadRequest): Promise<Payload> {
+/** The payload for these modules (memoized for the process, kept on the controller between runs). */
+export function buildPayload(core: AnsibleCore, request: PayloadRequest, cacheDir = payloadCacheDir()): Promise<Payload> {
   const modules = checkDistinct(request.modules);
-  const key = JSON.stringify([core.python, modules, request.moduleUtils, request.collections]);
-  let p = built.get(key);
+  const key = [core.python, core.version, modules, request.moduleUtils, request.collections];
+  const memo = JSON.stringify([cacheDir, key]);
+  let p = built.get(memo);
   if (!p) {
-    p = runHelper(core, { ...request, modules }).then((text) => {
-      const r = JSON.parse(text) as { zip?: string; files?: string[]; error?: string };
+    p = (async () => {
+      const cached = await readCachedPayload(cacheDir, key);
+      if (cached) return cached;
+      const r = JSON.parse(await runHelper(core, { ...request, modules })) as { zip?: string; files?: string[]; sources?: string[]; error?: string };
       if (r.error !== undefined) throw new HostwireError('bad-input', `ansible-core could not gather a fallback module's code: ${r.error}`);
       const zip = Buffer.from(r.zip ?? '', 'base64');
-      return { hash: createHash('sha256').update(zip).digest('hex'), zip, files: r.files ?? [] };
-    });
-    built.set(key, p);
-    p.catch(() => built.delete(key));
+      const payload = { hash: createHash('sha256').update(zip).digest('hex'), zip, files: r.files ?? [] };
+      await writeCachedPayload(cacheDir, key, payload, r.sources ?? []);
+      return payload;
+    })();
+    built.set(memo, p);
+    p.catch(() => built.delete(memo));
   }
   return p;
 }

@@ -7,10 +7,13 @@ import path from 'node:path';
 import type { ConfigSearch } from '../config/find.js';
 import { registerResolvedModule } from '../modules/registry.js';
 import { findAnsibleCore, type AnsibleCore } from './ansible-core.js';
-import { fallbackModule, type FallbackSession } from './fallback-module.js';
+import { trace } from '../transports/trace.js';
+import { fallbackModule, refusedModule, type FallbackSession } from './fallback-module.js';
+import type { Module } from '../modules/types.js';
 import { findModule, isFound, type FoundModule } from './find-module.js';
 import { moduleStyle, unsupportedStyle } from './module-style.js';
-import { buildPayload, type Payload } from './payload.js';
+import { buildPayload } from './payload.js';
+import type { Payload } from './payload-types.js';
 import { moduleSearchPaths, type ModuleSearchPaths } from './search-paths.js';
 
 export interface ModuleLookupFrom {
@@ -47,7 +50,11 @@ export function createFallbackResolver(search: ConfigSearch = {}): FallbackResol
   };
   return (written, from) => {
     paths ??= moduleSearchPaths(search);
-    core ??= findAnsibleCore(search.env ?? process.env);
+    if (!core) {
+      const t0 = performance.now();
+      core = findAnsibleCore(search.env ?? process.env);
+      trace('controller', 'ansible-core found', t0);
+    }
     if (from.roleDir && !roleDirs.includes(from.roleDir)) roleDirs.push(from.roleDir);
     if (!playbookDirs.includes(from.playbookDir)) playbookDirs.push(from.playbookDir);
     // The task's own role first, then roles loaded before it, then the playbook's library/ (Ansible's order).
@@ -66,12 +73,13 @@ export function createFallbackResolver(search: ConfigSearch = {}): FallbackResol
     if (!core.core) {
       return { error: `module '${written}' (${found.path}) is not native to hostwire: it runs through the Ansible module fallback, which needs ansible-core on this controller to gather its module_utils; none found (tried ${core.tried.join(', ')}): ${INSTALL}` };
     }
-    if (found.actionPlugin) {
-      return { error: `module '${written}' (${found.resolved}) is an action with controller-side code (${found.actionPlugin}); hostwire has no native version of it and its fallback runs only the host-side module` };
-    }
+    // What the fallback cannot run fails its task when it runs, not the load: real content keeps such
+    // tasks behind conditions (a reboot only on transactional systems) that may never hold.
     const style = unsupportedStyle(moduleStyle(readFileSync(found.path)));
-    if (style) return { error: `module '${written}' (${found.path}) is ${style}` };
-    return { name: register(found, session, modules) };
+    const refusal = found.actionPlugin
+      ? `module '${written}' (${found.resolved}) is an action with controller-side code (${found.actionPlugin}); hostwire has no native version of it and its fallback runs only the host-side module`
+      : style && `module '${written}' (${found.path}) is ${style}`;
+    return { name: register(found, refusal ? refusedModule(refusal) : (key) => fallbackModule(key, found, session), refusal ? undefined : modules) };
   };
 }
 
@@ -80,11 +88,11 @@ function collectionRoots(paths: ModuleSearchPaths, core: AnsibleCore | undefined
 }
 
 /** The name a task runs the module under: as written, unless that name already means another file. */
-function register(found: FoundModule, session: FallbackSession, modules: FoundModule[]): string {
-  if (!modules.some((m) => m.path === found.path)) modules.push(found);
+function register(found: FoundModule, make: (key: string) => Module<Record<string, unknown>>, payloadModules?: FoundModule[]): string {
+  if (payloadModules && !payloadModules.some((m) => m.path === found.path)) payloadModules.push(found);
   let key = found.written;
   for (let n = 2; registeredPaths.has(key) && registeredPaths.get(key) !== found.path; n++) key = `${found.written}#${n}`;
   registeredPaths.set(key, found.path);
-  registerResolvedModule(key, fallbackModule(key, found, session));
+  registerResolvedModule(key, make(key));
   return key;
 }

@@ -9,8 +9,9 @@ import { HostwireError, TransportError } from '../errors.js';
 import { shellQuote, wrapBecome } from '../transports/quote.js';
 import { isStreamingTransport, type RunningCommand } from '../transports/streaming.js';
 import type { BecomeOptions, Transport } from '../transports/transport.js';
+import { trace } from '../transports/trace.js';
 import { encodeFrame, FrameReader } from './frames.js';
-import type { Payload } from './payload.js';
+import type { Payload } from './payload-types.js';
 import type { WorkerOutput } from './result.js';
 
 const WORKER_FILE = fileURLToPath(new URL('../../../src/fallback/host/worker.py', import.meta.url));
@@ -47,15 +48,19 @@ export class FallbackWorker {
   }
 
   /** Starts the worker; resolves once it said hello (so a missing Python is an error here). */
-  static async start(transport: Transport, python: string, become?: BecomeOptions): Promise<FallbackWorker> {
+  /** `preload`: a payload hash; when the host has it, the worker imports its basic before saying hello. */
+  static async start(transport: Transport, python: string, become?: BecomeOptions, preload?: string): Promise<FallbackWorker> {
     if (!isStreamingTransport(transport)) throw new TransportError(`transport for ${transport.name} cannot keep a fallback worker`, transport.name);
     workerCode ??= readFileSync(WORKER_FILE, 'utf8');
-    const wrapped = wrapBecome(`exec ${python === 'python3' ? python : shellQuote(python)} -c ${shellQuote(workerCode)}`, become);
+    const t0 = performance.now();
+    const hash = preload && /^[0-9a-f]{64}$/.test(preload) ? ` ${preload}` : '';
+    const wrapped = wrapBecome(`exec ${python === 'python3' ? python : shellQuote(python)} -c ${shellQuote(workerCode)}${hash}`, become);
     const run = await transport.start(wrapped.command);
     fallbackStats.workersStarted++;
     const w = new FallbackWorker(transport, run);
     if (wrapped.stdinPrefix) run.stdin.write(wrapped.stdinPrefix);
     const hello = await w.next();
+    trace(transport.name, 'fallback worker started', t0);
     if (hello.op !== 'hello') throw new HostwireError('command-failed', `the fallback worker on ${transport.name} did not start: ${JSON.stringify(hello).slice(0, 300)}`, { host: transport.name });
     if (!/^3\./.test(String(hello.python))) {
       w.close();
@@ -95,11 +100,15 @@ export class FallbackWorker {
     let p = this.present.get(payload.hash);
     if (!p) {
       p = (async () => {
+        const t0 = performance.now();
         const have = await this.request({ op: 'have', hash: payload.hash });
+        trace(this.host, `fallback payload ${have.present === true ? 'present' : 'missing'}`, t0);
         if (have.present === true) return;
         fallbackStats.uploads++;
         fallbackStats.uploadBytes += payload.zip.length;
+        const t1 = performance.now();
         await this.request({ op: 'put', hash: payload.hash, zip: payload.zip.toString('base64') });
+        trace(this.host, `fallback payload uploaded (${payload.zip.length} bytes)`, t1);
       })();
       this.present.set(payload.hash, p);
       p.catch(() => this.present.delete(payload.hash));
@@ -109,7 +118,9 @@ export class FallbackWorker {
 
   async call(hash: string, fqn: string, args: Record<string, unknown>, env: Record<string, string>): Promise<WorkerOutput> {
     fallbackStats.calls++;
+    const t0 = performance.now();
     const r = await this.request({ op: 'run', hash, fqn, args, env });
+    trace(this.host, `fallback ${fqn}`, t0);
     return { rc: Number(r.rc), stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
   }
 
@@ -128,13 +139,13 @@ export class FallbackWorker {
 const workers = new WeakMap<Transport, Map<string, Promise<FallbackWorker>>>();
 
 /** The worker of this host for this interpreter and become user, started on first use. */
-export function workerFor(transport: Transport, python: string, become?: BecomeOptions): Promise<FallbackWorker> {
+export function workerFor(transport: Transport, python: string, become?: BecomeOptions, preload?: string): Promise<FallbackWorker> {
   let byKey = workers.get(transport);
   if (!byKey) workers.set(transport, (byKey = new Map()));
   const key = `${python}\0${become?.enabled ? become.user ?? 'root' : ''}`;
   let w = byKey.get(key);
   if (!w) {
-    w = FallbackWorker.start(transport, python, become);
+    w = FallbackWorker.start(transport, python, become, preload);
     byKey.set(key, w);
     const forget = () => byKey!.delete(key);
     w.then((worker) => worker.onEnd(forget), forget);

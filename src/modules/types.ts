@@ -139,4 +139,10 @@ export interface Module<Args = Record<string, unknown>, State = unknown> {
   /** The result registered when the runner skips the module under --check, in Ansible's shape for this
    * module; by default AnsibleModule's: skipped, "remote module (NAME) does not support check mode". */
   checkSkipped?(args: Args): ModuleResult;
+  /**
+   * Called once per host as soon as its connection is open, when the play holds a task of this module
+   * (not awaited, errors ignored): a module that keeps something running on the host for the run
+   * starts it here (the Ansible-module fallback's Python worker) while the run lock is taken.
+   */
+  warmUp?(host: { transport: Transport; vars: Record<string, unknown> }): void;
 }

@@ -34,7 +34,7 @@ test('library/, a collection and ansible-core modules resolve to runnable module
   for (const name of tasks.slice(0, 4)) t.is(getModule(name)?.environment, 'applies', `${name} is a fallback module`);
 });
 
-test('refusals name the module, where it was looked for, and why', (t) => {
+test('refusals name the module, where it was looked for, and why', async (t) => {
   const resolve = createFallbackResolver({ env });
   const from = { playbookDir: path.join(dir, 'pb2') };
   const missing = resolve('no_such_module', from);
@@ -45,7 +45,10 @@ test('refusals name the module, where it was looked for, and why', (t) => {
   t.true(msg.includes(path.join(dir, 'nolib')));
   t.regex(msg, /ansible\/modules/);
   t.regex((resolve('hwtest.demo.gone', from) as { error: string }).error, /removed from hwtest\.demo: use hwtest\.demo\.kv/);
-  t.regex((resolve('ansible.builtin.template', from) as { error: string }).error, /action with controller-side code \(.*plugins\/action\/template\.py\)/);
+  // A module the fallback cannot run loads, and fails its task when (if) it runs.
+  const action = resolve('ansible.builtin.template', from) as { name: string };
+  const run = getModule(action.name)!.run!({}, {} as never);
+  await t.throwsAsync(run, { message: /module 'ansible\.builtin\.template' \(ansible\.builtin\.template\) is an action with controller-side code \(.*plugins\/action\/template\.py\)/ });
 });
 
 test('without ansible-core on the controller: which module, where it was looked for, what to install', (t) => {

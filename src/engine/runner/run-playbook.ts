@@ -16,6 +16,7 @@ import { assembleFacts, gatherFacts } from '../../facts/index.js';
 import { splitBatch } from '../../probe/batch.js';
 import { getModule, isKnownModule } from '../../modules/registry.js';
 import { createFallbackResolver } from '../../fallback/resolve.js';
+import { warmUpModules } from './warm-up.js';
 import { formatArgsError } from './args-error.js';
 import { emptyStats, type EventListener, type RunEvent, type RunSummary } from './events.js';
 import { newHostState, type HostState } from './host-state.js';
@@ -122,6 +123,7 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
     const t = createTransport(h.name, { ...settings, connection: connectionOf(h, play), netns: typeof netns === 'string' ? netns : undefined }, { hostKeyChecking: opts.hostKeyChecking });
     await handshakes.run(() => t.connect());
     h.transport = t;
+    warmUpModules(play, t, h.inventoryVars);
     return t;
   };
   const { lockHosts } = createHostLocker({

@@ -5,7 +5,9 @@
 # stdin:  {"modules": [{"fqn": "ansible.modules.getent", "path": "/.../getent.py"}, ...],
 #          "module_utils": ["/dir/with/module_utils", ...]}
 #         (collections are found through ANSIBLE_COLLECTIONS_PATH, set by the caller)
-# stdout: {"zip": base64, "files": [names]}  or  {"error": "..."}
+# stdout: {"zip": base64, "files": [names], "sources": [paths]}  or  {"error": "..."}
+#         sources: the files the payload was made from (the controller keeps the payload while
+#         none of them changed, so a later run skips this helper)
 # The zip is deterministic (sorted names, fixed timestamps), so its sha256 names the content.
 import base64
 import io
@@ -45,6 +47,7 @@ def build(request):
         except AnsibleError as e:
             return {'error': '%s (%s): %s' % (m['fqn'], m['path'], e)}
         _add_module_to_zip(out, m['fqn'], data)
+    sources = [m['path'] for m in request['modules']] + find_sources(out.files, request)
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, 'w', zipfile.ZIP_DEFLATED) as zf:
         for name in sorted(out.files):
@@ -52,7 +55,35 @@ def build(request):
             info.external_attr = 0o600 << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             zf.writestr(info, out.files[name])
-    return {'zip': base64.b64encode(buf.getvalue()).decode('ascii'), 'files': sorted(out.files)}
+    return {'zip': base64.b64encode(buf.getvalue()).decode('ascii'), 'files': sorted(out.files), 'sources': sorted(set(sources))}
+
+
+def find_sources(files, request):
+    """The file each module_utils entry was read from: the first candidate folder holding the same bytes."""
+    import os
+    import ansible
+    from ansible.module_utils.common.text.converters import to_text
+    from ansible.utils.collection_loader import AnsibleCollectionConfig
+    core = os.path.dirname(ansible.__file__)
+    roots = [to_text(p) for p in AnsibleCollectionConfig.collection_paths]
+    found = []
+    for name, data in files.items():
+        if name.startswith('ansible/module_utils/'):
+            rest = name[len('ansible/module_utils/'):]
+            candidates = [os.path.join(d, rest) for d in request.get('module_utils', [])] + [os.path.join(core, 'module_utils', rest)]
+        elif name.startswith('ansible_collections/'):
+            candidates = [os.path.join(r, name) for r in roots]
+        else:
+            continue
+        for c in candidates:
+            try:
+                with open(c, 'rb') as f:
+                    if f.read() == data:
+                        found.append(c)
+                        break
+            except (IOError, OSError):
+                pass
+    return found
 
 
 def main():

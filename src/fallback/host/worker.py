@@ -1,5 +1,6 @@
 # hostwire's fallback worker: runs Ansible modules on this host for one hostwire run.
-# Started once per host (and become user) over the run's connection as `python3 -c <this file>`;
+# Started once per host (and become user) over the run's connection as `python3 -c <this file> [HASH]`
+# (HASH: the run's payload, preloaded when present);
 # it ends when its stdin closes (the run ended or the connection dropped).
 #
 # Protocol: frames of a 4-byte big-endian length and that many bytes of UTF-8 JSON, both ways.
@@ -232,6 +233,14 @@ def run(req, inp):
 
 def main():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if len(sys.argv) > 1:
+        # The controller names the run's payload: when it is here, basic is imported before hello.
+        try:
+            root = payload_dir(sys.argv[1])
+            if os.path.isfile(os.path.join(root, '.complete')):
+                preload(root)
+        except Exception:
+            pass
     inp = Input()
     send({'op': 'hello', 'python': '%d.%d.%d' % sys.version_info[:3], 'pid': os.getpid()})
     ops = {'have': lambda r: have(r), 'put': lambda r: put(r), 'run': lambda r: run(r, inp)}

@@ -1,0 +1,68 @@
+// The controller keeps each payload it built (~/.cache/hostwire/payloads/, 0700, files 0600) with
+// the size and mtime of every file it was made from (the modules and the module_utils ansible-core
+// found for them): while none of them changed, a later run takes the payload from there and skips
+// starting ansible-core's Python (~0.7 s). A change to any of them, to ansible-core's version, or to
+// the folders searched makes a new key or fails the check, and the payload is built again.
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { mkdirPrivate, writePrivateFile } from '../private-files.js';
+import type { Payload } from './payload-types.js';
+
+interface SourceStamp {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+interface Stored {
+  hash: string;
+  zip: string;
+  files: string[];
+  sources: SourceStamp[];
+}
+
+export function payloadCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(env.XDG_CACHE_HOME || path.join(homedir(), '.cache'), 'hostwire', 'payloads');
+}
+
+const keyFile = (dir: string, key: unknown) => path.join(dir, `${createHash('sha256').update(JSON.stringify(key)).digest('hex')}.json`);
+
+async function stamp(p: string): Promise<SourceStamp | undefined> {
+  try {
+    const s = await stat(p);
+    return { path: p, size: s.size, mtimeMs: s.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The payload stored under `key` if every file it was made from is unchanged. */
+export async function readCachedPayload(dir: string, key: unknown): Promise<Payload | undefined> {
+  let stored: Stored;
+  try {
+    stored = JSON.parse(await readFile(keyFile(dir, key), 'utf8')) as Stored;
+  } catch {
+    return undefined;
+  }
+  for (const s of stored.sources ?? []) {
+    const now = await stamp(s.path);
+    if (!now || now.size !== s.size || now.mtimeMs !== s.mtimeMs) return undefined;
+  }
+  const zip = Buffer.from(stored.zip, 'base64');
+  if (createHash('sha256').update(zip).digest('hex') !== stored.hash) return undefined;
+  return { hash: stored.hash, zip, files: stored.files };
+}
+
+/** Keeps a payload for later runs; a controller whose cache cannot be written just builds again. */
+export async function writeCachedPayload(dir: string, key: unknown, payload: Payload, sources: string[]): Promise<void> {
+  try {
+    const stamps = (await Promise.all(sources.map(stamp))).filter((s): s is SourceStamp => s !== undefined);
+    await mkdirPrivate(dir);
+    const stored: Stored = { hash: payload.hash, zip: payload.zip.toString('base64'), files: payload.files, sources: stamps };
+    await writePrivateFile(keyFile(dir, key), JSON.stringify(stored));
+  } catch {
+    // not kept: the next run builds it again
+  }
+}
