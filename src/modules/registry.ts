@@ -33,6 +33,7 @@ import { pingModule } from './ping/ping.js';
 import { rawModule } from './raw/raw.js';
 import { blockinfileModule } from './blockinfile/blockinfile.js';
 import { replaceModule } from './replace/replace.js';
+import { tempfileModule } from './tempfile/tempfile.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -47,7 +48,7 @@ registerModule(routeSetModule);
 registerModule(subnetLeaseModule);
 registerModule(asyncStatusModule);
 registerModule(ovsGatewayModule);
-for (const m of [statModule, slurpModule, pingModule, rawModule, blockinfileModule, replaceModule]) registerModule(m);
+for (const m of [statModule, slurpModule, pingModule, rawModule, blockinfileModule, replaceModule, tempfileModule]) registerModule(m);
 
 /** Modules found for loaded tasks beyond the native ones: src/fallback registers them by the name a task runs under. */
 const resolvedModules = new Map<string, Module<any, any>>();

@@ -56,3 +56,20 @@ test.serial('replace: every matching line, only inside the section; drifted, che
   t.regex(await host.sh(`cat ${f}.*~ | head -n1`), /prohibit-password/);
   await t.throwsAsync(run('replace', { path: '/etc/n6/none', regexp: 'a' }), { message: /Path \/etc\/n6\/none does not exist !/ });
 });
+
+test.serial('tempfile: a private file and directory each run, nothing under --check', async (t) => {
+  t.timeout(2 * 60_000);
+  const before = await host.sh('ls -A /tmp');
+  const skipped = await run('tempfile', {}, { check: true });
+  t.like(skipped, { changed: false, skipped: true });
+  t.is(await host.sh('ls -A /tmp'), before, '--check created nothing');
+  const f = await run('tempfile', {});
+  t.true(f.changed);
+  t.regex(String(f.path), /^\/tmp\/ansible\.[A-Za-z0-9]{8}$/);
+  t.is(await host.sh(`stat -c '%F %a %U' ${f.path}`), 'regular empty file 600 root\n');
+  const d = await run('tempfile', { state: 'directory', path: '/etc/n6', prefix: 'build-', suffix: '.d' });
+  t.regex(String(d.path), /^\/etc\/n6\/build-[A-Za-z0-9]{8}\.d$/);
+  t.is(await host.sh(`stat -c '%F %a' ${d.path}`), 'directory 700\n');
+  t.not((await run('tempfile', {})).path, f.path, 'a new name each run');
+  await t.throwsAsync(run('tempfile', { path: '/nonexistent/dir' }), { message: /mktemp/ });
+});

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { getModule } from '../../src/modules/registry.js';
 import { rawCommandLine } from '../../src/modules/raw/raw.js';
+import { mktempCommand } from '../../src/modules/tempfile/tempfile.js';
 
 test('raw: the command line as written; executable runs it with -c, both quoted', (t) => {
   const args = getModule('raw')!.args;
@@ -18,4 +19,13 @@ test('ping: data defaults to pong; crash fails as ping.py raises', async (t) => 
   const ctx = { probe: async () => true } as never;
   t.deepEqual(await ping.run!(ping.args.parse({}), ctx), { changed: false, ping: 'pong' });
   t.deepEqual(await ping.run!(ping.args.parse({ data: 'crash' }), ctx), { changed: false, failed: true, msg: 'Exception: boom' });
+});
+
+test('tempfile: mktemp with every value one quoted word after --; names without / refused; skipped under --check', (t) => {
+  const m = getModule('tempfile')!;
+  t.is(mktempCommand(m.args.parse({})), 'mktemp -p "${TMPDIR:-/tmp}" -- ansible.XXXXXXXX');
+  t.is(mktempCommand(m.args.parse({ state: 'directory', path: "/srv/a b'", prefix: '$(x)', suffix: '.d' })), `mktemp -d -p '/srv/a b'\\''' --suffix=.d -- '$(x)XXXXXXXX'`);
+  t.false(m.args.safeParse({ prefix: '../x' }).success);
+  t.false(m.args.safeParse({ state: 'link' }).success);
+  t.true(m.skipsInCheck === true);
 });
