@@ -3,7 +3,9 @@
 // process costing the host ~1.3 ms (x tasks x hosts on a fleet re-run). A probe says it is such a
 // read by carrying its merge information (kind + item, built by mergeableRead()); its command still
 // works alone. The batch replaces two or more reads of one kind by the kind's merged script and
-// splits its output back into exactly what each command prints alone. The kinds live in kinds/.
+// splits its output back into exactly what each command prints alone. The kinds live in kinds/,
+// one file each: a new kind is a MergeKind (script + split) and a function building its single
+// read with mergeableRead(); test it by comparing its split with what each read prints alone.
 import { inlineProbe, type BatchProbe } from './batch.js';
 import type { MergeInfo, MergeKind, ProbeOutput, ProbeRead } from './types.js';
 

@@ -1,4 +1,4 @@
-// Shared by the network modules: a probe is one shell snippet printing several labelled sections
+// A probe of several reads (the network modules', the OVS rows kind's) is one shell snippet printing labelled sections
 // (`::sec name` ... `::rc N`) with stderr folded in, so a pure parser sees tools' errors too.
 // A tool missing on the host becomes a clear failure naming the package to install.
 import { HostwireError, ProbeParseError } from '../errors.js';
