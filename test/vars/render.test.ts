@@ -126,7 +126,7 @@ test('lookup env and file; a plugin hostwire lacks is refused clearly', async (t
   t.is(renderValue("{{ lookup('file', 'files-key.pub') }}", { playbook_dir: dir }), 'ssh-ed25519 AAAA test');
   t.is(renderValue(`{{ lookup('file', '${join(dir, 'files-key.pub')}') | length }}`, {}), 21);
   t.throws(() => renderValue("{{ lookup('file', 'absent.txt') }}", { playbook_dir: dir }), { message: /could not locate file in lookup: absent.txt/ });
-  t.throws(() => renderValue("{{ lookup('password', 'x') }}", {}), { message: /lookup plugin 'password' is not supported/ });
+  t.throws(() => renderValue("{{ lookup('csvfile', 'x') }}", {}), { message: /lookup plugin 'csvfile' is not supported/ });
 });
 
 test('extract and type_debug filters', (t) => {

@@ -7,6 +7,7 @@ import { TASK_KEYWORDS, FREE_FORM_MODULES, shortModuleName } from './keywords.js
 import { internalAction, taskAction } from './action-form.js';
 import { connectionKeyword, keywordBoolean } from './keyword-values.js';
 import { parseKeyValueArgs, splitFreeForm } from './kv-args.js';
+import { loopKeyword } from './loop-keyword.js';
 import { boolKeyword, describe, keyLoc, mapKeyword, registerKeyword, secondsKeyword } from './keyword-types.js';
 import { inheritInto, inheritIntoHandlers } from './inherit.js';
 import { checkIncludeKeywords, loadInclude } from './load-include.js';
@@ -148,12 +149,7 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
   if (action.extraArgs) args = { ...action.extraArgs, ...args };
   if (t.args && typeof t.args === 'object') args = { ...(t.args as Vars), ...args };
 
-  const withKey = Object.keys(t).find((k) => k.startsWith('with_'));
-  let loop = t.loop;
-  if (withKey) {
-    if (withKey !== 'with_items' && withKey !== 'with_list') throw new BadInputError(`'${withKey}' is not supported; use loop:`, locOf(t, withKey) ?? loc);
-    loop = t[withKey];
-  }
+  const { loop, loopWith } = loopKeyword(t, loc);
   const lc = mapKeyword(t, 'loop_control', loc) ?? {};
   const task: TaskDef = {
     ...common,
@@ -162,6 +158,7 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
     written: moduleKey,
     args,
     loop,
+    loopWith,
     loopLabel: lc.label === undefined ? undefined : String(lc.label),
     loopVar: lc.loop_var === undefined ? 'item' : String(lc.loop_var),
     register: registerKeyword(t, loc),

@@ -49,6 +49,8 @@ export interface TaskDef extends TaskCommon {
   written: string;
   args: Vars;
   loop?: unknown;
+  /** with_X loops: the lookup X that turns `loop` (its terms) into the items. */
+  loopWith?: string;
   loopLabel?: string;
   loopVar: string;
   register?: string;

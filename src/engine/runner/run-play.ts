@@ -1,7 +1,7 @@
 // One play: batches (serial), facts, the task list in linear strategy (each task on all active
 // hosts, then the next), blocks with rescue/always, handlers, meta, failure policies.
 import { BadInputError, HostwireError } from '../../errors.js';
-import { evalCondition, renderValue } from '../vars/index.js';
+import { evalCondition, loopItemsAhead, renderValue } from '../vars/index.js';
 import { getModule } from '../../modules/registry.js';
 import type { BlockDef, PlayDef, TaskDef, TaskItem, Vars } from '../playbook/types.js';
 import { countResult, type EventListener, type HostResult, type TaskInfo } from './events.js';
@@ -361,7 +361,7 @@ export class PlayRunner {
       if (!mod?.probe && !mod?.readsAhead) continue;
       if (!shouldRunByTags([...scope.tags, ...task.tags], this.opts)) continue;
       try {
-        const items = task.loop === undefined ? [undefined] : (renderValue(task.loop, taskVars(this.vctx, h, scope, task), task.loc) as unknown[]);
+        const items = task.loop === undefined ? [undefined] : loopItemsAhead(task, taskVars(this.vctx, h, scope, task));
         for (const item of Array.isArray(items) ? items : []) {
           const extra = task.loop === undefined ? undefined : { [task.loopVar]: item };
           const vars = taskVars(this.vctx, h, scope, task, extra);

@@ -1,7 +1,7 @@
 // One task on one host: loop items, `when`, the module itself, until/retries, changed_when,
 // failed_when, ignore_errors, register, notify. Returns the host's result for the renderers.
 import { BadInputError, HostwireError, TransportError, formatLoc } from '../../errors.js';
-import { evalCondition, readsSecret, renderValue } from '../vars/index.js';
+import { evalCondition, loopItems, readsSecret, renderValue } from '../vars/index.js';
 import { hideSecretDiff } from './secret-diff.js';
 import { getModule } from '../../modules/registry.js';
 import type { DeferredStep, Module, ModuleContext, ModuleResult } from '../../modules/types.js';
@@ -63,8 +63,7 @@ export async function runTaskOnHost(task: TaskDef, h: HostState, varsFor: (extra
       finish(task, h, r.result, opts.factsTo);
       return { ...base, ...r, durationMs: Date.now() - started };
     }
-    const items = renderValue(task.loop, varsFor(), task.loc);
-    if (!Array.isArray(items)) throw new BadInputError(`loop must render to a list, got ${JSON.stringify(items)}`, task.loc);
+    const items = loopItems(task, varsFor());
     const results: Record<string, unknown>[] = [];
     const perItem: HostResult[] = [];
     for (const item of items) {

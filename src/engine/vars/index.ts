@@ -9,11 +9,11 @@
 // - Native rendering keeps a string as a string (`"{{ '5' }}"` is '5'); Ansible's jinja2_native makes it 5.
 // - `omit` inside a list is dropped from the list (Ansible leaves the placeholder string there).
 // - to_yaml/to_nice_yaml produce equivalent YAML, not PyYAML's exact spacing.
-// - Python `%` string formatting, `{% macro %}` call blocks with caller args and Jinja's `namespace()` are
-//   not provided; lookup() supports only the env and file plugins.
+// - `{% macro %}` call blocks with caller args are not provided; lookups are those of lookups.ts.
 export type { Vars } from './render.js';
 export { renderValue, renderString, evalCondition, evalExpression, isTemplated } from './render.js';
 export { taskExpressions } from './task-expressions.js';
+export { loopItems, loopItemsAhead } from './loop-items.js';
 export { referencedVars } from './referenced.js';
 export { mergeVars, mergeTrustedLayers } from './merge.js';
 export { templatedVars } from './lazy.js';

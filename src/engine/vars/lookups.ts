@@ -6,6 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { percentFormat } from './filters/ansible-more.js';
+import { LIST_LOOKUPS, flattenOnce } from './lookups-lists.js';
+import { passwordLookup } from './lookup-password.js';
+import { configLookup, templateLookup } from './lookup-template.js';
 import { isPlainObject, pyStr, pyTypeName } from './py.js';
 import { TemplateFailure } from './undefined.js';
 
@@ -116,7 +119,7 @@ export const LOOKUPS: Record<string, Lookup> = {
     if ('default' in kw) return kw.default;
     throw new TemplateFailure(`No variable found with this name: ${name}`);
   }),
-  items: (terms) => terms.flatMap((t) => (Array.isArray(t) ? t : [t])),
+  items: (terms) => flattenOnce(terms),
   dict: (terms) => terms.flatMap((t) => {
     if (!isPlainObject(t)) throw new TemplateFailure(`with_dict expects a dict, got ${pyTypeName(t)}`);
     return Object.entries(t).map(([key, value]) => ({ key, value }));
@@ -136,4 +139,8 @@ export const LOOKUPS: Record<string, Lookup> = {
     return names.filter((n) => re.test(n) && statSync(join(base, n), { throwIfNoEntry: false })?.isFile()).map((n) => join(base, n));
   }),
   first_found: firstFound,
+  template: templateLookup,
+  config: configLookup,
+  password: passwordLookup,
+  ...LIST_LOOKUPS,
 };

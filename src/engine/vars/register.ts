@@ -4,6 +4,7 @@
 import type nunjucks from 'nunjucks';
 import type { Fn } from './filters/args.js';
 import { moreFilters } from './filters/ansible-more.js';
+import { collectionFilters } from './filters/collections.js';
 import { dataFilters } from './filters/data.js';
 import { ipFilters } from './filters/ip.js';
 import { listFilters } from './filters/lists.js';
@@ -28,7 +29,7 @@ function guard(fn: Fn, undefOk: boolean): Fn {
 
 export function registerAll(environment: nunjucks.Environment): void {
   const env = environment as nunjucks.Environment & { addTest(name: string, fn: Fn): void; getTest(name: string): unknown };
-  const filters: Record<string, Fn> = { ...textFilters, ...dataFilters, ...listFilters, ...ipFilters, ...selectFilters(env), ...moreFilters };
+  const filters: Record<string, Fn> = { ...textFilters, ...dataFilters, ...listFilters, ...ipFilters, ...selectFilters(env), ...moreFilters, ...collectionFilters };
   // nunjucks' own filters (batch, center, indent, title, wordcount, ...) stay, behind the same guard.
   const builtin = (env as unknown as { filters: Record<string, Fn> }).filters;
   for (const [name, fn] of Object.entries(builtin)) filters[name] ??= fn;
