@@ -2,6 +2,7 @@
 // and the Python literals True/False/None (nunjucks only knows true/false/none).
 import { splitArgs } from './filters/args.js';
 import { LOOKUPS } from './lookups.js';
+import { noteDataRead } from './data-reads.js';
 import { pyStr } from './py.js';
 import { VARS_KEY } from './runtime-patch.js';
 import { OMIT, TemplateFailure } from './undefined.js';
@@ -17,7 +18,10 @@ function runLookup(ctx: unknown, plugin: unknown, terms: unknown[], kw: Record<s
   const name = String(plugin).replace(/^ansible\.builtin\./, '');
   const impl = LOOKUPS[name];
   if (!impl) throw new TemplateFailure(`lookup plugin '${name}' is not supported (hostwire has ${Object.keys(LOOKUPS).join(', ')})`);
-  return impl(terms, kw, varsOf(ctx));
+  const out = impl(terms, kw, varsOf(ctx));
+  // What a lookup returns is data (Ansible wraps it unsafe).
+  noteDataRead(out);
+  return out;
 }
 
 function lookup(this: unknown, plugin: unknown, ...rest: unknown[]): unknown {

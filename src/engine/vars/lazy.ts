@@ -9,6 +9,7 @@ import { isPlainObject } from './py.js';
 import { isTemplated, renderDeep, type Vars } from './render.js';
 import { TemplateFailure } from './undefined.js';
 import { unsafeTextOf } from './unsafe.js';
+import { noteDataRead } from './data-reads.js';
 
 /** Whether reading `v` needs a render: a template to evaluate or an `!unsafe` value to unwrap. */
 function hasTemplate(v: unknown, depth = 0): boolean {
@@ -26,14 +27,25 @@ const INVENTORY_NAMES = new Set(['inventory_hostname', 'inventory_hostname_short
 export function templatedVars(vars: Vars, where?: SourceLoc, isData?: (key: string) => boolean): Vars {
   const resolved = new Map<string, unknown>();
   const plain = new Set<string>();
+  /** Keys whose value is data (see data-reads.ts: a condition never evaluates text built from them). */
+  const dataKeys = new Set<string>();
   const resolving: string[] = [];
   const view: Vars = new Proxy(vars, {
     get(target, key, receiver) {
       if (typeof key !== 'string') return Reflect.get(target, key, receiver) as unknown;
       const raw = target[key];
-      if (plain.has(key) || INVENTORY_NAMES.has(key)) return raw;
+      if (dataKeys.has(key)) {
+        noteDataRead(raw);
+        return raw;
+      }
+      if (plain.has(key)) return raw;
       if (resolved.has(key)) return resolved.get(key);
-      if (!hasTemplate(raw) || isData?.(key)) {
+      if (INVENTORY_NAMES.has(key) || isData?.(key)) {
+        dataKeys.add(key);
+        noteDataRead(raw);
+        return raw;
+      }
+      if (!hasTemplate(raw)) {
         plain.add(key);
         return raw;
       }

@@ -1,7 +1,8 @@
 // The rendering entry points the runner calls. Internal failures become BadInputError prefixed by the
 // task's file:line; the message names the undefined variable or the template problem, never a stack.
 import { BadInputError, type SourceLoc } from '../../errors.js';
-import { compile, failureMessage, renderCompiled } from './environment.js';
+import { compile, failureMessage, renderCompiled, snippet } from './environment.js';
+import { builtFromData, readingData } from './data-reads.js';
 import { isPlainObject, pyStr, pyTruthy } from './py.js';
 import { OMIT, TemplateFailure, assertDefinedDeep } from './undefined.js';
 import { unsafeTextOf } from './unsafe.js';
@@ -40,10 +41,27 @@ export function located<T>(src: string, fn: () => T): T {
 export function renderOne(s: string, vars: object): unknown {
   if (!isTemplated(s)) return s;
   return located(s, () => withTaint(s, () => {
-    const v = renderCompiled(compile(s, 'value'), vars, s);
+    const c = compile(s, 'value');
+    const v = renderCompiled(c, vars, s);
     assertDefinedDeep(v);
-    return v;
+    return c.native && typeof v === 'string' ? withTrailingSpace(v, s) : v;
   }).value);
+}
+
+const countTrailingNewlines = (t: string): number => t.length - t.replace(/\n+$/, '').length;
+
+/**
+ * "{{ x }}\n" keeps its text after the expression when the value is text, as Ansible renders it: Jinja
+ * drops the template's last newline, then Templar adds back the newlines the source ends with that the
+ * output lacks (preserve_trailing_newlines). A list or a number stays native (Ansible's single-variable
+ * path and literal_eval give the same).
+ */
+function withTrailingSpace(value: string, src: string): string {
+  const tail = /\s*$/.exec(src)![0];
+  if (!tail) return value;
+  const out = value + (tail.endsWith('\n') ? tail.slice(0, -1) : tail);
+  const missing = countTrailingNewlines(src) - countTrailingNewlines(out);
+  return missing > 0 ? out + '\n'.repeat(missing) : out;
 }
 
 /** Internal: deep render; dict keys whose value became `omit` are dropped (list items too). */
@@ -97,10 +115,33 @@ function evalCond(cond: string | boolean, vars: Vars): boolean {
   if (s === '') return true;
   const word = WORD_BOOLS[s.toLowerCase()];
   if (word !== undefined) return word;
-  const v = evalOne(s, vars);
-  // A "{{ }}"-wrapped condition may render to the text True/False (mixed templates): read it as a word.
-  if (typeof v === 'string' && isTemplated(s)) return WORD_BOOLS[v.trim().toLowerCase()] ?? pyTruthy(v);
-  return pyTruthy(v);
+  if (!isTemplated(s)) return pyTruthy(evalOne(s, vars));
+  return evalTemplatedCond(s, vars);
+}
+
+/** One `{{ }}` and nothing around it. */
+const WHOLE_EXPRESSION = /^\{\{(?:(?!\{\{)[\s\S])*\}\}$/;
+
+/**
+ * Ansible's _check_conditional for a condition holding `{{ }}` (it warns, then evaluates): the first
+ * render's value decides when it is not text ("{{ flag }}"); text is evaluated as a condition again
+ * ("{{ x }} == 1" is "2 == 1": false). Text holding a string from data is never evaluated: a whole
+ * `{{ expr }}` over data counts by its truth, anything else is refused (Ansible: "Conditional is marked
+ * as unsafe"); a host's rc or an inert word like a host name n1 is spliced as Ansible splices it.
+ */
+function evalTemplatedCond(s: string, vars: Vars): boolean {
+  const { value, data } = readingData(() => renderOne(s, vars));
+  if (typeof value !== 'string' || value === '') return pyTruthy(value);
+  const word = WORD_BOOLS[value.trim().toLowerCase()];
+  if (word !== undefined) return word;
+  if (builtFromData(value, data)) {
+    if (WHOLE_EXPRESSION.test(s)) return pyTruthy(value);
+    throw new TemplateFailure(
+      `the conditional '${snippet(s)}' builds an expression from data (a registered result, a fact, a loop item, a host name or a lookup): hostwire does not evaluate data as an expression (Ansible: "Conditional is marked as unsafe"); write the condition without {{ }}, e.g. r.stdout == '1'`,
+      true,
+    );
+  }
+  return pyTruthy(evalOne(value, vars));
 }
 
 export function evalCondition(cond: string | boolean | (string | boolean)[], vars: Vars, where?: SourceLoc): boolean {
