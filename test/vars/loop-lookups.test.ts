@@ -65,6 +65,8 @@ const ERRORS: [string, unknown, string][] = [
   ['subelements', ['{{ d }}', 'k'], "subelements lookup expects a dictionary, got '1'"],
   ['subelements', ['{{ users }}'], 'subelements lookup expects a list of two or three items, '],
   ['sequence', 'end=0', 'to count backwards make stride negative'],
+  // A dict term holding an undefined variable is dropped whole (Templar.is_template), so nothing is left to find.
+  ['first_found', [{ files: ['{{ undefined_x }}.yml', 'b.yml'] }], 'No file was found when using first_found.'],
 ];
 
 for (const [name, terms, message] of ERRORS) {

@@ -99,11 +99,7 @@ export async function loadInclude(p: IncludeParts, t: Record<string, unknown>, c
     }
     return hit;
   };
-  const withKey = Object.keys(t).find((k) => k.startsWith('with_'));
-  const spec: IncludeSpec = {
-    action: p.module, task: p.task, target, tasksFrom, load,
-    loopWith: withKey && withKey !== 'with_items' && withKey !== 'with_list' ? withKey.slice('with_'.length) : undefined,
-  };
+  const spec: IncludeSpec = { action: p.module, task: p.task, target, tasksFrom, load, loopWith: p.task.loopWith };
   const fixed = !isTemplated(target) && !(tasksFrom !== undefined && isTemplated(tasksFrom));
   const preloaded = fixed ? await load(target, tasksFrom, p.loc) : undefined;
   // Handlers of a role included by a fixed name are known now; the runner adds the others when loaded.

@@ -99,10 +99,10 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
 
   if (module === 'include_role' || module === 'include_tasks') {
     checkIncludeKeywords(t, module, moduleKey, loc);
-    const withKey = Object.keys(t).find((k) => k.startsWith('with_'));
+    const { loop, loopWith } = loopKeyword(t, loc);
     const lc = mapKeyword(t, 'loop_control', loc) ?? {};
     const task: TaskDef = {
-      ...common, kind: 'task', module, written: moduleKey, args: {}, loop: withKey ? t[withKey] : t.loop,
+      ...common, kind: 'task', module, written: moduleKey, args: {}, loop, loopWith,
       loopLabel: lc.label === undefined ? undefined : String(lc.label), loopVar: lc.loop_var === undefined ? 'item' : String(lc.loop_var),
       notify: [], retries: 0, delay: 0, listen: [],
     };

@@ -53,10 +53,12 @@ function renderTerms(spec: LoopSpec, vars: Vars): unknown[] {
   const name = spec.loopWith!;
   const raw = typeof spec.loop === 'string' ? spec.loop.trim() : spec.loop;
   if (name !== 'first_found') return listifyTerms(renderDeep(raw, vars), name);
+  // Each term on its own: one with an undefined variable is dropped (a dict holding one too, as is_template).
   const terms = Array.isArray(raw) ? raw : [raw];
   return terms.flatMap((t) => {
     try {
-      return listifyTerms(renderDeep(t, vars), name);
+      const r = renderDeep(t, vars);
+      return Array.isArray(raw) ? [r] : listifyTerms(r, name);
     } catch (e) {
       if (e instanceof TemplateFailure && e.undefinedVariable) return [];
       throw e;
