@@ -62,7 +62,14 @@ for (const c of cases.filter((x) => x.data.args !== undefined && x.data.result =
       t.regex(e?.message ?? '', new RegExp(c.data.error));
       return;
     }
-    const changes = run().map((ch) => ({ summary: ch.summary, run: ch.run, ...(ch.write ? { write: ch.write.path } : {}) }));
+    // before/after (the --diff text: a file's old and new content) are compared where the case gives them.
+    const changes = run().map((ch, i) => {
+      const want = c.data.plan?.[i] ?? {};
+      return {
+        summary: ch.summary, run: ch.run, ...(ch.write ? { write: ch.write.path } : {}),
+        ...('before' in want ? { before: ch.before } : {}), ...('after' in want ? { after: ch.after } : {}),
+      };
+    });
     t.deepEqual(changes, c.data.plan);
   });
 }

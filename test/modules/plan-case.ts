@@ -18,8 +18,9 @@ export interface PlanCase {
   check?: boolean;
   /** The recording is one section's command output: it is wrapped as the probe prints that section. */
   section?: string;
-  /** The expected plan: each change's summary and commands (and the file it writes). */
-  plan?: { summary: string; run: string[]; write?: string }[];
+  /** The expected plan: each change's summary and commands (and the file it writes; before/after, the
+   * --diff text, when given). */
+  plan?: { summary: string; run: string[]; write?: string; before?: string; after?: string }[];
   /** Or: the plan fails with a message matching this regular expression. */
   error?: string;
   /** Or, for a read module (stat, slurp: run() asking one probe): its result from this output. */

@@ -1,10 +1,8 @@
 // copy: a file's content from `content` or from the role's files/, written atomically; changed
 // only when the bytes or the attributes differ. backup: yes keeps `<dest>.<timestamp>~`.
 import { z } from 'zod';
-import { groupArg, ownerArg } from '../kit/account.js';
 import type { Module } from '../types.js';
-import { planContent } from '../kit/content-plan.js';
-import { modeArg } from '../kit/mode.js';
+import { fileAttrArgs, planWholeFile } from '../kit/file-content.js';
 import type { FileStat } from '../kit/file-stat.js';
 import { statProbe } from '../kit/stat-probe.js';
 import { readSource } from '../kit/source.js';
@@ -15,10 +13,7 @@ const copyArgs = z
     dest: z.string().min(1),
     content: z.string().optional(),
     src: z.string().min(1).optional(),
-    mode: modeArg.optional(),
-    owner: ownerArg.optional(),
-    group: groupArg.optional(),
-    backup: z.boolean().default(false),
+    ...fileAttrArgs,
     /** no: only create the file when it is missing, never replace its content. */
     force: z.boolean().default(true),
   })
@@ -34,7 +29,6 @@ export const copyModule: Module<CopyArgs, FileStat> = {
   probe: (a) => statProbe(a.dest, true, true),
   plan(st, a, ctx) {
     const content = a.content !== undefined ? a.content : readSource(ctx.baseDir, 'files', a.src!);
-    if (st.exists && !a.force) return [];
-    return planContent(st, { path: a.dest, content, mode: a.mode, owner: a.owner, group: a.group, backup: a.backup, skipLargeDiff: true });
+    return planWholeFile(st, a, content);
   },
 };

@@ -2,11 +2,8 @@
 // /etc/sysconfig), computed purely from the old content and written atomically when it differs.
 import { z } from 'zod';
 import { withPathAliases } from '../kit/path-aliases.js';
-import { groupArg, ownerArg } from '../kit/account.js';
-import { HostwireError } from '../../errors.js';
 import type { Module } from '../types.js';
-import { assertRegularFile, planContent } from '../kit/content-plan.js';
-import { modeArg } from '../kit/mode.js';
+import { fileAttrArgs, planTextEdit } from '../kit/file-content.js';
 import type { FileStat } from '../kit/file-stat.js';
 import { statProbe } from '../kit/stat-probe.js';
 import { editIni } from './edit.js';
@@ -26,10 +23,7 @@ const iniArgs = z
     state: z.enum(['present', 'absent']).default('present'),
     no_extra_spaces: z.boolean().default(false),
     create: z.boolean().default(true),
-    backup: z.boolean().default(false),
-    mode: modeArg.optional(),
-    owner: ownerArg.optional(),
-    group: groupArg.optional(),
+    ...fileAttrArgs,
   })
   .strict();
 
@@ -40,13 +34,5 @@ export const iniFileModule: Module<IniArgs, FileStat> = {
   doc: iniFileDoc,
   args: withPathAliases(iniArgs, ['dest']),
   probe: (a) => statProbe(a.path),
-  plan(st, a) {
-    assertRegularFile(a.path, st);
-    if (!st.exists && a.state === 'absent') return [];
-    if (!st.exists && !a.create) throw new HostwireError('bad-input', `Destination ${a.path} does not exist (set create: yes to create it)`);
-    const old = st.content?.toString('utf8') ?? '';
-    const next = editIni(old, { section: a.section, option: a.option, value: a.value, state: a.state, noExtraSpaces: a.no_extra_spaces });
-    const content = st.exists && next === old ? st.content! : next;
-    return planContent(st, { path: a.path, content, mode: a.mode, owner: a.owner, group: a.group, backup: a.backup, createParent: true });
-  },
+  plan: (st, a) => planTextEdit(st, a, (old) => editIni(old, { section: a.section, option: a.option, value: a.value, state: a.state, noExtraSpaces: a.no_extra_spaces })),
 };

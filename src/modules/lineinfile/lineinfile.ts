@@ -1,11 +1,8 @@
 // lineinfile: make sure one line is (or is not) in a file, leaving every other line alone.
 import { z } from 'zod';
 import { withPathAliases } from '../kit/path-aliases.js';
-import { groupArg, ownerArg } from '../kit/account.js';
-import { HostwireError } from '../../errors.js';
 import type { Module } from '../types.js';
-import { assertRegularFile, planContent } from '../kit/content-plan.js';
-import { modeArg } from '../kit/mode.js';
+import { fileAttrArgs, planTextEdit } from '../kit/file-content.js';
 import type { FileStat } from '../kit/file-stat.js';
 import { statProbe } from '../kit/stat-probe.js';
 import { editLines, pyRegex } from './edit.js';
@@ -33,10 +30,7 @@ const lineinfileArgs = z
     firstmatch: z.boolean().default(false),
     backrefs: z.boolean().default(false),
     create: z.boolean().default(false),
-    backup: z.boolean().default(false),
-    mode: modeArg.optional(),
-    owner: ownerArg.optional(),
-    group: groupArg.optional(),
+    ...fileAttrArgs,
   })
   .strict()
   .refine((a) => a.state === 'absent' || a.line !== undefined, { message: "state 'present' requires 'line'", path: ['line'] })
@@ -50,13 +44,5 @@ export const lineinfileModule: Module<LineinfileArgs, FileStat> = {
   doc: lineinfileDoc,
   args: withPathAliases(lineinfileArgs, ['dest', 'destfile', 'name']),
   probe: (a) => statProbe(a.path),
-  plan(st, a) {
-    assertRegularFile(a.path, st);
-    if (!st.exists && a.state === 'absent') return [];
-    if (!st.exists && !a.create) throw new HostwireError('bad-input', `Destination ${a.path} does not exist (set create: yes to create it)`);
-    const old = st.content?.toString('utf8') ?? '';
-    const next = editLines(old, a);
-    const content = st.exists && next === old ? st.content! : next;
-    return planContent(st, { path: a.path, content, mode: a.mode, owner: a.owner, group: a.group, backup: a.backup, createParent: true });
-  },
+  plan: (st, a) => planTextEdit(st, a, (old) => editLines(old, a)),
 };

@@ -1,10 +1,8 @@
 // template: render <role>/templates/<src> with the task's variables, then write it like copy.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { groupArg, ownerArg } from '../kit/account.js';
 import type { Module } from '../types.js';
-import { planContent } from '../kit/content-plan.js';
-import { modeArg } from '../kit/mode.js';
+import { fileAttrArgs, planWholeFile } from '../kit/file-content.js';
 import type { FileStat } from '../kit/file-stat.js';
 import { statProbe } from '../kit/stat-probe.js';
 import { findSource } from '../kit/source.js';
@@ -14,10 +12,7 @@ const templateArgs = z
   .object({
     src: z.string().min(1),
     dest: z.string().min(1),
-    mode: modeArg.optional(),
-    owner: ownerArg.optional(),
-    group: groupArg.optional(),
-    backup: z.boolean().default(false),
+    ...fileAttrArgs,
     force: z.boolean().default(true),
   })
   .strict();
@@ -32,7 +27,6 @@ export const templateModule: Module<TemplateArgs, FileStat> = {
   plan(st, a, ctx) {
     const source = findSource(ctx.baseDir, 'templates', a.src);
     const text = ctx.render(readFileSync(source, 'utf8'), source);
-    if (st.exists && !a.force) return [];
-    return planContent(st, { path: a.dest, content: text, mode: a.mode, owner: a.owner, group: a.group, backup: a.backup, skipLargeDiff: true });
+    return planWholeFile(st, a, text);
   },
 };
