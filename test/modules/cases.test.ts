@@ -1,6 +1,7 @@
 // Recorded cases are tests by themselves (pyinfra's JSON operation tests): every
 // src/modules/<module>/cases/*.json that carries `args` is recorded probe output + args in and the
-// expected plan out, so adding a case needs no test code. The format: PlanCase in plan-case.ts.
+// expected plan out, so adding a case needs no test code. The format: PlanCase in plan-case.ts
+// and docs/adding-a-module.md.
 // A recording without `args` is a fragment a unit test of its module reads by name.
 import test from 'ava';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
