@@ -1,0 +1,62 @@
+// What the parts of a play's run share (run-play.ts drives them): the options the playbook runner
+// gives a play, and the play's run state that the task loop, blocks, handlers and meta act on.
+import type { PlayDef, TaskDef, TaskItem, Vars } from '../playbook/types.js';
+import type { Transport } from '../../transports/transport.js';
+import type { EventListener } from './events.js';
+import type { HostState } from './host-state.js';
+import type { ConfirmFn } from './confirm.js';
+import type { TagFilter } from './tags.js';
+import type { RunVarsContext, Scope } from './task-vars.js';
+import type { TasksAhead } from './tasks-ahead.js';
+
+export interface PlayRunOptions extends TagFilter {
+  check: boolean;
+  diff: boolean;
+  verbosity: number;
+  forks: number;
+  forceHandlers: boolean;
+  startAtTask?: string;
+  emit: EventListener;
+  /** Opens (or reuses) the transport of a host, gathers nothing. Throws TransportError when unreachable. */
+  connect(h: HostState): Promise<Transport>;
+  /**
+   * Takes the run lock of every connected host of the batch (deadlock-free; may wait); the lock's
+   * exec also runs each host's `firstRead` script and hands back its output. A host whose lock
+   * failed for a transport reason comes back in `unreachable` with the error.
+   */
+  lockHosts(batch: HostState[], firstRead?: (h: HostState) => string | undefined): Promise<LockedBatch>;
+  /** `read`: the output of factsScript() when the lock already ran it. */
+  gatherFacts(h: HostState, subset: Set<string>, read?: string): Promise<Vars>;
+  /** The connected state of a delegate_to target that is no inventory host (localhost). */
+  delegateHost(name: string): Promise<HostState>;
+  becomePassword?: string;
+  interrupted(): boolean;
+  sleep(ms: number): Promise<void>;
+  confirm?: ConfirmFn;
+}
+
+export interface LockedBatch {
+  /** Each host's first read, run by the lock's own exec. */
+  outputs: Map<HostState, string>;
+  /** Hosts whose lock could not be taken because the connection or the host failed (not busy). */
+  unreachable: Map<HostState, Error>;
+}
+
+/** One play's run: its definition and options, the current batch, and the steps that recurse. */
+export interface PlayRun {
+  play: PlayDef;
+  vctx: RunVarsContext;
+  opts: PlayRunOptions;
+  /** The tasks ahead of any task, for reading their state early. */
+  ahead: TasksAhead;
+  /** The hosts of the batch being run. */
+  batch: HostState[];
+  /** The batch's hosts and every other host a task acted on (delegates): where deferred steps wait. */
+  touched: Set<HostState>;
+  /** False until --start-at-task's task is reached. */
+  startReached: boolean;
+  /** `only` narrows the hosts (a rescue runs only for the hosts that failed in its block). */
+  runItems(items: TaskItem[], scope: Scope, only?: HostState[]): Promise<void>;
+  runTask(task: TaskDef, scope: Scope, hosts: HostState[], handler?: boolean): Promise<void>;
+  runHandlers(): Promise<void>;
+}

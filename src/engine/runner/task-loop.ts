@@ -1,0 +1,138 @@
+// The task loop of the linear strategy: one task on all active hosts of the batch (--forks at a
+// time), then the next. Here: tags and --start-at-task, run_once, any_errors_fatal, the host a task
+// acts on (itself, its delegate, the controller), and recording each host's result (stats, notify).
+import { BadInputError } from '../../errors.js';
+import { evalCondition, renderValue } from '../vars/index.js';
+import type { TaskDef, Vars } from '../playbook/types.js';
+import { countResult, type HostResult, type TaskInfo } from './events.js';
+import { isActive, type HostState } from './host-state.js';
+import type { PlayRun } from './play-run.js';
+import { forEachLimited } from './pool.js';
+import { taskVars, type Scope } from './task-vars.js';
+import { failedResult, runTaskOnHost } from './run-task.js';
+import { effectiveCheckMode } from './check-mode.js';
+import { displayName } from './task-name.js';
+import { shouldRunByTags } from './tags.js';
+import { runMeta } from './meta.js';
+
+/** `first`: the host whose variables template the task's name, as Ansible shows it. */
+export function taskInfo(p: PlayRun, task: TaskDef, handler: boolean, scope: Scope, first?: HostState): TaskInfo {
+  const name = task.name === undefined ? task.module : displayName(task.name, () => first && taskVars(p.vctx, first, scope, task));
+  return { name, module: task.module, role: task.role?.name, loc: task.loc, handler };
+}
+
+/** --start-at-task: tasks before the named one are passed over (handlers are never). */
+function reachedStart(p: PlayRun, task: TaskDef): boolean {
+  if (p.startReached) return true;
+  const full = task.role ? `${task.role.name} : ${task.name}` : task.name;
+  if (task.name !== p.opts.startAtTask && full !== p.opts.startAtTask) return false;
+  p.startReached = true;
+  return true;
+}
+
+export async function runTask(p: PlayRun, task: TaskDef, scope: Scope, hosts: HostState[], handler = false): Promise<void> {
+  const tags = [...new Set([...scope.tags, ...task.tags])];
+  if (!handler && !shouldRunByTags(tags, p.opts)) return;
+  if (!reachedStart(p, task) || hosts.length === 0) return;
+  const info = taskInfo(p, task, handler, scope, hosts[0]);
+  if (task.module === 'meta') return runMeta(p, task, scope, hosts);
+  p.opts.emit({ type: 'task_start', task: info });
+  const runOnce = task.runOnce ?? scope.runOnce;
+  const targets = runOnce ? hosts.slice(0, 1) : hosts;
+  await forEachLimited(targets, p.opts.forks, async (h) => {
+    const result = await runOnHost(p, task, scope, h);
+    record(p, task, h, result, info);
+    if (runOnce) {
+      for (const other of hosts.slice(1)) {
+        if (task.register) other.runtimeVars[task.register] = h.runtimeVars[task.register];
+        if (result.status === 'changed') notify(task, other);
+      }
+    }
+  });
+  if (p.play.anyErrorsFatal && hosts.some((h) => h.failed)) {
+    for (const h of p.batch) if (isActive(h)) h.ended = true;
+  }
+}
+
+async function runOnHost(p: PlayRun, task: TaskDef, scope: Scope, h: HostState): Promise<HostResult> {
+  const become = (task.become ?? scope.become)
+    ? { enabled: true, user: task.becomeUser ?? scope.becomeUser ?? 'root', password: p.opts.becomePassword }
+    : undefined;
+  let check: boolean;
+  try {
+    check = effectiveCheckMode([scope.checkMode, task.checkMode], p.opts.check, () => taskVars(p.vctx, h, scope, task), task.loc);
+  } catch (err) {
+    return failedResult(h, task, err);
+  }
+  const varsFor = (extra?: Vars) => taskVars(p.vctx, h, scope, task, extra, check);
+  const when = [...scope.when, ...task.when];
+  const acting = await actingHost(p, task, scope, h, () => whenHolds(when, varsFor(), task), varsFor);
+  if (acting instanceof Error) return failedResult(h, task, acting);
+  p.touched.add(acting.target);
+  return runTaskOnHost(task, h, varsFor, when, {
+    check,
+    environment: task.environment === undefined ? scope.environment : [...scope.environment, task.environment],
+    diff: p.opts.diff,
+    verbosity: p.opts.verbosity,
+    become,
+    transport: acting.target.transport!,
+    deferred: acting.target.deferred,
+    delegatedTo: acting.delegatedTo,
+    factsTo: acting.factsTo,
+    lookahead: (host) => p.ahead.readsFrom(host, task),
+    sleep: p.opts.sleep,
+    confirm: p.opts.confirm,
+    interrupted: p.opts.interrupted,
+  });
+}
+
+interface Acting {
+  /** The host the module acts on: `h` itself, its delegate, or the controller (connection: local). */
+  target: HostState;
+  /** The rendered delegate_to, for display. */
+  delegatedTo?: string;
+  /** delegate_facts: the delegate, which receives the task's facts. */
+  factsTo?: HostState;
+}
+
+/** Where the task acts for host `h`; an Error is the task's failure (bad input). */
+async function actingHost(p: PlayRun, task: TaskDef, scope: Scope, h: HostState, runs: () => boolean, varsFor: () => Vars): Promise<Acting | Error> {
+  const connection = task.connection ?? scope.connection;
+  if (connection === 'ssh' && p.play.connection === 'local') {
+    return new BadInputError('connection: ssh on a task inside a play with connection: local is not supported (set it on the play)', task.loc);
+  }
+  // As in Ansible, a task that `when` skips never resolves its delegate (it may be undefined there).
+  if (!task.delegateTo || (task.loop === undefined && !runs())) {
+    // connection: local runs the task on the controller with this host's vars (Ansible's local plugin).
+    return { target: connection === 'local' && !task.delegateTo ? await p.opts.delegateHost('localhost') : h };
+  }
+  const delegatedTo = String(renderValue(task.delegateTo, varsFor(), task.loc));
+  const other = p.vctx.hosts.get(delegatedTo);
+  if (other) await p.opts.connect(other);
+  const target = other ?? (await p.opts.delegateHost(delegatedTo));
+  if (!task.delegateFacts) return { target, delegatedTo };
+  // Ansible keeps an implicit localhost's facts; hostwire has a host state only for inventory hosts.
+  if (!other) return new BadInputError(`delegate_facts: '${delegatedTo}' is not an inventory host of this run, so it cannot receive facts`, task.loc);
+  return { target, delegatedTo, factsTo: other };
+}
+
+export function record(p: PlayRun, task: TaskDef, h: HostState, result: HostResult, info: TaskInfo): void {
+  if (result.status === 'unreachable') h.unreachable = true;
+  else if (result.status === 'failed' && !result.ignored) h.failed = true;
+  countResult(h.stats, result);
+  if (result.status === 'changed') notify(task, h);
+  p.opts.emit({ type: 'host_result', task: info, result });
+}
+
+function notify(task: TaskDef, h: HostState): void {
+  for (const n of task.notify) h.notified.add(n);
+}
+
+/** `when` evaluated early (for delegate_to); an error here is left for the task itself to report. */
+function whenHolds(when: unknown[], vars: Vars, task: TaskDef): boolean {
+  try {
+    return evalCondition(when as (string | boolean)[], vars, task.loc);
+  } catch {
+    return true;
+  }
+}
