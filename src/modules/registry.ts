@@ -34,6 +34,7 @@ import { rawModule } from './raw/raw.js';
 import { blockinfileModule } from './blockinfile/blockinfile.js';
 import { replaceModule } from './replace/replace.js';
 import { tempfileModule } from './tempfile/tempfile.js';
+import { systemdModule, systemdServiceModule } from './systemd/systemd.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -49,6 +50,7 @@ registerModule(subnetLeaseModule);
 registerModule(asyncStatusModule);
 registerModule(ovsGatewayModule);
 for (const m of [statModule, slurpModule, pingModule, rawModule, blockinfileModule, replaceModule, tempfileModule]) registerModule(m);
+for (const m of [systemdModule, systemdServiceModule]) registerModule(m);
 
 /** Modules found for loaded tasks beyond the native ones: src/fallback registers them by the name a task runs under. */
 const resolvedModules = new Map<string, Module<any, any>>();

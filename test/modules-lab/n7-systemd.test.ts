@@ -1,0 +1,87 @@
+// systemd on a real lab host (a unit of its own): converge, no-op (changed=0), --check predicts and
+// leaves the unit alone, daemon_reload without a name, and Ansible's registered result.
+import test from 'ava';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { labInventoryYaml } from '../../src/lab/index.js';
+import { runPlaybook } from '../../src/engine/runner/run-playbook.js';
+import type { RunEvent, RunSummary } from '../../src/engine/runner/events.js';
+import { labHost, type LabHost } from '../helpers/lab-host.js';
+
+const LAB = 'n7sysd';
+const dir = mkdtempSync(path.join(tmpdir(), 'hw-n7sysd-'));
+let host: LabHost | undefined;
+
+test.after.always(async () => {
+  await host?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function play(name: string, yaml: string, check = false): Promise<{ summary: RunSummary; result(task: string): Record<string, any> }> {
+  const playbook = path.join(dir, `${name}.yml`);
+  writeFileSync(playbook, yaml);
+  const events: RunEvent[] = [];
+  const summary = await runPlaybook({ playbook, inventory: [path.join(dir, 'inventory.yml')], check, retryFile: false, onEvent: (e) => events.push(e) });
+  const failed = events.flatMap((e) => (e.type === 'host_result' && e.result.status === 'failed' ? [`${e.task.name}: ${e.result.msg}`] : []));
+  if (summary.exitCode !== 0) throw new Error(`${name}: exit ${summary.exitCode}\n${failed.join('\n')}`);
+  const result = (task: string) => {
+    const e = events.find((x) => x.type === 'host_result' && x.task.name === task);
+    if (!e || e.type !== 'host_result') throw new Error(`no result for ${task}`);
+    // `outcome`: the module registers a `status` of its own.
+    return { outcome: e.result.status, ...(e.result.result as Record<string, unknown>) };
+  };
+  return { summary, result };
+}
+
+const UNIT = '[Unit]\nDescription=n7 demo\n[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n';
+
+const CONVERGE = `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - name: reload alone
+      ansible.builtin.systemd: { daemon_reload: true }
+    - name: unit
+      systemd_service: { name: n7demo, state: started, enabled: yes }
+      register: u
+`;
+
+const STOP = `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - name: stop
+      systemd: name=n7demo state=stopped enabled=no
+      register: s
+`;
+
+test.serial('systemd converges a unit of its own, re-runs with changed=0, --check changes nothing', async (t) => {
+  t.timeout(4 * 60_000);
+  host = await labHost(LAB);
+  writeFileSync(path.join(dir, 'inventory.yml'), labInventoryYaml(host.state));
+  const name = host.state.hosts[0].name;
+  // The unit file appears behind systemd's back: only the name-less daemon_reload makes it known.
+  await host.sh(`printf '${UNIT.replace(/\n/g, '\\n')}' > /etc/systemd/system/n7demo.service`);
+  const state = () => host!.sh('systemctl is-active n7demo; systemctl is-enabled n7demo; true');
+
+  const first = await play('converge', CONVERGE);
+  t.like(first.result('reload alone'), { outcome: 'ok', changed: false, name: null });
+  t.like(first.result('unit'), { outcome: 'changed', name: 'n7demo', enabled: true, state: 'started' });
+  t.is(first.summary.stats[name].changed, 1);
+  t.is(await state(), 'active\nenabled\n');
+
+  const again = await play('again', CONVERGE);
+  t.is(again.summary.stats[name].changed, 0, 'second run changed=0');
+  t.like(again.result('unit'), { outcome: 'ok', enabled: true, state: 'started' });
+  t.like(again.result('unit'), { status: { ActiveState: 'active', UnitFileState: 'enabled' } });
+
+  const checked = await play('stop-check', STOP, true);
+  t.like(checked.result('stop'), { outcome: 'changed', enabled: false, state: 'stopped' });
+  t.is(await state(), 'active\nenabled\n', '--check left the unit running and enabled');
+
+  const stopped = await play('stop', STOP);
+  t.like(stopped.result('stop'), { outcome: 'changed' });
+  t.is(await state(), 'inactive\ndisabled\n');
+  t.is((await play('stop-again', STOP)).summary.stats[name].changed, 0);
+});
