@@ -2,6 +2,7 @@
 // lab host, the args and host variables given, and what the pure plan must make of it.
 import type { ModuleContext } from '../../src/modules/types.js';
 import type { ProbeOutput } from '../../src/probe/types.js';
+import { asSection } from './net-cases.js';
 
 export interface PlanCase {
   /** Where and how it was recorded (documentation only: probes evolve, their output format stays). */
@@ -32,8 +33,7 @@ export interface PlanCase {
 /** The probe's output: a section recording is framed as `section()` prints it (stderr folded in). */
 export function probeOutput(c: PlanCase): ProbeOutput {
   if (c.section === undefined) return { stdout: c.stdout, rc: c.rc };
-  const out = c.stdout + (c.stderr ?? '');
-  return { stdout: `::sec ${c.section}\n${out}${out === '' || out.endsWith('\n') ? '' : '\n'}::rc ${c.rc}\n`, rc: 0 };
+  return { stdout: asSection(c.section, { command: c.command ?? '', stdout: c.stdout, stderr: c.stderr, rc: c.rc }), rc: 0 };
 }
 
 const noHost = (what: string) => () => {
