@@ -9,7 +9,7 @@ import { createFallbackResolver } from '../fallback/resolve.js';
 import { formatPending, pendingHostWork } from '../modules/pending.js';
 import { loadInventory, selectHosts } from '../engine/inventory/index.js';
 import { checkLimit } from '../engine/runner/run-checks.js';
-import type { RunEvent } from '../engine/runner/events.js';
+import type { RunEvent, RunSummary } from '../engine/runner/events.js';
 import { createPlainRenderer } from '../ui/plain-renderer.js';
 import { createJsonRenderer } from '../ui/json-renderer.js';
 import { colorsWanted } from '../ui/colors.js';
@@ -108,10 +108,7 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
   };
   const signals = { handler: undefined as (() => void) | undefined };
   try {
-    if (f.forks !== undefined) parseForks(f.forks);
-    checkConnection(f.connection);
-    checkHostKeyChecking(f.hostKeyChecking);
-    checkReportPath(f.report);
+    checkFlags(f);
     const cfg = mergeSettings(f);
     const forks = cfg.forks;
     reporting = f.report ? await import('../report/index.js') : undefined;
@@ -120,34 +117,12 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
     if (f.syntaxCheck || f.listTasks || f.listHosts) return await listOnly(playbook, f, cfg);
     const extraVars = parseExtraVars(f.extraVars);
     const becomePassword = cfg.askBecomePass ? await (await import('@inquirer/prompts')).password({ message: 'BECOME password:', mask: false }) : undefined;
-    // On a terminal, disruptive changes are asked first (not with --yes; --check applies nothing).
-    const confirm: ConfirmFn | undefined = process.stdin.isTTY && process.stdout.isTTY && !f.yes && !f.check && !f.json
-      ? async (req) => {
-          process.stdout.write(`\n${formatConfirmSummary(req)}\n`);
-          const { confirm: askYesNo } = await import('@inquirer/prompts');
-          return askYesNo({ message: `Apply these changes on ${req.host}?`, default: false });
-        }
-      : undefined;
-    // The live view redraws the screen and would fight a prompt: plain output when questions may come.
-    const useLive = !confirm && !f.json && f.live !== false && Boolean(process.stdout.isTTY) && !process.env.CI;
-    const plain = createPlainRenderer({ write: (s) => process.stdout.write(s), color: colorsWanted(process.stdout), verbosity: f.verbose, diff: Boolean(f.diff) });
-    const live = useLive ? (await import('../ui/live-renderer.js')).createLiveRenderer({ write: (s) => process.stdout.write(s), diff: Boolean(f.diff) }) : undefined;
-    const render: (e: RunEvent) => void = f.json ? createJsonRenderer((l) => process.stdout.write(l)) : live ? live.listener : plain;
+    const confirm = terminalConfirm(f);
+    const { render, live } = await createRenderer(f, confirm);
     const collector = report;
     const onEvent = collector ? (e: RunEvent) => (render(e), collector.listener(e)) : render;
     const abort = new AbortController();
-    let interrupts = 0;
-    const onSigint = () => {
-      interrupts++;
-      if (interrupts > 1) {
-        // Quit now; what a host will still do by itself (a pending uplink move) must not go unsaid.
-        const pending = pendingHostWork();
-        process.stderr.write(`\n[interrupted again] quitting now${pending.length ? '' : '.'}\n${pending.length ? `${formatPending(pending)}\n` : ''}`);
-        process.exit(EXIT.interrupted);
-      }
-      process.stderr.write('\n[interrupted] no new tasks will start; waiting for running ones (Ctrl-C again to quit now)\n');
-      abort.abort();
-    };
+    const onSigint = interruptHandler(abort);
     signals.handler = onSigint;
     process.on('SIGINT', onSigint);
     process.on('SIGTERM', onSigint);
@@ -178,11 +153,7 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
     });
     await live?.done();
     if (report) writeReport(report.data());
-    if (f.detailedExitcode && summary.exitCode === EXIT.ok) {
-      const drift = Object.values(summary.stats).some((s) => s.changed > 0);
-      return drift ? 3 : 0;
-    }
-    return summary.exitCode;
+    return exitCodeOf(summary, f);
   } catch (err) {
     if (report && !(err instanceof BadInputError && err.message.startsWith('--report:'))) {
       try {
@@ -198,6 +169,56 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
       process.off('SIGTERM', signals.handler);
     }
   }
+}
+
+/** Flag values refused before anything is read or asked. */
+function checkFlags(f: RunFlags): void {
+  if (f.forks !== undefined) parseForks(f.forks);
+  checkConnection(f.connection);
+  checkHostKeyChecking(f.hostKeyChecking);
+  checkReportPath(f.report);
+}
+
+/** --detailed-exitcode: a clean run exits 3 when something changed (drift found by --check), else 0. */
+function exitCodeOf(summary: RunSummary, f: RunFlags): number {
+  if (!f.detailedExitcode || summary.exitCode !== EXIT.ok) return summary.exitCode;
+  return Object.values(summary.stats).some((s) => s.changed > 0) ? 3 : 0;
+}
+
+/** On a terminal, disruptive changes are asked first (not with --yes; --check applies nothing). */
+function terminalConfirm(f: RunFlags): ConfirmFn | undefined {
+  if (!(process.stdin.isTTY && process.stdout.isTTY && !f.yes && !f.check && !f.json)) return undefined;
+  return async (req) => {
+    process.stdout.write(`\n${formatConfirmSummary(req)}\n`);
+    const { confirm: askYesNo } = await import('@inquirer/prompts');
+    return askYesNo({ message: `Apply these changes on ${req.host}?`, default: false });
+  };
+}
+
+/** JSON lines with --json, the live view on a terminal, else plain text. */
+async function createRenderer(f: RunFlags, confirm: ConfirmFn | undefined) {
+  // The live view redraws the screen and would fight a prompt: plain output when questions may come.
+  const useLive = !confirm && !f.json && f.live !== false && Boolean(process.stdout.isTTY) && !process.env.CI;
+  const plain = createPlainRenderer({ write: (s) => process.stdout.write(s), color: colorsWanted(process.stdout), verbosity: f.verbose, diff: Boolean(f.diff) });
+  const live = useLive ? (await import('../ui/live-renderer.js')).createLiveRenderer({ write: (s) => process.stdout.write(s), diff: Boolean(f.diff) }) : undefined;
+  const render: (e: RunEvent) => void = f.json ? createJsonRenderer((l) => process.stdout.write(l)) : live ? live.listener : plain;
+  return { render, live };
+}
+
+/** Ctrl-C (or SIGTERM) once: no new tasks start; twice: quit now. */
+function interruptHandler(abort: AbortController): () => void {
+  let interrupts = 0;
+  return () => {
+    interrupts++;
+    if (interrupts > 1) {
+      // Quit now; what a host will still do by itself (a pending uplink move) must not go unsaid.
+      const pending = pendingHostWork();
+      process.stderr.write(`\n[interrupted again] quitting now${pending.length ? '' : '.'}\n${pending.length ? `${formatPending(pending)}\n` : ''}`);
+      process.exit(EXIT.interrupted);
+    }
+    process.stderr.write('\n[interrupted] no new tasks will start; waiting for running ones (Ctrl-C again to quit now)\n');
+    abort.abort();
+  };
 }
 
 function parseLockTimeout(v: string | undefined): number | undefined {

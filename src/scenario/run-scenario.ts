@@ -31,14 +31,29 @@ export interface ScenarioOptions {
 
 export const scenarioLabName = (scenario: string) => ('t' + scenario.toLowerCase().replace(/[^a-z0-9]/g, '')).slice(0, 12);
 
+/** What a step needs: the scenario, its lab and inventory, and a run of a playbook on it. */
+interface StepEnv {
+  sc: Scenario;
+  lab: string;
+  inventory: string;
+  log: (line: string) => void;
+  run: (playbook: string, extra?: Partial<RunOptions>) => Promise<Report>;
+}
+
+/** A step's work: undefined when it passed, else why it failed. */
+type StepAction = () => Promise<string | undefined>;
+
 export async function runScenario(sc: Scenario, opts: ScenarioOptions = {}): Promise<StepOutcome[]> {
   const outcomes: StepOutcome[] = [];
   const lab = scenarioLabName(sc.name);
   const tmp = await mkdtemp(path.join(tmpdir(), `hostwire-${lab}-`));
   const inventory = path.join(tmp, 'inventory.yml');
-  let state: LabState | undefined;
-  const log = opts.log ?? (() => undefined);
-  const step = async (name: Step, fn: () => Promise<string | undefined>) => {
+  const env: StepEnv = {
+    sc, lab, inventory,
+    log: opts.log ?? (() => undefined),
+    run: (playbook, extra = {}) => runReport({ playbook, inventory: [inventory], retryFile: false, ...extra }, opts.onEvent),
+  };
+  const step = async (name: Step, fn: StepAction) => {
     const t0 = Date.now();
     let detail: string | undefined;
     try {
@@ -49,81 +64,81 @@ export async function runScenario(sc: Scenario, opts: ScenarioOptions = {}): Pro
     const o: StepOutcome = { step: name, ok: detail === undefined, seconds: (Date.now() - t0) / 1000, detail };
     outcomes.push(o);
     opts.onStep?.(o);
-    return o.ok;
+    return o;
   };
-  const run = (playbook: string, extra: Partial<RunOptions> = {}) => runReport({ playbook, inventory: [inventory], retryFile: false, ...extra }, opts.onEvent);
   try {
     for (const s of sc.sequence.filter((x) => x !== 'destroy')) {
-      let ok = true;
-      switch (s) {
-        case 'create':
-          ok = await step('create', async () => {
-            const up = await labUp({ name: lab, kinds: sc.hosts.map((h) => h.kind), packages: sc.packages, onProgress: log });
-            state = up.state;
-            log(`lab ${lab}: ${sc.hosts.length} host(s) up in ${up.seconds.toFixed(1)} s`);
-            await writeFile(inventory, stringify(scenarioInventory(sc, state), { lineWidth: 0 }));
-            return up.degraded.length ? `hosts not running: ${up.degraded.map((d) => JSON.stringify(d)).join(', ')}` : undefined;
-          });
-          break;
-        case 'prepare':
-          if (!sc.prepare) continue;
-          ok = await step('prepare', async () => failures('prepare', await run(sc.prepare!)));
-          break;
-        case 'converge':
-          ok = await step('converge', async () => failures('converge', await run(sc.converge)));
-          break;
-        case 'idempotence':
-          ok = await step('idempotence', async () => {
-            const r = await run(sc.converge);
-            const f = failures('idempotence', r);
-            if (f) return f;
-            const changed = r.results.filter((x) => x.result.status === 'changed');
-            if (!changed.length) return undefined;
-            return `idempotence: the second converge changed ${changed.length} task(s):\n` + changed.map((x) => `  ${x.result.host}: ${taskLabel(x.task)}`).join('\n');
-          });
-          break;
-        case 'check':
-          ok = await step('check', async () => {
-            const before = await fingerprints(inventory, sc);
-            const r = await run(sc.converge, { check: true, diff: true });
-            const after = await fingerprints(inventory, sc);
-            const problems: string[] = [];
-            const f = failures('check', r);
-            if (f) problems.push(f);
-            for (const x of r.results.filter((y) => y.result.status === 'changed')) problems.push(`  ${x.result.host}: --check reports a change in ${taskLabel(x.task)}`);
-            for (const h of Object.keys(before)) {
-              const moved = fingerprintDiff(before[h], after[h]);
-              if (moved.length) problems.push(`  ${h}: --check changed the host (${moved.join(', ')})`);
-            }
-            return problems.length ? `check:\n${problems.join('\n')}` : undefined;
-          });
-          break;
-        case 'verify':
-          if (!sc.verify) continue;
-          ok = await step('verify', async () => failures('verify', await run(sc.verify!)));
-          break;
-      }
-      const expected = sc.expect[s] ?? 'pass';
-      if (expected === 'fail') {
-        const last = outcomes[outcomes.length - 1];
-        last.ok = !last.ok;
-        last.detail = last.ok ? undefined : `${s}: expected this step to fail, but it passed`;
-        if (last.ok) break; // the expected failure happened: nothing after it is meaningful
-      }
-      if (!outcomes[outcomes.length - 1]?.ok) break;
-      void ok;
+      const action = stepAction(s, env);
+      if (!action) continue;
+      if (!goesOn(await step(s, action), sc.expect[s] ?? 'pass')) break;
     }
   } finally {
     if (!opts.keep && sc.sequence.includes('destroy')) {
       await step('destroy', async () => {
-        const r = await labDown(lab);
-        void r;
+        await labDown(lab);
         return undefined;
       });
     }
     await rm(tmp, { recursive: true, force: true });
   }
   return outcomes;
+}
+
+/** Applies the step's expectation to its outcome; whether the sequence goes on after it. */
+function goesOn(last: StepOutcome, expected: 'pass' | 'fail'): boolean {
+  if (expected === 'fail') {
+    last.ok = !last.ok;
+    last.detail = last.ok ? undefined : `${last.step}: expected this step to fail, but it passed`;
+    if (last.ok) return false; // the expected failure happened: nothing after it is meaningful
+  }
+  return last.ok;
+}
+
+/** The work of step `s`, or undefined when the scenario has nothing for it (no prepare/verify playbook). */
+function stepAction(s: Step, env: StepEnv): StepAction | undefined {
+  const { sc, run } = env;
+  switch (s) {
+    case 'create': return () => createStep(env);
+    case 'prepare': return sc.prepare ? async () => failures('prepare', await run(sc.prepare!)) : undefined;
+    case 'converge': return async () => failures('converge', await run(sc.converge));
+    case 'idempotence': return () => idempotenceStep(env);
+    case 'check': return () => checkStep(env);
+    case 'verify': return sc.verify ? async () => failures('verify', await run(sc.verify!)) : undefined;
+    default: return undefined;
+  }
+}
+
+async function createStep({ sc, lab, inventory, log }: StepEnv): Promise<string | undefined> {
+  const up = await labUp({ name: lab, kinds: sc.hosts.map((h) => h.kind), packages: sc.packages, onProgress: log });
+  log(`lab ${lab}: ${sc.hosts.length} host(s) up in ${up.seconds.toFixed(1)} s`);
+  await writeFile(inventory, stringify(scenarioInventory(sc, up.state), { lineWidth: 0 }));
+  return up.degraded.length ? `hosts not running: ${up.degraded.map((d) => JSON.stringify(d)).join(', ')}` : undefined;
+}
+
+/** The second converge changes nothing (read from the run's structured results). */
+async function idempotenceStep({ sc, run }: StepEnv): Promise<string | undefined> {
+  const r = await run(sc.converge);
+  const f = failures('idempotence', r);
+  if (f) return f;
+  const changed = r.results.filter((x) => x.result.status === 'changed');
+  if (!changed.length) return undefined;
+  return `idempotence: the second converge changed ${changed.length} task(s):\n` + changed.map((x) => `  ${x.result.host}: ${taskLabel(x.task)}`).join('\n');
+}
+
+/** --check --diff reports no change and leaves every host's fingerprint as it was. */
+async function checkStep({ sc, inventory, run }: StepEnv): Promise<string | undefined> {
+  const before = await fingerprints(inventory, sc);
+  const r = await run(sc.converge, { check: true, diff: true });
+  const after = await fingerprints(inventory, sc);
+  const problems: string[] = [];
+  const f = failures('check', r);
+  if (f) problems.push(f);
+  for (const x of r.results.filter((y) => y.result.status === 'changed')) problems.push(`  ${x.result.host}: --check reports a change in ${taskLabel(x.task)}`);
+  for (const h of Object.keys(before)) {
+    const moved = fingerprintDiff(before[h], after[h]);
+    if (moved.length) problems.push(`  ${h}: --check changed the host (${moved.join(', ')})`);
+  }
+  return problems.length ? `check:\n${problems.join('\n')}` : undefined;
 }
 
 interface Report {

@@ -1,5 +1,5 @@
 // Output Ansible users recognise: PLAY/TASK banners, per-host status lines, PLAY RECAP.
-import type { HostResult, RunEvent, TaskInfo } from '../engine/runner/events.js';
+import type { HostResult, RunEvent, RunSummary, TaskInfo } from '../engine/runner/events.js';
 import { banner, formatDiff, NO_LOG_MSG, recapLine, taskTitle } from './format.js';
 import { makePaint } from './colors.js';
 
@@ -13,6 +13,7 @@ export interface PlainRendererOptions {
 export function createPlainRenderer(o: PlainRendererOptions) {
   const paint = makePaint(o.color);
   const out = (line = '') => o.write(line + '\n');
+  const view: View = { o, paint };
   return (e: RunEvent) => {
     switch (e.type) {
       case 'play_start':
@@ -30,7 +31,7 @@ export function createPlainRenderer(o: PlainRendererOptions) {
         out(banner(taskTitle(e.task)));
         return;
       case 'host_result':
-        out(hostLine(e.task, e.result));
+        out(hostLine(view, e.task, e.result));
         return;
       case 'warning':
         out(paint('magenta', `[WARNING]: ${e.message}`));
@@ -41,58 +42,69 @@ export function createPlainRenderer(o: PlainRendererOptions) {
       case 'run_end':
         out();
         out(banner('PLAY RECAP'));
-        for (const [host, s] of Object.entries(e.summary.stats)) {
-          const color = s.failed || s.unreachable ? 'red' : s.changed ? 'yellow' : 'green';
-          out(paint(color, recapLine(host, s)));
-        }
-        if (o.verbosity >= 2) {
-          for (const host of Object.keys(e.summary.stats)) out(`${host}: remote execs=${e.summary.execs[host] ?? 0} bytes sent=${e.summary.bytesSent[host] ?? 0}`);
-        }
-        if (e.summary.interrupted) out(paint('red', 'Run interrupted: no new tasks were started.'));
+        for (const line of recapLines(view, e.summary)) out(line);
         out();
         return;
     }
   };
+}
 
-  function hostLine(task: TaskInfo, r: HostResult): string {
-    const target = r.delegatedTo ? `[${r.host} -> ${r.delegatedTo}]` : `[${r.host}]`;
-    const hidden = r.noLog;
-    const lines: string[] = [];
-    const items = (r.result?.items as HostResult[] | undefined) ?? undefined;
-    if (items) for (const it of items) lines.push(statusLine(it, target, hidden, task));
-    const itemSuffix = '';
-    switch (r.status) {
-      case 'failed': {
-        const detail = hidden ? { msg: NO_LOG_MSG } : failureDetail(r);
-        lines.push(paint('red', `fatal: ${target}: FAILED! => ${JSON.stringify(detail)}`));
-        if (r.ignored) lines.push(paint('cyan', '...ignoring'));
-        break;
-      }
-      case 'unreachable':
-        lines.push(paint('red', `fatal: ${target}: UNREACHABLE! => ${JSON.stringify({ changed: false, msg: r.msg, unreachable: true })}`));
-        break;
-      default:
-        if (!items) lines.push(statusLine(r, target, hidden, task) + itemSuffix);
+/** What a renderer's lines are drawn with. */
+interface View {
+  o: PlainRendererOptions;
+  paint: ReturnType<typeof makePaint>;
+}
+
+function recapLines({ o, paint }: View, summary: RunSummary): string[] {
+  const lines: string[] = [];
+  for (const [host, s] of Object.entries(summary.stats)) {
+    const color = s.failed || s.unreachable ? 'red' : s.changed ? 'yellow' : 'green';
+    lines.push(paint(color, recapLine(host, s)));
+  }
+  if (o.verbosity >= 2) {
+    for (const host of Object.keys(summary.stats)) lines.push(`${host}: remote execs=${summary.execs[host] ?? 0} bytes sent=${summary.bytesSent[host] ?? 0}`);
+  }
+  if (summary.interrupted) lines.push(paint('red', 'Run interrupted: no new tasks were started.'));
+  return lines;
+}
+
+function hostLine(view: View, task: TaskInfo, r: HostResult): string {
+  const { o, paint } = view;
+  const target = r.delegatedTo ? `[${r.host} -> ${r.delegatedTo}]` : `[${r.host}]`;
+  const hidden = r.noLog;
+  const lines: string[] = [];
+  const items = (r.result?.items as HostResult[] | undefined) ?? undefined;
+  if (items) for (const it of items) lines.push(statusLine(view, it, target, hidden, task));
+  switch (r.status) {
+    case 'failed': {
+      const detail = hidden ? { msg: NO_LOG_MSG } : failureDetail(r);
+      lines.push(paint('red', `fatal: ${target}: FAILED! => ${JSON.stringify(detail)}`));
+      if (r.ignored) lines.push(paint('cyan', '...ignoring'));
+      break;
     }
-    if (o.diff && !hidden && r.diff?.length) for (const d of r.diff) lines.push(formatDiff(d));
-    // A module's warnings (Ansible modules run through the fallback return them), as Ansible's callback prints them.
-    const warnings = hidden ? [] : r.result?.warnings;
-    if (Array.isArray(warnings)) for (const w of warnings) lines.push(paint('magenta', `[WARNING]: ${String(w)}`));
-    void task;
-    return lines.join('\n');
+    case 'unreachable':
+      lines.push(paint('red', `fatal: ${target}: UNREACHABLE! => ${JSON.stringify({ changed: false, msg: r.msg, unreachable: true })}`));
+      break;
+    default:
+      if (!items) lines.push(statusLine(view, r, target, hidden, task));
   }
+  if (o.diff && !hidden && r.diff?.length) for (const d of r.diff) lines.push(formatDiff(d));
+  // A module's warnings (Ansible modules run through the fallback return them), as Ansible's callback prints them.
+  const warnings = hidden ? [] : r.result?.warnings;
+  if (Array.isArray(warnings)) for (const w of warnings) lines.push(paint('magenta', `[WARNING]: ${String(w)}`));
+  return lines.join('\n');
+}
 
-  function statusLine(r: HostResult, target: string, hidden?: boolean, task?: TaskInfo): string {
-    const label = r.label !== undefined ? ` => (item=${hidden ? '(censored due to no_log)' : r.label})` : '';
-    const word = r.status === 'skipped' ? 'skipping' : r.status === 'failed' ? 'failed' : r.status;
-    const color = r.status === 'ok' ? 'green' : r.status === 'changed' ? 'yellow' : r.status === 'skipped' ? 'cyan' : 'red';
-    let line = `${word}: ${target}${label}`;
-    // debug's output is shown at every verbosity, as Ansible's callback shows it (_ansible_verbose_always).
-    if (task?.module === 'debug' && r.status === 'ok' && !hidden && r.result) return paint(color, `${line} => ${JSON.stringify(debugShown(r.result), null, 4)}`);
-    if (o.verbosity >= 1 && !hidden && r.result && r.label === undefined) line += ` => ${JSON.stringify(publicResult(r.result))}`;
-    else if (!hidden && r.result && r.label === undefined && r.result.msg !== undefined && (r.status === 'ok') && isDebugLike(r)) line += ` => ${JSON.stringify({ msg: r.result.msg }, null, 4)}`;
-    return paint(color, line);
-  }
+function statusLine({ o, paint }: View, r: HostResult, target: string, hidden?: boolean, task?: TaskInfo): string {
+  const label = r.label !== undefined ? ` => (item=${hidden ? '(censored due to no_log)' : r.label})` : '';
+  const word = r.status === 'skipped' ? 'skipping' : r.status === 'failed' ? 'failed' : r.status;
+  const color = r.status === 'ok' ? 'green' : r.status === 'changed' ? 'yellow' : r.status === 'skipped' ? 'cyan' : 'red';
+  let line = `${word}: ${target}${label}`;
+  // debug's output is shown at every verbosity, as Ansible's callback shows it (_ansible_verbose_always).
+  if (task?.module === 'debug' && r.status === 'ok' && !hidden && r.result) return paint(color, `${line} => ${JSON.stringify(debugShown(r.result), null, 4)}`);
+  if (o.verbosity >= 1 && !hidden && r.result && r.label === undefined) line += ` => ${JSON.stringify(publicResult(r.result))}`;
+  else if (!hidden && r.result && r.label === undefined && r.result.msg !== undefined && (r.status === 'ok') && isDebugLike(r)) line += ` => ${JSON.stringify({ msg: r.result.msg }, null, 4)}`;
+  return paint(color, line);
 }
 
 /** Ansible's default callback (_clean_results): a debug msg is shown alone; a var without the status keys. */

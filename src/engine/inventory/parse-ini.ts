@@ -60,46 +60,13 @@ export function parseIni(inv: Inventory, text: string, file: string): void {
     }
 
     if (state === 'hosts') {
-      let tokens: string[];
-      try {
-        tokens = shlexSplit(line);
-      } catch (e) {
-        if (e instanceof ShlexError) throw new BadInputError(`cannot parse host line '${line}': ${e.message}`, loc);
-        throw e;
-      }
-      if (!tokens.length) return;
-      const pattern = tokens[0]!;
-      const { hosts, port } = expandHostPattern(pattern, loc);
-      if (pattern.trim().endsWith(':') && port === undefined) {
-        throw new BadInputError(`invalid host '${pattern}': a trailing ':' must be followed by a port number`, loc);
-      }
-      if (hosts.some((h) => h.trim() === '---')) {
-        throw new BadInputError(`invalid host '---'; this looks like a YAML file`, loc);
-      }
-      const vars: Record<string, unknown> = {};
-      for (const t of tokens.slice(1)) {
-        const eq = t.indexOf('=');
-        if (eq < 0) throw new BadInputError(`expected key=value host variable after '${pattern}', got '${t}'`, loc);
-        vars[t.slice(0, eq)] = parseIniValue(t.slice(eq + 1));
-      }
-      for (const h of hosts) {
-        const host = addHost(inv, h, { group, port, source: file, loc });
-        Object.assign(host.vars, vars);
-      }
+      addHostLine(inv, line, { group, file, loc });
     } else if (state === 'vars') {
       const eq = line.indexOf('=');
       if (eq < 0) throw new BadInputError(`expected key=value in [${group}:vars], got '${line}'`, loc);
       setGroupVar(inv, group, line.slice(0, eq).trim(), parseIniValue(line.slice(eq + 1).trim()));
     } else {
-      const gm = GROUP_NAME.exec(line);
-      if (!gm) throw new BadInputError(`expected a group name in [${group}:children], got '${line}'`, loc);
-      const child = gm[1]!;
-      if (inv.groups.has(child)) addChildGroup(inv, group, child, loc);
-      else {
-        const p = pending.get(child);
-        if (p) p.parents.push(group);
-        else pending.set(child, { state: 'children', loc, parents: [group] });
-      }
+      addChildLine(inv, line, { group, loc, pending });
     }
   });
 
@@ -108,5 +75,50 @@ export function parseIni(inv: Inventory, text: string, file: string): void {
       throw new BadInputError(`section [${name}:vars] is for group '${name}', which is not defined; expected a [${name}] or [${name}:children] section`, p.loc);
     }
     throw new BadInputError(`section [${p.parents.at(-1)}:children] includes undefined group '${name}'; expected a [${name}] section`, p.loc);
+  }
+}
+
+/** A host line: a host pattern (with ranges and an optional :port), then key=value variables. */
+function addHostLine(inv: Inventory, line: string, at: { group: string; file: string; loc: SourceLoc }): void {
+  const { group, file, loc } = at;
+  let tokens: string[];
+  try {
+    tokens = shlexSplit(line);
+  } catch (e) {
+    if (e instanceof ShlexError) throw new BadInputError(`cannot parse host line '${line}': ${e.message}`, loc);
+    throw e;
+  }
+  if (!tokens.length) return;
+  const pattern = tokens[0]!;
+  const { hosts, port } = expandHostPattern(pattern, loc);
+  if (pattern.trim().endsWith(':') && port === undefined) {
+    throw new BadInputError(`invalid host '${pattern}': a trailing ':' must be followed by a port number`, loc);
+  }
+  if (hosts.some((h) => h.trim() === '---')) {
+    throw new BadInputError(`invalid host '---'; this looks like a YAML file`, loc);
+  }
+  const vars: Record<string, unknown> = {};
+  for (const t of tokens.slice(1)) {
+    const eq = t.indexOf('=');
+    if (eq < 0) throw new BadInputError(`expected key=value host variable after '${pattern}', got '${t}'`, loc);
+    vars[t.slice(0, eq)] = parseIniValue(t.slice(eq + 1));
+  }
+  for (const h of hosts) {
+    const host = addHost(inv, h, { group, port, source: file, loc });
+    Object.assign(host.vars, vars);
+  }
+}
+
+/** A line of [group:children]: a group known now becomes a child, else it waits until it is declared. */
+function addChildLine(inv: Inventory, line: string, at: { group: string; loc: SourceLoc; pending: Map<string, Pending> }): void {
+  const { group, loc, pending } = at;
+  const gm = GROUP_NAME.exec(line);
+  if (!gm) throw new BadInputError(`expected a group name in [${group}:children], got '${line}'`, loc);
+  const child = gm[1]!;
+  if (inv.groups.has(child)) addChildGroup(inv, group, child, loc);
+  else {
+    const p = pending.get(child);
+    if (p) p.parents.push(group);
+    else pending.set(child, { state: 'children', loc, parents: [group] });
   }
 }
