@@ -119,3 +119,44 @@ export function importCircles(files: string[], edges: ImportEdge[]): string[][] 
 export function repoRelative(absolute: string): string {
   return relative(REPO_ROOT, absolute).split('\\').join('/');
 }
+
+export interface FunctionSize {
+  file: string;
+  /** The function's name, or `<arrow>`/`<function>` with its line when it has none. */
+  name: string;
+  line: number;
+  /** Lines of its body, braces included. */
+  lines: number;
+}
+
+function nameOf(node: ts.FunctionLikeDeclaration, sf: ts.SourceFile): string {
+  if (node.name && (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name))) return node.name.text;
+  if (ts.isConstructorDeclaration(node)) return 'constructor';
+  const parent = node.parent;
+  if (ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
+  if (ts.isPropertyAssignment(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
+  return ts.isArrowFunction(node) ? '<arrow>' : '<function>';
+}
+
+/** Every function, method, accessor, constructor and arrow function with a block body, with its length. */
+export function functionSizes(file: string): FunctionSize[] {
+  const sf = parseSource(file);
+  const out: FunctionSize[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const body = node.body as ts.Node;
+      const start = sf.getLineAndCharacterOfPosition(body.getStart(sf)).line;
+      const end = sf.getLineAndCharacterOfPosition(body.getEnd()).line;
+      out.push({ file, name: nameOf(node as ts.FunctionLikeDeclaration, sf), line: start + 1, lines: end - start + 1 });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+/** Lines of a file (a final newline does not count as a line). */
+export function lineCount(file: string): number {
+  const text = readFileSync(join(REPO_ROOT, file), 'utf8');
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
