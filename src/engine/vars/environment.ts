@@ -9,6 +9,7 @@ import { nj, transformer, type NjNode } from './nj.js';
 import { VARS_KEY } from './runtime-patch.js';
 import { TemplateFailure } from './undefined.js';
 import { registerAll } from './register.js';
+import { lendTemplateRenderer } from './lookup-template.js';
 
 /** Ansible: trim_blocks=True, lstrip_blocks=False; we never HTML-escape. `dev` keeps error causes. */
 export const env = new nunjucks.Environment(null, {
@@ -19,6 +20,8 @@ export const env = new nunjucks.Environment(null, {
   dev: true,
 } as nunjucks.ConfigureOptions);
 registerAll(env);
+// lookup('template') renders with this environment; lent so that the lookups need not import it back.
+lendTemplateRenderer((text, scope) => renderCompiled(compile(text, 'text'), scope, text));
 
 const OUT_KEY = '__hw_out';
 const CAPTURE = '__hw_capture';

@@ -6,12 +6,17 @@
 import { readFileSync, statSync } from 'node:fs';
 import { homedir, hostname, userInfo } from 'node:os';
 import { loadConfig, type HostwireConfig } from '../../config/index.js';
-import { compile, renderCompiled } from './environment.js';
-import { findFile } from './lookups.js';
+import { findFile } from './lookup-files.js';
 import { isPlainObject, pyStr } from './py.js';
 import { TemplateFailure } from './undefined.js';
 
 type Vars = Record<string, unknown>;
+
+/** Renders template text with a scope; environment.ts lends it (the environment imports the lookups, not the other way). */
+let renderTemplateText: ((text: string, scope: Vars) => unknown) | undefined;
+export function lendTemplateRenderer(render: (text: string, scope: Vars) => unknown): void {
+  renderTemplateText = render;
+}
 
 /** Python's str(datetime): "YYYY-MM-DD HH:MM:SS.ffffff", local time. */
 function pyDatetime(d: Date): string {
@@ -49,7 +54,8 @@ export function templateLookup(terms: unknown[], kw: Vars, vars: Vars): unknown[
     // The task's variables stay visible through the prototype (a lazy view is not copied).
     const scope = Object.assign(Object.create(vars) as Vars, templateVars(term, file), extra);
     try {
-      return String(renderCompiled(compile(text, 'text'), scope, text));
+      if (!renderTemplateText) throw new Error('the template lookup has no renderer (environment.ts lends it)');
+      return String(renderTemplateText(text, scope));
     } catch (e) {
       if (e instanceof TemplateFailure) throw new TemplateFailure(`in template lookup file ${file}: ${e.message}`, true, e.undefinedVariable);
       throw e;

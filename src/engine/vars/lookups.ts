@@ -11,27 +11,10 @@ import { passwordLookup } from './lookup-password.js';
 import { configLookup, templateLookup } from './lookup-template.js';
 import { isPlainObject, pyStr, pyTypeName } from './py.js';
 import { TemplateFailure } from './undefined.js';
+import { findFile } from './lookup-files.js';
 
 export type Vars = Record<string, unknown>;
 type Lookup = (terms: unknown[], kw: Record<string, unknown>, vars: Vars) => unknown[];
-
-function searchDirs(vars: Vars, subdir: string): string[] {
-  const dirs: string[] = [];
-  // ansible_search_path (role path, the task file's dir) when the caller gives it, as a with_ loop of an include.
-  const stack = vars.ansible_search_path;
-  if (Array.isArray(stack)) for (const d of stack) if (typeof d === 'string') dirs.push(join(d, subdir), d);
-  for (const key of ['role_path', 'playbook_dir']) {
-    const d = vars[key];
-    if (typeof d === 'string') dirs.push(join(d, subdir), d);
-  }
-  dirs.push(process.cwd());
-  return dirs;
-}
-
-export function findFile(name: string, vars: Vars, subdir = 'files'): string | undefined {
-  if (isAbsolute(name)) return existsSync(name) ? name : undefined;
-  return searchDirs(vars, subdir).map((d) => join(d, name)).find((p) => existsSync(p));
-}
 
 function readText(term: unknown, vars: Vars, subdir: string): string {
   const path = findFile(pyStr(term), vars, subdir);
