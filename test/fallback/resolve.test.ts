@@ -34,6 +34,19 @@ test('library/, a collection and ansible-core modules resolve to runnable module
   for (const name of tasks.slice(0, 4)) t.is(getModule(name)?.environment, 'applies', `${name} is a fallback module`);
 });
 
+test('a string argument of a fallback module: key=value pairs, else _raw_params (as parse_kv gives it)', async (t) => {
+  const pbDir = path.join(dir, 'pb-raw');
+  mkdirSync(pbDir, { recursive: true });
+  writeFileSync(path.join(pbDir, 'site.yml'), `- hosts: all
+  tasks:
+    - hwtest.demo.kv: path=/tmp/kv key=a value="b c"
+    - hwtest.demo.kv: "{{ some_file }}"
+`);
+  const pb = await loadPlaybook(path.join(pbDir, 'site.yml'), { knownModule: isKnownModule, resolveModule: createFallbackResolver({ env }) });
+  const args = pb.plays[0]!.tasks.map((x) => (x.kind === 'task' ? x.args : {}));
+  t.deepEqual(args, [{ path: '/tmp/kv', key: 'a', value: 'b c' }, { _raw_params: '{{ some_file }}' }]);
+});
+
 test('refusals name the module, where it was looked for, and why', async (t) => {
   const resolve = createFallbackResolver({ env });
   const from = { playbookDir: path.join(dir, 'pb2') };

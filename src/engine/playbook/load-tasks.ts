@@ -142,6 +142,9 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
     if (FREE_FORM_MODULES.has(module)) {
       const ff = splitFreeForm(rawArgs);
       args = { _raw_params: ff.raw, ...ff.options };
+    } else if (!ctx.knownModule(module) && !/^\s*[A-Za-z_][\w.]*=/.test(rawArgs)) {
+      // An Ansible module run by the fallback: text that is not key=value reaches it as _raw_params (parse_kv).
+      args = { _raw_params: rawArgs };
     } else args = parseKeyValueArgs(rawArgs, mloc);
   } else if (rawArgs === null || rawArgs === undefined) args = {};
   else if (typeof rawArgs === 'object' && !Array.isArray(rawArgs)) args = { ...(rawArgs as Vars) };

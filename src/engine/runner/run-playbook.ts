@@ -107,6 +107,7 @@ async function playVarsContext(run: RunContext, play: PlayDef, names: string[]):
     check: Boolean(run.opts.check),
     diff: Boolean(run.opts.diff),
     playbookDir: run.playbook.dir,
+    verbosity: run.opts.verbosity,
   };
 }
 

@@ -56,7 +56,12 @@ export interface RunVarsContext {
   check: boolean;
   diff: boolean;
   playbookDir: string;
+  /** -v count (ansible_verbosity). */
+  verbosity?: number;
 }
+
+/** ansible_version: the ansible-core release whose behaviour hostwire follows (roles compare against it). */
+export const ANSIBLE_VERSION = { full: '2.14.18', major: 2, minor: 14, revision: 18, string: '2.14.18' } as const;
 
 export function hostLevelVars(h: HostState): Vars {
   return mergeVars(h.inventoryVars, h.facts, h.runtimeVars);
@@ -94,6 +99,19 @@ function hostView(ctx: RunVarsContext, name: string): Vars {
   return templatedVars(vars, undefined, isData);
 }
 
+const namespaced = new WeakMap<Vars, Vars>();
+
+/** ansible_facts as Ansible namespaces it (namespace_facts): `ansible_distribution` is also `distribution` there. */
+function namespacedFacts(facts: Vars): Vars {
+  let out = namespaced.get(facts);
+  if (!out) {
+    out = { ...facts };
+    for (const [k, v] of Object.entries(facts)) if (k.startsWith('ansible_') && !(k.slice(8) in out)) out[k.slice(8)] = v;
+    namespaced.set(facts, out);
+  }
+  return out;
+}
+
 /** `check`: the task's effective check mode (ansible_check_mode), when it differs from --check. */
 export function taskVars(ctx: RunVarsContext, h: HostState, scope: Scope, task?: TaskDef, extra?: Vars, check?: boolean): Vars {
   const role = task?.role ?? scope.role;
@@ -108,10 +126,12 @@ export function taskVars(ctx: RunVarsContext, h: HostState, scope: Scope, task?:
     ansible_play_batch: ctx.playHosts,
     ansible_check_mode: check ?? ctx.check,
     ansible_diff_mode: ctx.diff,
+    ansible_verbosity: ctx.verbosity ?? 0,
+    ansible_version: ANSIBLE_VERSION,
     playbook_dir: ctx.playbookDir,
     role_name: role?.name,
     role_path: role?.dir,
-    ansible_facts: h.facts,
+    ansible_facts: namespacedFacts(h.facts),
   };
   // Facts, register/set_fact results, loop items and the magic vars are data from hosts or from
   // rendering: never rendered again (a host cannot make the controller evaluate a template).
