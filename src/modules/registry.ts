@@ -35,6 +35,7 @@ import { blockinfileModule } from './blockinfile/blockinfile.js';
 import { replaceModule } from './replace/replace.js';
 import { tempfileModule } from './tempfile/tempfile.js';
 import { systemdModule, systemdServiceModule } from './systemd/systemd.js';
+import { fetchModule } from './fetch/fetch.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -49,7 +50,7 @@ registerModule(routeSetModule);
 registerModule(subnetLeaseModule);
 registerModule(asyncStatusModule);
 registerModule(ovsGatewayModule);
-for (const m of [statModule, slurpModule, pingModule, rawModule, blockinfileModule, replaceModule, tempfileModule]) registerModule(m);
+for (const m of [statModule, slurpModule, pingModule, rawModule, blockinfileModule, replaceModule, tempfileModule, fetchModule]) registerModule(m);
 for (const m of [systemdModule, systemdServiceModule]) registerModule(m);
 
 /** Modules found for loaded tasks beyond the native ones: src/fallback registers them by the name a task runs under. */

@@ -2,7 +2,7 @@
 // the reads return Ansible's shapes with host text kept as data, and a play of reads alone costs
 // one exec per host (the run lock's, which carries the batched reads).
 import test from 'ava';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { labInventoryYaml } from '../../src/lab/index.js';
@@ -110,4 +110,38 @@ test.serial('raw acts and is skipped under --check; stat/slurp/ping read in one 
     // The run lock's exec carries the play's first reads: all five in that one exec.
     t.is(reads.summary.execs[hostName], 1, `execs of a play of reads (check=${check})`);
   }
+});
+
+test.serial('fetch: the host file lands under dest/<host>/<src>, once; flat; missing ignored or failing; skipped under --check', async (t) => {
+  t.timeout(3 * 60_000);
+  if (!host) return t.fail('the lab host of the first test is not up');
+  const hostName = host.state.hosts[0].name;
+  await host.sh("mkdir -p /srv/n6f && printf 'fetched\\n' > /srv/n6f/a.conf && ln -sfn a.conf /srv/n6f/link");
+  const yaml = `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - name: fetch
+      fetch: { src: /srv/n6f/a.conf, dest: out }
+    - name: flat
+      fetch: { src: /srv/n6f/link, dest: flat/, flat: true }
+    - name: missing ignored
+      fetch: { src: /srv/n6f/none, dest: out, fail_on_missing: false }
+`;
+  const checked = await play('fetch-check', yaml, true);
+  t.is(checked.result('fetch').status, 'skipped');
+  t.throws(() => statSync(path.join(dir, 'out')), undefined, '--check wrote nothing on the controller');
+  const first = await play('fetch', yaml);
+  const copy = path.join(dir, 'out', hostName, 'srv/n6f/a.conf');
+  t.like(first.result('fetch'), { status: 'changed', dest: copy, checksum: '62d407d0aa7cefbb1f030a4ab39ae580a0c4bcec', remote_checksum: '62d407d0aa7cefbb1f030a4ab39ae580a0c4bcec', remote_md5sum: null });
+  t.is(readFileSync(copy, 'utf8'), 'fetched\n');
+  t.is(statSync(copy).mode & 0o777, 0o644);
+  t.is(readFileSync(path.join(dir, 'flat', 'link'), 'utf8'), 'fetched\n', 'flat: dest/<basename>, the link followed');
+  t.like(first.result('missing ignored'), { status: 'ok', msg: 'the remote file does not exist, not transferring, ignored' });
+  const again = await play('fetch-again', yaml);
+  t.deepEqual(again.summary.stats[hostName], { ok: 3, changed: 0, unreachable: 0, failed: 0, skipped: 0, rescued: 0, ignored: 0 });
+  await host.sh("printf 'changed\\n' > /srv/n6f/a.conf");
+  t.is((await play('fetch-drift', yaml)).result('fetch').status, 'changed');
+  t.is(readFileSync(copy, 'utf8'), 'changed\n');
+  await t.throwsAsync(play('fetch-missing', yaml.replace('fail_on_missing: false', 'fail_on_missing: true')), { message: /the remote file does not exist/ });
 });
