@@ -127,3 +127,28 @@ test('delegate_to on a block and a role entry delegates the tasks inside', async
   t.is(h1?.stdout, 'h1');
   t.is(result(r, 'own delegate wins')?.delegatedTo, 'localhost');
 });
+
+test('remote_user must be a string (play, role entry, block, task), refused at its line', async (t) => {
+  const ws = workspace();
+  t.teardown(ws.cleanup);
+  localInventory(ws, ['h1']);
+  const err = await run(ws, `
+- hosts: nodes
+  gather_facts: false
+  tasks:
+    - command: id -un
+      remote_user: [a, b]
+`).catch((e: Error) => e);
+  t.regex(String((err as Error).message), /site\.yml:6:7: 'remote_user' must be a string, got a list/);
+  // On a local connection the login does not apply (Ansible's local plugin runs as the controller's user).
+  const r = await run(ws, `
+- hosts: nodes
+  gather_facts: false
+  remote_user: nobody-here
+  tasks:
+    - name: local
+      command: echo ok
+      remote_user: nobody-either
+`);
+  t.is(result(r, 'local')?.status, 'changed');
+});

@@ -10,9 +10,10 @@ export interface Inherited {
   delegateTo?: string;
   delegateFacts?: boolean;
   anyErrorsFatal?: boolean;
+  remoteUser?: string;
 }
 
-const KEYS = ['ignoreErrors', 'noLog', 'delegateTo', 'anyErrorsFatal'] as const;
+const KEYS = ['ignoreErrors', 'noLog', 'delegateTo', 'anyErrorsFatal', 'remoteUser'] as const;
 
 /** Fills what `items` (and every task below them) left unset with `from`'s values. */
 export function inheritInto(items: TaskItem[], from: Inherited): void {

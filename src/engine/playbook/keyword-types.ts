@@ -74,3 +74,11 @@ export function secondsKeyword(obj: Record<string, unknown>, key: string, fallba
   if (typeof n === 'number' && Number.isInteger(n) && n >= 0) return n;
   throw new BadInputError(`'${key}' must be a whole number of seconds, got ${JSON.stringify(v)}`, keyLoc(obj, key, fallback));
 }
+
+/** A string keyword (remote_user, become_user...): a scalar, never a list or mapping. */
+export function stringKeyword(obj: Record<string, unknown>, key: string, fallback: SourceLoc): string | undefined {
+  const v = obj[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string' || typeof v === 'number') return String(v);
+  throw new BadInputError(`'${key}' must be a string, got ${describe(v)}`, keyLoc(obj, key, fallback));
+}

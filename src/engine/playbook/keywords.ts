@@ -4,7 +4,7 @@ export const TASK_KEYWORDS = new Set([
   'until', 'retries', 'delay', 'tags', 'check_mode', 'no_log', 'delegate_to', 'run_once', 'become',
   'become_user', 'become_method', 'vars', 'args', 'listen', 'environment', 'connection', 'block', 'rescue', 'always',
   'any_errors_fatal', 'ignore_unreachable', 'diff', 'debugger', 'throttle', 'timeout', 'collections',
-  'action', 'local_action', 'delegate_facts', 'async', 'poll',
+  'action', 'local_action', 'delegate_facts', 'async', 'poll', 'remote_user',
 ]);
 
 export const PLAY_KEYWORDS = new Set([
@@ -21,7 +21,7 @@ export const PLAY_KEYWORDS = new Set([
 export const ROLE_ENTRY_KEYWORDS = new Set([
   'role', 'name', 'vars', 'when', 'tags', 'become', 'become_user', 'check_mode', 'environment',
   'ignore_errors', 'no_log', 'delegate_to', 'delegate_facts', 'any_errors_fatal', 'run_once', 'connection',
-  'become_method', 'collections', 'debugger', 'diff', 'throttle', 'module_defaults',
+  'become_method', 'collections', 'debugger', 'diff', 'throttle', 'module_defaults', 'remote_user',
 ]);
 
 /** Keywords accepted for compatibility but not acted upon; a warning is better than a hard stop. */

@@ -10,7 +10,7 @@ import { inheritCheckMode, loadTaskList, type TaskLoadContext } from './load-tas
 import { makeRoleLoader } from './load-role.js';
 import { inheritInto, inheritIntoHandlers, type Inherited } from './inherit.js';
 import { internalAction } from './action-form.js';
-import { boolKeyword, describe, keyLoc, listKeyword, mapKeyword } from './keyword-types.js';
+import { boolKeyword, describe, keyLoc, listKeyword, mapKeyword, stringKeyword } from './keyword-types.js';
 import type { SourceLoc } from '../../errors.js';
 import type { PlayDef, Playbook, RoleContext, TaskDef, TaskItem, Vars } from './types.js';
 
@@ -130,6 +130,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
     serial,
     anyErrorsFatal: boolKeyword(p, 'any_errors_fatal', loc) ?? false,
     ...playInherited,
+    remoteUser: stringKeyword(p, 'remote_user', loc),
     maxFailPercentage: p.max_fail_percentage === undefined ? undefined : Number(p.max_fail_percentage),
     strategy: 'linear',
     tags: [p.tags ?? []].flat().map(String),
@@ -152,6 +153,7 @@ function roleEntryKeywords(spec: Vars, loc: SourceLoc): Inherited {
     delegateTo: spec.delegate_to === undefined || spec.delegate_to === null ? undefined : String(spec.delegate_to),
     delegateFacts: boolKeyword(spec, 'delegate_facts', loc),
     anyErrorsFatal: boolKeyword(spec, 'any_errors_fatal', loc),
+    remoteUser: stringKeyword(spec, 'remote_user', loc),
   };
 }
 

@@ -8,7 +8,7 @@ import { internalAction, taskAction } from './action-form.js';
 import { connectionKeyword, keywordBoolean } from './keyword-values.js';
 import { parseKeyValueArgs, splitFreeForm } from './kv-args.js';
 import { loopKeyword } from './loop-keyword.js';
-import { boolKeyword, describe, keyLoc, mapKeyword, registerKeyword, secondsKeyword } from './keyword-types.js';
+import { boolKeyword, describe, keyLoc, mapKeyword, registerKeyword, secondsKeyword, stringKeyword } from './keyword-types.js';
 import { inheritInto, inheritIntoHandlers } from './inherit.js';
 import { checkIncludeKeywords, loadInclude } from './load-include.js';
 import type { BlockDef, TaskDef, TaskItem, Vars } from './types.js';
@@ -64,6 +64,7 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
     delegateTo: t.delegate_to === undefined ? undefined : String(t.delegate_to),
     delegateFacts: boolKeyword(t, 'delegate_facts', loc),
     anyErrorsFatal: boolKeyword(t, 'any_errors_fatal', loc),
+    remoteUser: stringKeyword(t, 'remote_user', loc),
     runOnce: boolKeyword(t, 'run_once', loc),
     connection: connectionKeyword(t.connection, locOf(t, 'connection') ?? loc),
     environment: t.environment ?? undefined,

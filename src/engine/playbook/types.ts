@@ -28,6 +28,8 @@ export interface TaskCommon {
   delegateTo?: string;
   /** delegate_facts: facts the delegated task sets go to the delegate. */
   delegateFacts?: boolean;
+  /** `remote_user:` (a template rendered per host): the SSH login for this task, below the host's ansible_user. */
+  remoteUser?: string;
   /** any_errors_fatal on the task or around it (the play's is PlayDef.anyErrorsFatal). */
   anyErrorsFatal?: boolean;
   /** `environment:` (a mapping or a template of one); outer ones first, the task's last wins per key. */
@@ -123,6 +125,8 @@ export interface PlayDef {
   tags: string[];
   checkMode?: boolean | string;
   environment?: unknown;
+  /** `remote_user:` of the play: the SSH login of its connections where the host sets no ansible_user. */
+  remoteUser?: string;
   /** no_log and ignore_errors on the play: every task without its own (or a block's) inherits them. */
   noLog?: boolean;
   ignoreErrors?: unknown;

@@ -13,6 +13,8 @@ export interface HostState {
   /** register: and set_fact: results; they outlive the play, as in Ansible. */
   runtimeVars: Vars;
   transport?: Transport;
+  /** The login the SSH transport uses (remote_user keying); undefined for local or before connecting. */
+  connectedAs?: string;
   /** The read protocol's cache and read-ahead budget of this host. */
   reads: HostReads;
   failed: boolean;

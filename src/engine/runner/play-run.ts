@@ -29,6 +29,8 @@ export interface PlayRunOptions extends TagFilter {
   gatherFacts(h: HostState, subset: Set<string>, read?: string): Promise<Vars>;
   /** The connected state of a delegate_to target that is no inventory host (localhost). */
   delegateHost(name: string): Promise<HostState>;
+  /** The host as another SSH login (a task's remote_user): its own connection, no lock. */
+  userHost(h: HostState, user: string): Promise<HostState>;
   becomePassword?: string;
   interrupted(): boolean;
   sleep(ms: number): Promise<void>;

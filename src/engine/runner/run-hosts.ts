@@ -10,6 +10,7 @@ import type { Transport } from '../../transports/transport.js';
 import { connectionSettings, hostVars, type Inventory, type VarsLayer } from '../inventory/index.js';
 import type { PlayDef, Vars } from '../playbook/types.js';
 import { mergeVars, templatedVars } from '../vars/index.js';
+import { UserConnections, withRemoteUser } from './remote-user.js';
 import { withConnectionDefaults } from './config-defaults.js';
 import { warmUpModules } from './warm-up.js';
 import { createHostLocker } from './host-locks.js';
@@ -29,6 +30,8 @@ export interface RunHosts {
   /** Opens (or reuses) a host's connection for this play. Throws TransportError when unreachable. */
   connect(h: HostState, play?: PlayDef): Promise<Transport>;
   connectionOf(h: HostState, play?: PlayDef): ConnectionType;
+  /** The host as another SSH login (a task's remote_user): its own connection, kept for the run, no lock. */
+  userHost(h: HostState, user: string): Promise<HostState>;
   /** The controller's state for a delegate_to target outside the inventory (localhost only). */
   delegateHost(name: string): Promise<HostState>;
   lockHosts: ReturnType<typeof createHostLocker>['lockHosts'];
@@ -53,16 +56,30 @@ export function createRunHosts(opts: RunOptions, inv: Inventory, playLayers: Var
     const vars = hostSettings(h);
     return opts.connection ?? (vars.ansible_connection === undefined ? play?.connection : undefined) ?? connectionSettings(vars).connection;
   };
+  /** A host's connection settings for a play: its remote_user keyword (or `user`) below the host's ansible_user, above ansible.cfg. */
+  const settingsOf = (h: HostState, play?: PlayDef, user?: string) => {
+    const vars = hostSettings(h);
+    const keyed = user !== undefined ? { ...vars, ansible_user: user } : withRemoteUser(vars, play?.remoteUser, play?.loc ?? { file: '' }, play?.vars);
+    return connectionSettings(withConnectionDefaults(opts.connectionDefaults, keyed));
+  };
+  const open = async (h: HostState, play?: PlayDef, user?: string): Promise<{ t: Transport; as?: string }> => {
+    const settings = settingsOf(h, play, user);
+    const netns = h.inventoryVars.hostwire_netns;
+    const kind = connectionOf(h, play);
+    const t = createTransport(h.name, { ...settings, connection: kind, netns: typeof netns === 'string' ? netns : undefined }, { hostKeyChecking: opts.hostKeyChecking });
+    await handshakes.run(() => t.connect());
+    return { t, as: kind === 'ssh' ? settings.user : undefined };
+  };
   const connect = async (h: HostState, play?: PlayDef): Promise<Transport> => {
     if (h.transport) return h.transport;
-    const settings = connectionSettings(withConnectionDefaults(opts.connectionDefaults, hostSettings(h)));
-    const netns = h.inventoryVars.hostwire_netns;
-    const t = createTransport(h.name, { ...settings, connection: connectionOf(h, play), netns: typeof netns === 'string' ? netns : undefined }, { hostKeyChecking: opts.hostKeyChecking });
-    await handshakes.run(() => t.connect());
+    const { t, as } = await open(h, play);
     h.transport = t;
+    h.connectedAs = as;
     warmUpModules(play, t, h.inventoryVars);
     return t;
   };
+  // A task's remote_user other than its host's login: one more connection per (host, user), unlocked.
+  const userConnections = new UserConnections(async (h, user) => (await open(h, undefined, user)).t);
   const { lockHosts } = createHostLocker({
     emit, noWait: opts.noWait, timeoutSec: opts.lockTimeoutSec, signal: opts.signal, leaseSec: opts.lockLeaseSec,
   });
@@ -90,13 +107,15 @@ export function createRunHosts(opts: RunOptions, inv: Inventory, playLayers: Var
       return d;
     },
     lockHosts,
+    userHost: (h, user) => userConnections.hostAs(h, user),
     setAsideFor: (hosts, play) => {
-      const swapped = setAsideOtherConnections(hosts, (h) => connectionOf(h, play));
+      const swapped = setAsideOtherConnections(hosts, (h) => ({ kind: connectionOf(h, play), user: settingsOf(h, play).user }));
       return () => restoreConnections(swapped);
     },
     closeAll: async () => {
       await Promise.allSettled([...states.values()].map(closeHost));
       await Promise.allSettled([...localDelegates.values()].map((d) => d.transport?.close()));
+      await userConnections.closeAll();
     },
   };
 }
@@ -110,17 +129,22 @@ interface SetAside {
   h: HostState;
   transport: Transport;
   releaseLock?: () => Promise<void>;
+  connectedAs?: string;
 }
 
 /**
  * A play whose connection differs from the one a host is already connected by (`connection: local`
  * after an SSH play, or the reverse) gets its own transport and lock; the earlier ones come back after it.
  */
-function setAsideOtherConnections(hosts: HostState[], wanted: (h: HostState) => ConnectionType): SetAside[] {
+function setAsideOtherConnections(hosts: HostState[], wanted: (h: HostState) => { kind: ConnectionType; user: string }): SetAside[] {
   const out: SetAside[] = [];
   for (const h of hosts) {
-    if (!h.transport || (h.transport instanceof LocalTransport) === (wanted(h) === 'local')) continue;
-    out.push({ h, transport: h.transport, releaseLock: h.releaseLock });
+    if (!h.transport) continue;
+    const w = wanted(h);
+    const sameKind = (h.transport instanceof LocalTransport) === (w.kind === 'local');
+    // A play logging in as another user (remote_user) is another connection too.
+    if (sameKind && (w.kind === 'local' || h.connectedAs === w.user)) continue;
+    out.push({ h, transport: h.transport, releaseLock: h.releaseLock, connectedAs: h.connectedAs });
     h.transport = undefined;
     h.releaseLock = undefined;
   }
@@ -128,9 +152,10 @@ function setAsideOtherConnections(hosts: HostState[], wanted: (h: HostState) => 
 }
 
 async function restoreConnections(swapped: SetAside[]): Promise<void> {
-  await Promise.allSettled(swapped.map(async ({ h, transport, releaseLock }) => {
+  await Promise.allSettled(swapped.map(async ({ h, transport, releaseLock, connectedAs }) => {
     await closeHost(h);
     h.transport = transport;
     h.releaseLock = releaseLock;
+    h.connectedAs = connectedAs;
   }));
 }

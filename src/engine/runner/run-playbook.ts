@@ -125,6 +125,7 @@ function playOptions(opts: RunOptions, hosts: RunHosts, emit: (e: RunEvent) => v
     lockHosts: hosts.lockHosts,
     gatherFacts: async (h, subset, read) => (read !== undefined ? assembleFacts(splitBatch(read), subset) : await gatherFacts(h.transport!, subset)) as unknown as Vars,
     delegateHost: hosts.delegateHost,
+    userHost: hosts.userHost,
     becomePassword: opts.becomePassword,
     interrupted,
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),

@@ -2,6 +2,7 @@
 // time), then the next. Here: tags and --start-at-task, run_once, any_errors_fatal, the host a task
 // acts on (itself, its delegate, the controller), and recording each host's result (stats, notify).
 import { BadInputError } from '../../errors.js';
+import { keywordUser } from './remote-user.js';
 import { evalCondition, renderValue } from '../vars/index.js';
 import type { TaskDef, Vars } from '../playbook/types.js';
 import { countResult, type HostResult, type TaskInfo } from './events.js';
@@ -68,6 +69,9 @@ async function runOnHost(p: PlayRun, task: TaskDef, scope: Scope, h: HostState):
   const when = [...scope.when, ...task.when];
   const acting = await actingHost(p, task, scope, h, () => whenHolds(when, varsFor(), task), varsFor);
   if (acting instanceof Error) return failedResult(h, task, acting);
+  // remote_user on the task (or its block/role) other than the login of the host's own connection.
+  const user = acting.target === h && h.connectedAs !== undefined ? keywordUser(task.remoteUser, varsFor(), task.loc) : undefined;
+  if (user !== undefined && user !== h.connectedAs) acting.target = await p.opts.userHost(h, user);
   p.touched.add(acting.target);
   return runTaskOnHost(task, h, varsFor, when, {
     check,
