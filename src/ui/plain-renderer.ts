@@ -86,7 +86,9 @@ function hostLine(view: View, task: TaskInfo, r: HostResult): string {
       lines.push(paint('red', `fatal: ${target}: UNREACHABLE! => ${JSON.stringify({ changed: false, msg: r.msg, unreachable: true })}`));
       break;
     default:
-      if (!items) lines.push(statusLine(view, r, target, hidden, task));
+      // Ansible's callback: "included: FILE for HOST" (v2_playbook_on_include), in the skip colour.
+      if (r.status === 'ok' && /^include_(tasks|role)$/.test(task.module) && r.msg?.startsWith('included: ')) lines.push(paint('cyan', `${r.msg} for ${r.host}`));
+      else if (!items) lines.push(statusLine(view, r, target, hidden, task));
   }
   if (o.diff && !hidden && r.diff?.length) for (const d of r.diff) lines.push(formatDiff(d));
   // A module's warnings (Ansible modules run through the fallback return them), as Ansible's callback prints them.
