@@ -152,3 +152,30 @@ test('remote_user must be a string (play, role entry, block, task), refused at i
 `);
   t.is(result(r, 'local')?.status, 'changed');
 });
+
+test('ignore_errors as a template is rendered per host; any_errors_fatal on a block ends the play for every host', async (t) => {
+  const ws = workspace();
+  t.teardown(ws.cleanup);
+  localInventory(ws, ['h1', 'h2']);
+  const r = await run(ws, `
+- hosts: nodes
+  gather_facts: false
+  tasks:
+    - name: templated
+      command: "{{ 'false' if inventory_hostname == 'h1' else 'true' }}"
+      ignore_errors: "{{ inventory_hostname == 'h1' }}"
+- hosts: nodes
+  gather_facts: false
+  tasks:
+    - block:
+        - name: fails on h1 only
+          command: "{{ 'false' if inventory_hostname == 'h1' else 'true' }}"
+      any_errors_fatal: true
+    - name: after the fatal block
+      debug: { msg: x }
+`);
+  const templated = r.results.filter((x) => x.task.name === 'templated').map((x) => [x.result.host, x.result.status, x.result.ignored ?? false]);
+  t.deepEqual(templated.sort(), [['h1', 'failed', true], ['h2', 'changed', false]]);
+  t.deepEqual(r.byTask('fails on h1 only'), { h1: 'failed', h2: 'changed' });
+  t.deepEqual(r.byTask('after the fatal block'), {}, 'h2 did not go on after h1 failed');
+});

@@ -3,7 +3,7 @@
 // acts on (itself, its delegate, the controller), and recording each host's result (stats, notify).
 import { BadInputError } from '../../errors.js';
 import { keywordUser } from './remote-user.js';
-import { evalCondition, renderValue } from '../vars/index.js';
+import { evalCondition, isTemplated, renderValue } from '../vars/index.js';
 import type { TaskDef, Vars } from '../playbook/types.js';
 import { countResult, type HostResult, type TaskInfo } from './events.js';
 import { isActive, type HostState } from './host-state.js';
@@ -50,7 +50,8 @@ export async function runTask(p: PlayRun, task: TaskDef, scope: Scope, hosts: Ho
       }
     }
   });
-  if (p.play.anyErrorsFatal && hosts.some((h) => h.failed)) {
+  // any_errors_fatal on the task, a block or role around it, else the play's (inherited at load).
+  if ((task.anyErrorsFatal ?? p.play.anyErrorsFatal) && hosts.some((h) => h.failed)) {
     for (const h of p.batch) if (isActive(h)) h.ended = true;
   }
 }
@@ -73,7 +74,7 @@ async function runOnHost(p: PlayRun, task: TaskDef, scope: Scope, h: HostState):
   const user = acting.target === h && h.connectedAs !== undefined ? keywordUser(task.remoteUser, varsFor(), task.loc) : undefined;
   if (user !== undefined && user !== h.connectedAs) acting.target = await p.opts.userHost(h, user);
   p.touched.add(acting.target);
-  return runTaskOnHost(task, h, varsFor, when, {
+  return runTaskOnHost(withIgnoreErrors(task, varsFor), h, varsFor, when, {
     check,
     environment: task.environment === undefined ? scope.environment : [...scope.environment, task.environment],
     diff: p.opts.diff,
@@ -139,4 +140,10 @@ function whenHolds(when: unknown[], vars: Vars, task: TaskDef): boolean {
   } catch {
     return true;
   }
+}
+
+/** ignore_errors written as a template ("{{ x }}") is rendered per host, as Ansible templates the keyword. */
+function withIgnoreErrors(task: TaskDef, varsFor: () => Vars): TaskDef {
+  if (typeof task.ignoreErrors !== 'string' || !isTemplated(task.ignoreErrors)) return task;
+  return { ...task, ignoreErrors: renderValue(task.ignoreErrors, varsFor(), task.loc) };
 }
