@@ -36,6 +36,7 @@ import { replaceModule } from './replace/replace.js';
 import { tempfileModule } from './tempfile/tempfile.js';
 import { systemdModule, systemdServiceModule } from './systemd/systemd.js';
 import { fetchModule } from './fetch/fetch.js';
+import { includeVarsModule } from './include_vars/include_vars.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -51,7 +52,7 @@ registerModule(subnetLeaseModule);
 registerModule(asyncStatusModule);
 registerModule(ovsGatewayModule);
 for (const m of [statModule, slurpModule, pingModule, rawModule, blockinfileModule, replaceModule, tempfileModule, fetchModule]) registerModule(m);
-for (const m of [systemdModule, systemdServiceModule]) registerModule(m);
+for (const m of [systemdModule, systemdServiceModule, includeVarsModule]) registerModule(m);
 
 /** Modules found for loaded tasks beyond the native ones: src/fallback registers them by the name a task runs under. */
 const resolvedModules = new Map<string, Module<any, any>>();

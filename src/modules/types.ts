@@ -83,6 +83,8 @@ export interface ModuleContext {
    * (debug's var, assert's that). The runner gives it to every task; a hand-built context may omit it.
    */
   expressions?: TaskExpressions;
+  /** A controller-side vars file read as vars_files are (vault, PyYAML's rules); the runner lends it (include_vars). */
+  readVarsFile?(file: string): Promise<unknown>;
   /** The deferred steps pending on the host the module acts on (the delegate's with delegate_to), by key. */
   deferred: Map<string, DeferredStep>;
 }
@@ -106,6 +108,12 @@ export interface Module<Args = Record<string, unknown>, State = unknown> {
   name: string;
   /** The reference text (description, arguments, example, check/diff support). */
   doc: ModuleDoc;
+  /**
+   * Where the result's ansible_facts land: by default set_fact's level (data, above task vars);
+   * 'include_vars': Ansible's include_vars level - below set_fact/register, above task vars - kept as
+   * templates, like vars files (controller data).
+   */
+  factsLevel?: 'include_vars';
   /** Validates rendered args; errors name the argument, what was expected and what came. */
   args: ZodType<Args, any, any>;
   /** Args that are expressions the module evaluates itself (assert's `that`, debug's `var`): the runner

@@ -34,4 +34,4 @@ export function shortModuleName(name: string): string {
 }
 
 /** Modules whose free-form string is the command itself rather than key=value pairs. */
-export const FREE_FORM_MODULES = new Set(['command', 'shell', 'raw', 'script', 'include_tasks', 'import_tasks', 'meta']);
+export const FREE_FORM_MODULES = new Set(['command', 'shell', 'raw', 'script', 'include_tasks', 'import_tasks', 'meta', 'include_vars']);

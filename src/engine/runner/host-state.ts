@@ -12,6 +12,8 @@ export interface HostState {
   facts: Vars;
   /** register: and set_fact: results; they outlive the play, as in Ansible. */
   runtimeVars: Vars;
+  /** include_vars results (controller vars files): trusted, below runtimeVars; they outlive the play too. */
+  includedVars: Vars;
   transport?: Transport;
   /** The login the SSH transport uses (remote_user keying); undefined for local or before connecting. */
   connectedAs?: string;
@@ -35,6 +37,7 @@ export function newHostState(name: string, inventoryVars: Vars): HostState {
     inventoryVars,
     facts: {},
     runtimeVars: {},
+    includedVars: {},
     reads: newHostReads(),
     failed: false,
     unreachable: false,

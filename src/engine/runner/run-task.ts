@@ -4,6 +4,7 @@ import { BadInputError, HostwireError, TransportError, formatLoc } from '../../e
 import { evalCondition, loopItems, readsSecret, renderValue } from '../vars/index.js';
 import { hideSecretDiff } from './secret-diff.js';
 import { getModule } from '../../modules/registry.js';
+import { readYamlFile } from '../yaml-source.js';
 import type { DeferredStep, Module, ModuleContext, ModuleResult } from '../../modules/types.js';
 import { applyChanges } from '../../modules/kit/apply.js';
 import type { TaskDef, Vars } from '../playbook/types.js';
@@ -119,11 +120,12 @@ export function failedResult(h: HostState, task: TaskDef, err: unknown, started 
 /** `factsTo`: where ansible_facts go (the delegate, with delegate_facts); the register stays on `h`. */
 function finish(task: TaskDef, h: HostState, result: Record<string, unknown>, factsTo: HostState = h): void {
   if (task.register) h.runtimeVars[task.register] = result;
+  const level = getModule(task.module)?.factsLevel === 'include_vars' ? factsTo.includedVars : factsTo.runtimeVars;
   const facts = result.ansible_facts as Vars | undefined;
-  if (facts && !Array.isArray(facts)) Object.assign(factsTo.runtimeVars, facts);
+  if (facts && !Array.isArray(facts)) Object.assign(level, facts);
   if (Array.isArray(result.results)) for (const r of result.results as Record<string, unknown>[]) {
     const f = r.ansible_facts as Vars | undefined;
-    if (f) Object.assign(factsTo.runtimeVars, f);
+    if (f) Object.assign(level, f);
   }
 }
 
@@ -171,6 +173,7 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
     },
     deferred: opts.deferred,
     expressions: taskExpressions(vars),
+    readVarsFile: readYamlFile,
     probe: (p) => (opts.transport === h.transport ? readProbe(h, p, opts.lookahead, opts.become) : readProbeOn(opts.transport, p, opts.become)),
   };
   const ask: AskFn | undefined = opts.confirm && ((changes) => opts.confirm!({ host: h.name, task: task.name ?? task.module, changes }));

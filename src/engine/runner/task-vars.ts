@@ -1,6 +1,6 @@
 // Variable precedence for one task on one host (lowest first), as documented in the README:
 // role defaults < inventory (all < parent < child < host) < facts < play vars/vars_files
-// < role vars and params < block vars < task vars < set_fact/register < extra vars (-e).
+// < role vars and params < block vars < task vars < include_vars < set_fact/register < extra vars (-e).
 import { mergeTrustedLayers, mergeVars, templatedVars } from '../vars/index.js';
 import type { PlayDef, RoleContext, TaskDef, Vars } from '../playbook/types.js';
 import type { HostState } from './host-state.js';
@@ -64,7 +64,7 @@ export interface RunVarsContext {
 export const ANSIBLE_VERSION = { full: '2.14.18', major: 2, minor: 14, revision: 18, string: '2.14.18' } as const;
 
 export function hostLevelVars(h: HostState): Vars {
-  return mergeVars(h.inventoryVars, h.facts, h.runtimeVars);
+  return mergeVars(h.inventoryVars, h.facts, h.includedVars, h.runtimeVars);
 }
 
 const hostvarsCache = new WeakMap<RunVarsContext, Vars>();
@@ -94,7 +94,7 @@ function hostView(ctx: RunVarsContext, name: string): Vars {
   // Not `hostvars` itself: a dump of hostvars[x] (to_json) would recurse.
   const magic: Vars = { inventory_hostname: name, inventory_hostname_short: name.split('.')[0], groups: ctx.groups };
   const { vars, isData } = mergeTrustedLayers(other
-    ? [[other.inventoryVars, 'trusted'], [other.facts, 'data'], [other.runtimeVars, 'data'], [magic, 'data']]
+    ? [[other.inventoryVars, 'trusted'], [other.facts, 'data'], [other.includedVars, 'trusted'], [other.runtimeVars, 'data'], [magic, 'data']]
     : [[ctx.inventoryHosts!.vars(name), 'trusted'], [magic, 'data']]);
   return templatedVars(vars, undefined, isData);
 }
@@ -145,6 +145,7 @@ export function taskVars(ctx: RunVarsContext, h: HostState, scope: Scope, task?:
     [role?.params, 'trusted'],
     ...scope.vars.map((v): [Vars, 'trusted'] => [v, 'trusted']),
     [task?.vars, 'trusted'],
+    [h.includedVars, 'trusted'],
     [h.runtimeVars, 'data'],
     ...(scope.data ?? []).map((v): [Vars, 'data'] => [v, 'data']),
     [extra, 'data'],
