@@ -4,6 +4,7 @@
 // ansible-playbook on the same kind of hosts. Per sample and tool a fresh lab: first converge (for
 // hostwire this includes shipping the payload to each host), then a no-op re-run; afterwards
 // hostwire --check on the ansible-converged hosts must report changed=0 (both left the same state).
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { labDown, labInventoryYaml, labUp } from '../lab/index.js';
@@ -77,6 +78,8 @@ export function fallbackSection(results: FallbackResult[]): { lines: string[]; f
     '## Ansible-module fallback',
     '',
     `\`${path.relative(ROOT, FALLBACK_PLAY)}\`: 10 tasks, every one a module hostwire has no native version of (ansible-core's getent x2, known_hosts x3, debconf x2, and a library/ module x3). hostwire runs the modules themselves through its fallback; ansible-playbook runs the same playbook (bench/ansible/ansible.cfg). Fresh lab per sample and tool; hostwire's converge includes shipping the payload to each host (its controller keeps the built payload between runs).`,
+    '',
+    `Load average when written: ${loadavg().map((x) => x.toFixed(2)).join(' ')} (2 cores shared with the lab hosts and other work: absolute seconds are inflated, the ratios are what the targets are about).`,
     '',
     '| hosts | phase | hostwire s | ansible s | ansible / hostwire | hostwire execs/host | hostwire bytes sent/host |',
     '|---|---|---|---|---|---|---|',
