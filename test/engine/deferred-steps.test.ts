@@ -5,7 +5,7 @@ import test from 'ava';
 import { newHostState } from '../../src/engine/runner/host-state.js';
 import { runDeferredSteps } from '../../src/engine/runner/deferred-steps.js';
 import type { RunEvent } from '../../src/engine/runner/events.js';
-import { daemonReloadDone, daemonReloadPending, deferDaemonReload } from '../../src/modules/systemd_unit/daemon-reload.js';
+import { daemonReloadDone, daemonReloadPending, deferDaemonReload } from '../../src/modules/kit/daemon-reload.js';
 import type { Transport } from '../../src/transports/transport.js';
 
 function recordedHost(code = 0) {

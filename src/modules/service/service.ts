@@ -1,12 +1,12 @@
 // service: a systemd unit's run state, boot enablement and masking. restarted/reloaded always
 // report a change (like Ansible). Before acting, a pending daemon-reload of this host (unit files
-// written by systemd_unit, or this unit's NeedDaemonReload=yes) runs first, once: daemon-reload.ts.
+// written by systemd_unit, or this unit's NeedDaemonReload=yes) runs first, once: kit/daemon-reload.ts.
 import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
 import { quoteWord } from '../kit/shell-words.js';
 import type { Change, Module, ModuleContext } from '../types.js';
 import { applyChanges } from '../kit/apply.js';
-import { DAEMON_RELOAD, daemonReloadDone, daemonReloadPending } from '../systemd_unit/daemon-reload.js';
+import { DAEMON_RELOAD, daemonReloadDone, daemonReloadPending } from '../kit/daemon-reload.js';
 import { unitShowRead } from '../../probe/kinds/services.js';
 import { isEnabled, isMasked, isRunning, parseShow, type UnitStatus } from './parse.js';
 import { serviceDoc } from './doc.js';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
 import type { Module, ModuleContext, ModuleResult } from '../types.js';
 import { ansibleBool, withAliases } from '../kit/ansible-args.js';
-import { DAEMON_RELOAD, daemonReloadDone, daemonReloadPending } from '../systemd_unit/daemon-reload.js';
+import { DAEMON_RELOAD, daemonReloadDone, daemonReloadPending } from '../kit/daemon-reload.js';
 import { unitShowRead } from '../../probe/kinds/services.js';
 import { parseShow } from '../service/parse.js';
 import { planSystemd, type SystemdArgs } from './plan.js';

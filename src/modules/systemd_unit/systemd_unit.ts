@@ -1,5 +1,5 @@
 // systemd_unit: a unit file or one drop-in (<path>/<unit>.d/<dropin>.conf) with given content.
-// A change leaves the host one deferred daemon-reload (see daemon-reload.ts) unless
+// A change leaves the host one deferred daemon-reload (see kit/daemon-reload.ts) unless
 // daemon_reload: yes asks for it right away.
 import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
@@ -11,7 +11,7 @@ import { modeArg } from '../kit/mode.js';
 import { parseStat, type FileStat } from '../kit/file-stat.js';
 import { fileRead } from '../../probe/kinds/files.js';
 import { controlFree } from '../kit/line-text.js';
-import { DAEMON_RELOAD, daemonReloadDone, deferDaemonReload } from './daemon-reload.js';
+import { DAEMON_RELOAD, daemonReloadDone, deferDaemonReload } from '../kit/daemon-reload.js';
 import { systemdUnitDoc } from './doc.js';
 
 const unitArgs = z

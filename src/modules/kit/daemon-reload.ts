@@ -1,7 +1,7 @@
 // `systemctl daemon-reload` at most once per host per batch of unit-file changes.
 //
-// How: systemd_unit does not reload after writing; it leaves a deferred step on the host (see
-// DeferredStep in ../types.ts). The next service task that acts on that host runs
+// Shared by systemd_unit, service and systemd. systemd_unit does not reload after writing; it leaves
+// a deferred step on the host (see DeferredStep in ../types.ts). The next service task that acts on that host runs
 // `systemctl daemon-reload` first (also when its own unit reports NeedDaemonReload=yes, i.e. it was
 // edited behind our back) and deletes the step; so three unit/drop-in writes followed by a restart
 // cost one reload. A step still pending when the batch ends is run by the runner, which knows it
