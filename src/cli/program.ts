@@ -15,6 +15,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   init: async () => (await import('./init.js')).registerInitCommand,
   graph: async () => (await import('./graph.js')).registerGraphCommand,
   subnets: async () => (await import('./subnets.js')).registerSubnetsCommand,
+  doc: async () => (await import('./doc.js')).registerDocCommand,
   completion: async () => (await import('./completion.js')).registerCompletionCommand,
 };
 const ALIASES: Record<string, string> = { facts: 'inventory' };

@@ -1,6 +1,7 @@
 // Argument types as Ansible's AnsibleModule reads them: `type: bool` takes yes/no/on/off/1/0/true/false
 // (as key=value arguments arrive as text), and aliases map to the argument's own name before validation.
 import { z, type ZodTypeAny } from 'zod';
+import { recordAliases } from './arg-aliases.js';
 
 const TRUE = new Set(['y', 'yes', 'on', '1', 'true', 't']);
 const FALSE = new Set(['n', 'no', 'off', '0', 'false', 'f']);
@@ -21,7 +22,7 @@ export const ansibleInt = z.preprocess((v) => (typeof v === 'string' && /^\s*-?\
  * lets an alias silently win; two different values for one argument are refused here, naming both.
  */
 export function withAliases<T extends ZodTypeAny>(schema: T, aliases: Record<string, readonly string[]>) {
-  return z.preprocess((raw, ctx) => {
+  return recordAliases(z.preprocess((raw, ctx) => {
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
     const args = { ...(raw as Record<string, unknown>) };
     for (const [name, names] of Object.entries(aliases)) {
@@ -36,5 +37,5 @@ export function withAliases<T extends ZodTypeAny>(schema: T, aliases: Record<str
       }
     }
     return args;
-  }, schema);
+  }, schema), aliases);
 }

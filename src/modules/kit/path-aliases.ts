@@ -2,9 +2,10 @@
 // ini_file: dest), mapped before validation so every later step sees `path`. Ansible lets an alias
 // silently win over `path` (with a warning); two different values are refused here instead.
 import { z, type ZodTypeAny } from 'zod';
+import { recordAliases } from './arg-aliases.js';
 
 export function withPathAliases<T extends ZodTypeAny>(schema: T, aliases: string[]) {
-  return z.preprocess((raw, ctx) => {
+  return recordAliases(z.preprocess((raw, ctx) => {
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
     const args = { ...(raw as Record<string, unknown>) };
     for (const alias of aliases) {
@@ -17,5 +18,5 @@ export function withPathAliases<T extends ZodTypeAny>(schema: T, aliases: string
       delete args[alias];
     }
     return args;
-  }, schema);
+  }, schema), { path: aliases });
 }
