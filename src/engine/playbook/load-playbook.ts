@@ -105,19 +105,13 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
   // The play's no_log/ignore_errors reach every task and handler that sets neither (nor a block around it).
   const playInherited = { noLog: boolKeyword(p, 'no_log', loc), ignoreErrors: p.ignore_errors ?? undefined };
   for (const list of [preTasks, roleTasks, tasks, postTasks, extraHandlers, playHandlers]) inheritInto(list, playInherited);
-  const serial = listKeyword(p, 'serial', loc, true) as (number | string)[];
-  for (const s of serial) {
-    if (typeof s === 'number' ? !Number.isInteger(s) || s < 0 : typeof s !== 'string' || !/^(\d+%?|.*{{.*}}.*)$/.test(s.trim())) {
-      throw new BadInputError(`'serial' must be a number of hosts, a percentage such as 30% or a list of them, got ${describe(s)}`, keyLoc(p, 'serial', loc));
-    }
-  }
-  const varsFiles = listKeyword(p, 'vars_files', loc, true);
-  for (const f of varsFiles) if (typeof f !== 'string') throw new BadInputError(`'vars_files' entries must be file names, got ${describe(f)}`, locOf(f) ?? keyLoc(p, 'vars_files', loc));
+  const serial = serialKeyword(p, loc);
+  const varsFiles = varsFilesKeyword(p, loc);
   return {
     name: p.name === undefined ? String(p.hosts) : String(p.name),
     hosts: Array.isArray(p.hosts) ? p.hosts.join(',') : String(p.hosts),
     vars: (mapKeyword(p, 'vars', loc) as Vars) ?? {},
-    varsFiles: varsFiles as string[],
+    varsFiles,
     preTasks,
     tasks: [...roleTasks, ...tasks],
     postTasks,
@@ -143,6 +137,23 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
     baseDir: dir,
     loc,
   };
+}
+
+/** serial: a number of hosts, a percentage or a list of them (a template is checked when rendered). */
+function serialKeyword(p: Record<string, unknown>, loc: SourceLoc): (number | string)[] {
+  const serial = listKeyword(p, 'serial', loc, true) as (number | string)[];
+  for (const s of serial) {
+    if (typeof s === 'number' ? !Number.isInteger(s) || s < 0 : typeof s !== 'string' || !/^(\d+%?|.*{{.*}}.*)$/.test(s.trim())) {
+      throw new BadInputError(`'serial' must be a number of hosts, a percentage such as 30% or a list of them, got ${describe(s)}`, keyLoc(p, 'serial', loc));
+    }
+  }
+  return serial;
+}
+
+function varsFilesKeyword(p: Record<string, unknown>, loc: SourceLoc): string[] {
+  const varsFiles = listKeyword(p, 'vars_files', loc, true);
+  for (const f of varsFiles) if (typeof f !== 'string') throw new BadInputError(`'vars_files' entries must be file names, got ${describe(f)}`, locOf(f) ?? keyLoc(p, 'vars_files', loc));
+  return varsFiles as string[];
 }
 
 /** The inheritable keywords of a roles: entry (its own when/tags/become... make the role's block). */

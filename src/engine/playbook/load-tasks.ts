@@ -45,13 +45,9 @@ export async function loadTaskList(raw: unknown, ctx: TaskLoadContext, where: st
   return out;
 }
 
-async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Promise<TaskItem[]> {
-  const loc = locOf(raw) ?? at ?? { file: ctx.file };
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new BadInputError(`a task must be a mapping (name, module, keywords), got ${JSON.stringify(raw)}`, loc);
-  }
-  const t = raw as Record<string, unknown>;
-  const common = {
+/** The keywords every task, block and import carries. */
+function commonKeywords(t: Record<string, unknown>, ctx: TaskLoadContext, loc: SourceLoc) {
+  return {
     name: t.name === undefined ? undefined : String(t.name),
     when: asList(t.when),
     tags: asStrings(t.tags),
@@ -72,20 +68,18 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
     baseDir: ctx.baseDir,
     loc,
   };
-  const moduleKeys = Object.keys(t).filter((k) => !TASK_KEYWORDS.has(k) && !k.startsWith('with_'));
-  if ('block' in t) {
-    // Ansible: a block holds tasks; a module beside `block:` is an error, not a task.
-    if (moduleKeys.length) throw new BadInputError(`'${moduleKeys[0]}' is not a valid attribute for a block (a task with block: cannot also have a module)`, keyLoc(t, moduleKeys[0]!, loc));
-    const block: BlockDef = {
-      ...common,
-      kind: 'block',
-      block: await loadTaskList(t.block, ctx, 'block', keyLoc(t, 'block', loc)),
-      rescue: await loadTaskList(t.rescue, ctx, 'rescue', keyLoc(t, 'rescue', loc)),
-      always: await loadTaskList(t.always, ctx, 'always', keyLoc(t, 'always', loc)),
-    };
-    inheritInto([...block.block, ...block.rescue, ...block.always], block);
-    return [block];
+}
+type Common = ReturnType<typeof commonKeywords>;
+
+async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Promise<TaskItem[]> {
+  const loc = locOf(raw) ?? at ?? { file: ctx.file };
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new BadInputError(`a task must be a mapping (name, module, keywords), got ${JSON.stringify(raw)}`, loc);
   }
+  const t = raw as Record<string, unknown>;
+  const common = commonKeywords(t, ctx, loc);
+  const moduleKeys = Object.keys(t).filter((k) => !TASK_KEYWORDS.has(k) && !k.startsWith('with_'));
+  if ('block' in t) return [await loadBlock(t, moduleKeys, common, ctx)];
   const action = taskAction(t, moduleKeys, loc, common.name);
   const moduleKey = action.written;
   const include = internalAction(moduleKey);
@@ -111,48 +105,76 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
   }
   // Imports are static: expanded here, wrapped in a block that carries the task's keywords.
   if (module === 'import_role' || module === 'import_tasks') refuseImportLoop(t, module, loc);
-  if (module === 'import_role') {
-    const a = (rawArgs ?? {}) as Record<string, unknown>;
-    if (typeof a.name !== 'string') throw new BadInputError(`${module} needs 'name: <role>'`, mloc);
-    const role = await ctx.loadRole(a.name, (t.vars as Vars) ?? {}, mloc, a.tasks_from as string | undefined);
-    ctx.extraHandlers.push(...inheritIntoHandlers(inheritCheckMode(role.handlers, common.checkMode), common));
-    inheritInto(role.tasks, common);
-    return [{ ...common, vars: {}, kind: 'block', block: role.tasks, rescue: [], always: [] }];
-  }
-  if (module === 'import_tasks') {
-    const rel = typeof rawArgs === 'string' ? rawArgs : String((rawArgs as Record<string, unknown>)?.file ?? '');
-    if (!rel) throw new BadInputError(`${module} needs a file name`, mloc);
-    const file = path.resolve(ctx.role ? path.join(ctx.baseDir, 'tasks') : ctx.baseDir, rel);
-    const chain = ctx.importChain ?? [{ file: ctx.file }];
-    if (chain.some((c) => c.file === file)) {
-      const names = [...chain.map((c) => c.file), file].map((f) => path.relative(ctx.baseDir, f) || f);
-      throw new BadInputError(`${module} recursion: ${names.join(' -> ')}; a task file cannot include itself (hostwire expands imports before the run)`, mloc);
-    }
-    const list = await loadTaskList(await readYamlFile(file), { ...ctx, file, importChain: [...chain, { file, loc: mloc }] }, file);
-    inheritInto(list, common);
-    return [{ ...common, kind: 'block', block: list, rescue: [], always: [] }];
-  }
+  if (module === 'import_role') return [await importRole(t, rawArgs, mloc, common, ctx)];
+  if (module === 'import_tasks') return [await importTasks(rawArgs, mloc, common, ctx)];
   let runAs = module;
   if (!ctx.knownModule(module)) {
     const r = ctx.resolveModule?.(moduleKey, ctx.role?.dir);
     if (!r || 'error' in r) throw new BadInputError(r?.error ?? `couldn't resolve module/action '${moduleKey}'. This often indicates a misspelling or a module hostwire does not ship`, mloc);
     runAs = r.name;
   }
-  let args: Vars;
+  let args = moduleArgs(rawArgs, module, moduleKey, mloc, ctx.knownModule(module));
+  if (action.extraArgs) args = { ...action.extraArgs, ...args };
+  if (t.args && typeof t.args === 'object') args = { ...(t.args as Vars), ...args };
+  return [moduleTask(t, common, runAs, moduleKey, args)];
+}
+
+async function loadBlock(t: Record<string, unknown>, moduleKeys: string[], common: Common, ctx: TaskLoadContext): Promise<BlockDef> {
+  const loc = common.loc;
+  // Ansible: a block holds tasks; a module beside `block:` is an error, not a task.
+  if (moduleKeys.length) throw new BadInputError(`'${moduleKeys[0]}' is not a valid attribute for a block (a task with block: cannot also have a module)`, keyLoc(t, moduleKeys[0]!, loc));
+  const block: BlockDef = {
+    ...common,
+    kind: 'block',
+    block: await loadTaskList(t.block, ctx, 'block', keyLoc(t, 'block', loc)),
+    rescue: await loadTaskList(t.rescue, ctx, 'rescue', keyLoc(t, 'rescue', loc)),
+    always: await loadTaskList(t.always, ctx, 'always', keyLoc(t, 'always', loc)),
+  };
+  inheritInto([...block.block, ...block.rescue, ...block.always], block);
+  return block;
+}
+
+async function importRole(t: Record<string, unknown>, rawArgs: unknown, mloc: SourceLoc, common: Common, ctx: TaskLoadContext): Promise<BlockDef> {
+  const a = (rawArgs ?? {}) as Record<string, unknown>;
+  if (typeof a.name !== 'string') throw new BadInputError(`import_role needs 'name: <role>'`, mloc);
+  const role = await ctx.loadRole(a.name, (t.vars as Vars) ?? {}, mloc, a.tasks_from as string | undefined);
+  ctx.extraHandlers.push(...inheritIntoHandlers(inheritCheckMode(role.handlers, common.checkMode), common));
+  inheritInto(role.tasks, common);
+  return { ...common, vars: {}, kind: 'block', block: role.tasks, rescue: [], always: [] };
+}
+
+async function importTasks(rawArgs: unknown, mloc: SourceLoc, common: Common, ctx: TaskLoadContext): Promise<BlockDef> {
+  const rel = typeof rawArgs === 'string' ? rawArgs : String((rawArgs as Record<string, unknown>)?.file ?? '');
+  if (!rel) throw new BadInputError(`import_tasks needs a file name`, mloc);
+  const file = path.resolve(ctx.role ? path.join(ctx.baseDir, 'tasks') : ctx.baseDir, rel);
+  const chain = ctx.importChain ?? [{ file: ctx.file }];
+  if (chain.some((c) => c.file === file)) {
+    const names = [...chain.map((c) => c.file), file].map((f) => path.relative(ctx.baseDir, f) || f);
+    throw new BadInputError(`import_tasks recursion: ${names.join(' -> ')}; a task file cannot include itself (hostwire expands imports before the run)`, mloc);
+  }
+  const list = await loadTaskList(await readYamlFile(file), { ...ctx, file, importChain: [...chain, { file, loc: mloc }] }, file);
+  inheritInto(list, common);
+  return { ...common, kind: 'block', block: list, rescue: [], always: [] };
+}
+
+/** A module's arguments: a mapping, a key=value string, or a free-form command line (`native`: hostwire has the module). */
+function moduleArgs(rawArgs: unknown, module: string, moduleKey: string, mloc: SourceLoc, native: boolean): Vars {
   if (typeof rawArgs === 'string') {
     if (FREE_FORM_MODULES.has(module)) {
       const ff = splitFreeForm(rawArgs);
-      args = { _raw_params: ff.raw, ...ff.options };
-    } else if (!ctx.knownModule(module) && !/^\s*[A-Za-z_][\w.]*=/.test(rawArgs)) {
-      // An Ansible module run by the fallback: text that is not key=value reaches it as _raw_params (parse_kv).
-      args = { _raw_params: rawArgs };
-    } else args = parseKeyValueArgs(rawArgs, mloc);
-  } else if (rawArgs === null || rawArgs === undefined) args = {};
-  else if (typeof rawArgs === 'object' && !Array.isArray(rawArgs)) args = { ...(rawArgs as Vars) };
-  else throw new BadInputError(`arguments of '${moduleKey}' must be a mapping or a key=value string, got ${JSON.stringify(rawArgs)}`, mloc);
-  if (action.extraArgs) args = { ...action.extraArgs, ...args };
-  if (t.args && typeof t.args === 'object') args = { ...(t.args as Vars), ...args };
+      return { _raw_params: ff.raw, ...ff.options };
+    }
+    // An Ansible module run by the fallback: text that is not key=value reaches it as _raw_params (parse_kv).
+    if (!native && !/^\s*[A-Za-z_][\w.]*=/.test(rawArgs)) return { _raw_params: rawArgs };
+    return parseKeyValueArgs(rawArgs, mloc);
+  }
+  if (rawArgs === null || rawArgs === undefined) return {};
+  if (typeof rawArgs === 'object' && !Array.isArray(rawArgs)) return { ...(rawArgs as Vars) };
+  throw new BadInputError(`arguments of '${moduleKey}' must be a mapping or a key=value string, got ${JSON.stringify(rawArgs)}`, mloc);
+}
 
+function moduleTask(t: Record<string, unknown>, common: Common, runAs: string, moduleKey: string, args: Vars): TaskDef {
+  const loc = common.loc;
   const { loop, loopWith } = loopKeyword(t, loc);
   const lc = mapKeyword(t, 'loop_control', loc) ?? {};
   const task: TaskDef = {
@@ -177,5 +199,5 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
     poll: secondsKeyword(t, 'poll', loc),
   };
   if (task.until !== undefined && t.retries === undefined) task.retries = 3;
-  return [task];
+  return task;
 }
