@@ -111,7 +111,8 @@ export function createReportCollector(now: () => number = Date.now) {
 
 function toResult(r: HostResult, endMs: number): ReportResult {
   const items = (r.result?.items as HostResult[] | undefined) ?? [];
-  const diff = r.diff?.length ? r.diff : items.flatMap((i) => i.diff ?? []);
+  // diff: false on the task (or around it): no diff kept, as Ansible computes none.
+  const diff = r.diffMode === false ? [] : r.diff?.length ? r.diff : items.flatMap((i) => i.diff ?? []);
   const base = { host: r.host, status: r.status, startMs: Math.max(0, endMs - r.durationMs), endMs, label: r.label, ignored: r.ignored, delegatedTo: r.delegatedTo };
   if (r.noLog) return { ...base, noLog: true, diff: [] };
   const failedItem = items.find((i) => i.status === 'failed');

@@ -36,7 +36,7 @@ export function createLiveRenderer(o: { write(text: string): void; diff: boolean
               t.title = `${r.status}: ${host}${r.msg && r.status !== 'ok' ? ` - ${r.noLog ? 'hidden (no_log)' : r.msg.split('\n')[0]}` : ''}`;
               if (r.status === 'skipped') return t.skip(`skipping: ${host}`);
               if (r.status === 'failed' || r.status === 'unreachable') throw new Error(t.title);
-              if (o.diff && !r.noLog && r.diff?.length) t.output = r.diff.map(formatDiff).join('\n');
+              if ((r.diffMode ?? o.diff) && !r.noLog && r.diff?.length) t.output = r.diff.map(formatDiff).join('\n');
             },
           })),
           { concurrent: true, exitOnError: false, rendererOptions: { collapseSubtasks: false, collapseErrors: false, showErrorMessage: true } },

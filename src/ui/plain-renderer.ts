@@ -90,7 +90,7 @@ function hostLine(view: View, task: TaskInfo, r: HostResult): string {
       if (r.status === 'ok' && /^include_(tasks|role)$/.test(task.module) && r.msg?.startsWith('included: ')) lines.push(paint('cyan', `${r.msg} for ${r.host}`));
       else if (!items) lines.push(statusLine(view, r, target, hidden, task));
   }
-  if (o.diff && !hidden && r.diff?.length) for (const d of r.diff) lines.push(formatDiff(d));
+  if ((r.diffMode ?? o.diff) && !hidden && r.diff?.length) for (const d of r.diff) lines.push(formatDiff(d));
   // A module's warnings (Ansible modules run through the fallback return them), as Ansible's callback prints them.
   const warnings = hidden ? [] : r.result?.warnings;
   if (Array.isArray(warnings)) for (const w of warnings) lines.push(paint('magenta', `[WARNING]: ${String(w)}`));

@@ -11,9 +11,11 @@ export interface Inherited {
   delegateFacts?: boolean;
   anyErrorsFatal?: boolean;
   remoteUser?: string;
+  diff?: boolean;
+  throttle?: number;
 }
 
-const KEYS = ['ignoreErrors', 'noLog', 'delegateTo', 'anyErrorsFatal', 'remoteUser'] as const;
+const KEYS = ['ignoreErrors', 'noLog', 'delegateTo', 'anyErrorsFatal', 'remoteUser', 'diff', 'throttle'] as const;
 
 /** Fills what `items` (and every task below them) left unset with `from`'s values. */
 export function inheritInto(items: TaskItem[], from: Inherited): void {

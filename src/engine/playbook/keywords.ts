@@ -12,7 +12,7 @@ export const PLAY_KEYWORDS = new Set([
   'gather_facts', 'gather_subset', 'become', 'become_user', 'become_method', 'serial', 'any_errors_fatal',
   'max_fail_percentage', 'strategy', 'tags', 'check_mode', 'connection', 'remote_user', 'environment',
   'collections', 'order', 'force_handlers', 'ignore_unreachable', 'no_log', 'diff', 'vars_prompt', 'module_defaults',
-  'run_once', 'ignore_errors',
+  'run_once', 'ignore_errors', 'debugger',
 ]);
 
 /** Keys of a play's `roles:` entry that are keywords, not role parameters. */
@@ -24,8 +24,6 @@ export const ROLE_ENTRY_KEYWORDS = new Set([
   'become_method', 'collections', 'debugger', 'diff', 'throttle', 'module_defaults', 'remote_user',
 ]);
 
-/** Keywords accepted for compatibility but not acted upon; a warning is better than a hard stop. */
-export const IGNORED_KEYWORDS = new Set(['debugger', 'throttle', 'collections', 'order', 'become_method', 'diff', 'module_defaults']);
 
 /** Strip ansible.builtin./ansible.posix./community.general. style prefixes. */
 export function shortModuleName(name: string): string {

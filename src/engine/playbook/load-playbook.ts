@@ -11,6 +11,7 @@ import { makeRoleLoader } from './load-role.js';
 import { inheritInto, inheritIntoHandlers, type Inherited } from './inherit.js';
 import { internalAction } from './action-form.js';
 import { boolKeyword, describe, keyLoc, listKeyword, mapKeyword, stringKeyword } from './keyword-types.js';
+import { checkKeywordSupport, diffKeyword, throttleKeyword } from './keyword-support.js';
 import type { SourceLoc } from '../../errors.js';
 import type { PlayDef, Playbook, RoleContext, TaskDef, TaskItem, Vars } from './types.js';
 
@@ -67,6 +68,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
   for (const k of Object.keys(p)) {
     if (!PLAY_KEYWORDS.has(k)) throw new BadInputError(`'${k}' is not a valid attribute for a play (expected one of hosts, vars, roles, tasks, handlers, ...)`, locOf(p, k) ?? loc);
   }
+  checkKeywordSupport(p, loc);
   if (p.hosts === undefined || p.hosts === null || p.hosts === '') throw new BadInputError("the play has no 'hosts:' (expected a host pattern such as all or a group name)", loc);
   const extraHandlers: TaskDef[] = [];
   const ctx: TaskLoadContext = { file, baseDir: dir, knownModule: opts.knownModule, resolveModule: resolverFrom(dir, opts), loadRole: (n, pr, l, tf, dup) => loadRole(n, pr, l, tf, [], dup), extraHandlers };
@@ -77,6 +79,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
     const rloc = locOfItem(roleList, i) ?? keyLoc(p, 'roles', loc);
     if (typeof r !== 'string' && (!r || typeof r !== 'object' || Array.isArray(r))) throw new BadInputError(`a roles: entry must be a role name or a mapping with role:, got ${describe(r)}`, rloc);
     const spec = typeof r === 'string' ? { role: r } : (r as Vars);
+    checkKeywordSupport(spec, rloc);
     const name = String(spec.role ?? spec.name ?? '');
     if (!name) throw new BadInputError('a roles: entry needs a role name', rloc);
     const params: Vars = { ...((spec.vars as Vars) ?? {}) };
@@ -103,7 +106,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
     playHandlers.push(h);
   }
   // The play's no_log/ignore_errors reach every task and handler that sets neither (nor a block around it).
-  const playInherited = { noLog: boolKeyword(p, 'no_log', loc), ignoreErrors: p.ignore_errors ?? undefined };
+  const playInherited = { noLog: boolKeyword(p, 'no_log', loc), ignoreErrors: p.ignore_errors ?? undefined, diff: diffKeyword(p, loc) };
   for (const list of [preTasks, roleTasks, tasks, postTasks, extraHandlers, playHandlers]) inheritInto(list, playInherited);
   const serial = serialKeyword(p, loc);
   const varsFiles = varsFilesKeyword(p, loc);
@@ -165,6 +168,8 @@ function roleEntryKeywords(spec: Vars, loc: SourceLoc): Inherited {
     delegateFacts: boolKeyword(spec, 'delegate_facts', loc),
     anyErrorsFatal: boolKeyword(spec, 'any_errors_fatal', loc),
     remoteUser: stringKeyword(spec, 'remote_user', loc),
+    diff: diffKeyword(spec, loc),
+    throttle: throttleKeyword(spec, loc),
   };
 }
 

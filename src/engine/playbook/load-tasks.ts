@@ -11,6 +11,7 @@ import { loopKeyword } from './loop-keyword.js';
 import { boolKeyword, describe, keyLoc, mapKeyword, registerKeyword, secondsKeyword, stringKeyword } from './keyword-types.js';
 import { inheritInto, inheritIntoHandlers } from './inherit.js';
 import { checkIncludeKeywords, loadInclude } from './load-include.js';
+import { checkKeywordSupport, diffKeyword, throttleKeyword } from './keyword-support.js';
 import type { BlockDef, TaskDef, TaskItem, Vars } from './types.js';
 import type { TaskLoadContext } from './load-context.js';
 
@@ -61,6 +62,8 @@ function commonKeywords(t: Record<string, unknown>, ctx: TaskLoadContext, loc: S
     delegateFacts: boolKeyword(t, 'delegate_facts', loc),
     anyErrorsFatal: boolKeyword(t, 'any_errors_fatal', loc),
     remoteUser: stringKeyword(t, 'remote_user', loc),
+    diff: diffKeyword(t, loc),
+    throttle: throttleKeyword(t, loc),
     runOnce: boolKeyword(t, 'run_once', loc),
     connection: connectionKeyword(t.connection, locOf(t, 'connection') ?? loc),
     environment: t.environment ?? undefined,
@@ -77,6 +80,7 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
     throw new BadInputError(`a task must be a mapping (name, module, keywords), got ${JSON.stringify(raw)}`, loc);
   }
   const t = raw as Record<string, unknown>;
+  checkKeywordSupport(t, loc);
   const common = commonKeywords(t, ctx, loc);
   const moduleKeys = Object.keys(t).filter((k) => !TASK_KEYWORDS.has(k) && !k.startsWith('with_'));
   if ('block' in t) return [await loadBlock(t, moduleKeys, common, ctx)];

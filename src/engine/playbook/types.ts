@@ -32,6 +32,10 @@ export interface TaskCommon {
   remoteUser?: string;
   /** any_errors_fatal on the task or around it (the play's is PlayDef.anyErrorsFatal). */
   anyErrorsFatal?: boolean;
+  /** `diff:` on the task or around it (or the play): overrides --diff for the task. */
+  diff?: boolean;
+  /** `throttle:` on the task or its block/role: at most this many hosts run it at once (0: forks only). */
+  throttle?: number;
   /** `environment:` (a mapping or a template of one); outer ones first, the task's last wins per key. */
   environment?: unknown;
   /** `connection:` on a task or block; only local is acted on (the task runs on the controller). */
@@ -130,6 +134,7 @@ export interface PlayDef {
   /** no_log and ignore_errors on the play: every task without its own (or a block's) inherits them. */
   noLog?: boolean;
   ignoreErrors?: unknown;
+  diff?: boolean;
   /** vars_prompt names: hostwire never prompts, so each must come with -e (as Ansible skips the prompt then). */
   varsPrompt: { name: string; loc: SourceLoc }[];
   /** The play's `connection:` (a host's own ansible_connection still wins, as in Ansible). */

@@ -38,6 +38,8 @@ export interface HostResult {
   stderr?: string;
   rc?: number;
   diff?: DiffEntry[];
+  /** The task's own `diff:` keyword (over --diff): whether its diff is shown. */
+  diffMode?: boolean;
   /** True when failed but ignore_errors applied. */
   ignored?: boolean;
   /** When the task was delegated: the host it really ran on. */

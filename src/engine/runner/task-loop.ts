@@ -12,6 +12,7 @@ import { forEachLimited } from './pool.js';
 import { taskVars, type Scope } from './task-vars.js';
 import { failedResult, runTaskOnHost } from './run-task.js';
 import { effectiveCheckMode } from './check-mode.js';
+import { withDiffKeyword } from './diff-keyword.js';
 import { displayName } from './task-name.js';
 import { shouldRunByTags } from './tags.js';
 import { runMeta } from './meta.js';
@@ -40,7 +41,9 @@ export async function runTask(p: PlayRun, task: TaskDef, scope: Scope, hosts: Ho
   p.opts.emit({ type: 'task_start', task: info });
   const runOnce = task.runOnce ?? scope.runOnce;
   const targets = runOnce ? hosts.slice(0, 1) : hosts;
-  await forEachLimited(targets, p.opts.forks, async (h) => {
+  // throttle: fewer hosts at once than --forks, never more (Ansible caps it by forks).
+  const limit = task.throttle ? Math.min(task.throttle, p.opts.forks) : p.opts.forks;
+  await forEachLimited(targets, limit, async (h) => {
     const result = await runOnHost(p, task, scope, h);
     record(p, task, h, result, info);
     if (runOnce) {
@@ -74,10 +77,10 @@ async function runOnHost(p: PlayRun, task: TaskDef, scope: Scope, h: HostState):
   const user = acting.target === h && h.connectedAs !== undefined ? keywordUser(task.remoteUser, varsFor(), task.loc) : undefined;
   if (user !== undefined && user !== h.connectedAs) acting.target = await p.opts.userHost(h, user);
   p.touched.add(acting.target);
-  return runTaskOnHost(withIgnoreErrors(task, varsFor), h, varsFor, when, {
+  const result = await runTaskOnHost(withIgnoreErrors(task, varsFor), h, varsFor, when, {
     check,
     environment: task.environment === undefined ? scope.environment : [...scope.environment, task.environment],
-    diff: p.opts.diff,
+    diff: task.diff ?? p.opts.diff,
     verbosity: p.opts.verbosity,
     become,
     transport: acting.target.transport!,
@@ -89,6 +92,7 @@ async function runOnHost(p: PlayRun, task: TaskDef, scope: Scope, h: HostState):
     confirm: p.opts.confirm,
     interrupted: p.opts.interrupted,
   });
+  return withDiffKeyword(result, task.diff);
 }
 
 interface Acting {
