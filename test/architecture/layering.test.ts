@@ -32,18 +32,21 @@ test('checker: an upward, a sideways and a runner-to-module import are reported'
     edge('src/modules/debug/debug.ts', 'src/engine/vars/index.ts'), // upward
     edge('src/engine/runner/run-play.ts', 'src/modules/systemd_unit/daemon-reload.ts'), // names a module
     edge('src/newroom/x.ts', 'src/errors.ts'), // no floor
+    edge('src/modules/systemd/plan.ts', 'src/modules/service/parse.ts'), // another module's folder
   ]);
-  t.is(found.length, 4);
+  t.is(found.length, 5);
   t.regex(found[0]!.message, /sideways on floor 1, transports -> vault/);
   t.regex(found[1]!.message, /upward, modules \(floor 3\) -> engine \(floor 4\)/);
   t.regex(found[2]!.message, /the runner names a module/);
   t.regex(found[3]!.message, /room 'newroom' sits on no floor/);
+  t.regex(found[4]!.message, /a module imports another module's folder/);
 });
 
 test('checker: downward, same-room, listed sideways and runner -> registry/kit imports pass', (t) => {
   t.deepEqual(layeringViolations([
     edge('src/cli/run.ts', 'src/engine/runner/run-playbook.ts'),
-    edge('src/modules/file/file.ts', 'src/modules/copy/copy.ts'),
+    edge('src/modules/file/file.ts', 'src/modules/kit/apply.ts'),
+    edge('src/modules/registry.ts', 'src/modules/copy/copy.ts'),
     edge('src/modules/subnet_lease/subnet_lease.ts', 'src/sdn/pool.ts'),
     edge('src/engine/runner/run-task.ts', 'src/modules/registry.ts'),
     edge('src/engine/runner/run-task.ts', 'src/modules/kit/apply.ts'),

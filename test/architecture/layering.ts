@@ -46,6 +46,13 @@ function runnerNamesModule(e: ImportEdge): boolean {
   return m !== null && m[1] !== 'kit';
 }
 
+/** A module folder imports the kit (shared helpers) and the floor's types, never another module's folder. */
+function moduleImportsModule(e: ImportEdge): boolean {
+  const from = /^src\/modules\/([^/]+)\//.exec(e.from);
+  const to = /^src\/modules\/([^/]+)\//.exec(e.to);
+  return from !== null && to !== null && from[1] !== to[1] && from[1] !== 'kit' && to[1] !== 'kit';
+}
+
 export function layeringViolations(edges: readonly ImportEdge[]): Violation[] {
   const out: Violation[] = [];
   for (const e of edges) {
@@ -59,6 +66,7 @@ export function layeringViolations(edges: readonly ImportEdge[]): Violation[] {
     } else if (a !== b && fb === fa && !SIDEWAYS[`${a} -> ${b}`]) {
       out.push({ message: `${where}: sideways on floor ${fa}, ${a} -> ${b} (not in SIDEWAYS)` });
     }
+    if (moduleImportsModule(e)) out.push({ message: `${where}: a module imports another module's folder (move the shared part to src/modules/kit/)` });
     if (runnerNamesModule(e)) out.push({ message: `${where}: the runner names a module (declare the need on the Module instead)` });
   }
   return out;

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { parseShow } from '../../src/modules/service/parse.js';
+import { parseShow } from '../../src/modules/kit/unit-status.js';
 import { unitShowKind } from '../../src/probe/kinds/services.js';
 import { planService } from '../../src/modules/service/service.js';
 import { getModule } from '../../src/modules/registry.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { parseShow } from '../../src/modules/service/parse.js';
+import { parseShow } from '../../src/modules/kit/unit-status.js';
 import { planSystemd } from '../../src/modules/systemd/plan.js';
 import { getModule } from '../../src/modules/registry.js';
 

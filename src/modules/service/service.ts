@@ -8,7 +8,7 @@ import type { Change, Module, ModuleContext } from '../types.js';
 import { applyChanges } from '../kit/apply.js';
 import { DAEMON_RELOAD, daemonReloadDone, daemonReloadPending } from '../kit/daemon-reload.js';
 import { unitShowRead } from '../../probe/kinds/services.js';
-import { isEnabled, isMasked, isRunning, parseShow, type UnitStatus } from './parse.js';
+import { isEnabled, isMasked, isRunning, parseShow, type UnitStatus } from '../kit/unit-status.js';
 import { serviceDoc } from './doc.js';
 
 const serviceArgs = z

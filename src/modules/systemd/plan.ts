@@ -3,7 +3,7 @@
 // state - each judged the way systemd.py judges it - and the result dictionary it registers.
 import { HostwireError } from '../../errors.js';
 import { quoteWord } from '../kit/shell-words.js';
-import type { UnitStatus } from '../service/parse.js';
+import type { UnitStatus } from '../kit/unit-status.js';
 
 export interface SystemdArgs {
   name?: string;

@@ -7,7 +7,7 @@ import type { Module, ModuleContext, ModuleResult } from '../types.js';
 import { ansibleBool, withAliases } from '../kit/ansible-args.js';
 import { DAEMON_RELOAD, daemonReloadDone, daemonReloadPending } from '../kit/daemon-reload.js';
 import { unitShowRead } from '../../probe/kinds/services.js';
-import { parseShow } from '../service/parse.js';
+import { parseShow } from '../kit/unit-status.js';
 import { planSystemd, type SystemdArgs } from './plan.js';
 import { systemdDoc } from './doc.js';
 

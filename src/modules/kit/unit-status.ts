@@ -1,5 +1,5 @@
 // Pure parser of `systemctl show -p LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload`
-// (the read: ../../probe/kinds/services.ts).
+// (the read: ../../probe/kinds/services.ts); shared by service and systemd.
 import { ProbeParseError } from '../../errors.js';
 import type { ProbeOutput } from '../../probe/types.js';
 
