@@ -11,6 +11,7 @@ import { makeRoleLoader } from './load-role.js';
 import { inheritInto, inheritIntoHandlers, type Inherited } from './inherit.js';
 import { internalAction } from './action-form.js';
 import { boolKeyword, describe, keyLoc, listKeyword, mapKeyword, stringKeyword } from './keyword-types.js';
+import { checkPlayOnlyKeywords, orderKeyword } from './play-order.js';
 import { checkKeywordSupport, diffKeyword, throttleKeyword } from './keyword-support.js';
 import type { SourceLoc } from '../../errors.js';
 import type { PlayDef, Playbook, RoleContext, TaskDef, TaskItem, Vars } from './types.js';
@@ -61,15 +62,21 @@ function resolverFrom(playbookDir: string, opts: LoadPlaybookOptions): TaskLoadC
   return resolve && ((written, roleDir) => resolve(written, { playbookDir, roleDir }));
 }
 
-async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, loadRole: ReturnType<typeof makeRoleLoader>, opts: LoadPlaybookOptions): Promise<PlayDef> {
-  const loc = locOf(raw) ?? at;
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new BadInputError('a play must be a mapping with hosts:', loc);
-  const p = raw as Record<string, unknown>;
+/** A play's keys before anything is loaded: known keywords only, each one hostwire can honour, and hosts:. */
+function checkPlayKeys(p: Record<string, unknown>, loc: SourceLoc): void {
   for (const k of Object.keys(p)) {
     if (!PLAY_KEYWORDS.has(k)) throw new BadInputError(`'${k}' is not a valid attribute for a play (expected one of hosts, vars, roles, tasks, handlers, ...)`, locOf(p, k) ?? loc);
   }
   checkKeywordSupport(p, loc);
+  checkPlayOnlyKeywords(p, loc);
   if (p.hosts === undefined || p.hosts === null || p.hosts === '') throw new BadInputError("the play has no 'hosts:' (expected a host pattern such as all or a group name)", loc);
+}
+
+async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, loadRole: ReturnType<typeof makeRoleLoader>, opts: LoadPlaybookOptions): Promise<PlayDef> {
+  const loc = locOf(raw) ?? at;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new BadInputError('a play must be a mapping with hosts:', loc);
+  const p = raw as Record<string, unknown>;
+  checkPlayKeys(p, loc);
   const extraHandlers: TaskDef[] = [];
   const ctx: TaskLoadContext = { file, baseDir: dir, knownModule: opts.knownModule, resolveModule: resolverFrom(dir, opts), loadRole: (n, pr, l, tf, dup) => loadRole(n, pr, l, tf, [], dup), extraHandlers };
   const roleTasks: TaskItem[] = [];
@@ -130,6 +137,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
     remoteUser: stringKeyword(p, 'remote_user', loc),
     maxFailPercentage: p.max_fail_percentage === undefined ? undefined : Number(p.max_fail_percentage),
     strategy: 'linear',
+    order: orderKeyword(p, loc),
     tags: [p.tags ?? []].flat().map(String),
     checkMode: keywordBoolean(p.check_mode, 'check_mode', locOf(p, 'check_mode') ?? loc),
     connection: connectionKeyword(p.connection, locOf(p, 'connection') ?? loc),

@@ -1,6 +1,7 @@
 // Normalized playbook structures: what the loader produces and the runner consumes.
 // Values stay untemplated here; the runner renders them per host.
 import type { SourceLoc } from '../../errors.js';
+import type { HostOrder } from './play-order.js';
 
 export type Vars = Record<string, unknown>;
 
@@ -126,6 +127,8 @@ export interface PlayDef {
   anyErrorsFatal: boolean;
   maxFailPercentage?: number;
   strategy: 'linear';
+  /** `order:` the order the play's hosts start in (inventory when unset). */
+  order?: HostOrder;
   tags: string[];
   checkMode?: boolean | string;
   environment?: unknown;

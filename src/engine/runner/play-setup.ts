@@ -4,6 +4,7 @@ import path from 'node:path';
 import { BadInputError } from '../../errors.js';
 import { selectHosts, type Inventory } from '../inventory/index.js';
 import type { PlayDef, Vars } from '../playbook/types.js';
+import { orderHosts } from '../playbook/play-order.js';
 import { mergeVars, renderValue, templatedVars } from '../vars/index.js';
 import { locOf, readYamlFile } from '../yaml-source.js';
 
@@ -12,7 +13,7 @@ export function resolvePlayHosts(inv: Inventory, play: PlayDef, extra: Vars, lim
   const rendered = String(renderValue(play.hosts, templatedVars(mergeVars(play.vars, extra)), play.loc));
   const selected = selectHosts(inv, rendered, { limit: limit ? [limit] : undefined });
   if (selected.length === 0 && ['localhost', '127.0.0.1'].includes(rendered) && !limit) return [rendered];
-  return selected;
+  return orderHosts(selected, play.order);
 }
 
 export async function loadVarsFiles(play: PlayDef, extra: Vars): Promise<Vars> {
