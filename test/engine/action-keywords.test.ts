@@ -2,14 +2,12 @@
 // play-level run_once. Real playbooks through the local transport in a temp dir.
 import test from 'ava';
 import { existsSync, readFileSync } from 'node:fs';
-import { localInventory, run, workspace } from './helpers.js';
+import { localWorkspace, run, workspace } from './helpers.js';
 import { loadPlaybook } from '../../src/engine/playbook/load-playbook.js';
 import { isKnownModule } from '../../src/modules/registry.js';
 
 test('ansible.builtin. and ansible.legacy. forms of import_playbook, import/include_tasks and import/include_role', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   ws.write('inc.yml', '- name: from {{ via }}\n  ansible.builtin.command: "touch {{ work }}-{{ via }}"\n');
   ws.write('roles/r/tasks/main.yml', '- name: role r\n  ansible.legacy.command: "touch {{ work }}-role-{{ via }}"\n');
   ws.write('second.yml', `
@@ -47,9 +45,7 @@ test('include_tasks of another collection is not the builtin one: refused, named
 });
 
 test('action: and local_action: in string and mapping forms; local_action runs on the controller', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   const r = await run(ws, `
 - hosts: nodes
   gather_facts: false
@@ -92,9 +88,7 @@ test('action forms that Ansible refuses are refused with the reason', async (t) 
 });
 
 test('delegate_facts: facts a delegated task sets go to the delegate, its register stays with the host', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1', 'h2']);
+  const ws = localWorkspace(t, ['h1', 'h2']);
   const r = await run(ws, `
 - hosts: nodes
   gather_facts: false
@@ -121,9 +115,7 @@ test('delegate_facts: facts a delegated task sets go to the delegate, its regist
 });
 
 test('run_once on the play runs each task on the first host only; a task can turn it off', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1', 'h2']);
+  const ws = localWorkspace(t, ['h1', 'h2']);
   const r = await run(ws, `
 - hosts: nodes
   gather_facts: false

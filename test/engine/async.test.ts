@@ -5,7 +5,7 @@ import test from 'ava';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { localInventory, run, workspace } from './helpers.js';
+import { localWorkspace, run } from './helpers.js';
 
 // Jobs live under $HOME: a private one for this file's worker, never the user's own.
 const home = mkdtempSync(path.join(tmpdir(), 'hw-async-home-'));
@@ -17,9 +17,7 @@ const registered = (r: Awaited<ReturnType<typeof run>>, name: string) => result(
 const jobs = () => (existsSync(path.join(home, '.ansible_async')) ? readdirSync(path.join(home, '.ansible_async')) : []);
 
 test.serial('poll > 0 waits for the job and registers the command result with the job fields; the job file is removed', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   const r = await run(ws, `
 - hosts: nodes
   gather_facts: false
@@ -55,9 +53,7 @@ test.serial('poll > 0 waits for the job and registers the command result with th
 });
 
 test.serial('poll: 0 fires and forgets; async_status with until reads it to the end', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   const r = await run(ws, `
 - hosts: nodes
   gather_facts: false
@@ -86,9 +82,7 @@ test.serial('poll: 0 fires and forgets; async_status with until reads it to the 
 });
 
 test.serial('the async time limit kills the job on the host: poll > 0 fails after it, async_status says Timeout exceeded', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   const r = await run(ws, `
 - hosts: nodes
   gather_facts: false
@@ -123,9 +117,7 @@ test.serial('the async time limit kills the job on the host: poll > 0 fails afte
 });
 
 test.serial('async is refused before the run for a module hostwire cannot background; under --check it fails as in Ansible', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   const err = await run(ws, `
 - hosts: nodes
   gather_facts: false
@@ -156,9 +148,7 @@ test.serial('async is refused before the run for a module hostwire cannot backgr
 });
 
 test.serial('async_status refuses a jid that is not a job id (it names a path on the host)', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   const r = await run(ws, `
 - hosts: nodes
   gather_facts: false

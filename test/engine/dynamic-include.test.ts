@@ -2,7 +2,7 @@
 // vars and facts, looped, with the include's own when/tags kept on the include; import_* stay static.
 import test from 'ava';
 import { existsSync, readFileSync } from 'node:fs';
-import { localInventory, run, workspace } from './helpers.js';
+import { localWorkspace, run, workspace } from './helpers.js';
 import { loadPlaybook } from '../../src/engine/playbook/load-playbook.js';
 import { isKnownModule } from '../../src/modules/registry.js';
 import { listPlayTasks } from '../../src/cli/list-tasks.js';
@@ -11,9 +11,7 @@ const failures = (r: Awaited<ReturnType<typeof run>>) => r.results.filter((x) =>
 const read = (p: string) => (existsSync(p) ? readFileSync(p, 'utf8') : '<none>');
 
 test('include_tasks: a target templated from each host\'s vars and facts, resolved at run time', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1', 'h2']);
+  const ws = localWorkspace(t, ['h1', 'h2']);
   ws.write('inventory.ini', `[nodes]\nh1 ansible_connection=local work=${ws.dir}/h1 flavour=alpha\nh2 ansible_connection=local work=${ws.dir}/h2 flavour=beta\n`);
   ws.write('alpha.yml', '- shell: echo alpha-{{ inventory_hostname }} >> {{ work }}/log\n');
   ws.write('beta.yml', '- shell: echo beta-{{ inventory_hostname }} >> {{ work }}/log\n');
@@ -42,9 +40,7 @@ test('include_tasks: a target templated from each host\'s vars and facts, resolv
 });
 
 test('loop on include_tasks: loop_var reaches the included tasks; the include\'s when is its own (per item), not re-checked inside', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   ws.write('step.yml', [
     '- shell: echo {{ step.n }}-{{ greeting }} >> {{ work }}/log',
     '- set_fact: { stop: true }',
@@ -70,9 +66,7 @@ test('loop on include_tasks: loop_var reaches the included tasks; the include\'s
 });
 
 test('include_role: templated name and tasks_from, looped; the role\'s defaults and handlers come with it', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   ws.write('roles/r1/defaults/main.yml', 'r1_word: from-defaults\n');
   ws.write('roles/r1/tasks/main.yml', '- shell: echo main-{{ r1_word }}-{{ item }} >> {{ work }}/log\n  notify: r1 done\n');
   ws.write('roles/r1/tasks/extra.yml', '- shell: echo extra-{{ item }} >> {{ work }}/log\n');
@@ -130,9 +124,7 @@ test('with_first_found and lookup(first_found) pick the task file per host (the 
 });
 
 test('tags on an include select the include only; apply: tags reach the included tasks', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   ws.write('inc.yml', '- shell: echo {{ what }} >> {{ work }}/log\n');
   const r = await run(ws, `
 - hosts: nodes
@@ -154,9 +146,7 @@ test('tags on an include select the include only; apply: tags reach the included
 });
 
 test('an include takes only its own keywords: become on include_tasks is refused at file:line; import_* keep all', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   ws.write('inc.yml', '- debug: { msg: hi }\n');
   const err = await run(ws, `
 - hosts: nodes
@@ -176,9 +166,7 @@ test('an include takes only its own keywords: become on include_tasks is refused
 });
 
 test('a templated include that names a missing file fails that host (ignore_errors applies to the include itself)', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   ws.write('inc.yml', '- shell: "false"\n');
   const r = await run(ws, `
 - hosts: nodes

@@ -25,6 +25,14 @@ export function workspace(): Workspace {
   };
 }
 
+/** A workspace removed when the test ends, with an inventory of local hosts (the usual start of an engine test). */
+export function localWorkspace(t: { teardown(fn: () => void): void }, names = ['h1'], extra = ''): Workspace {
+  const ws = workspace();
+  t.teardown(ws.cleanup);
+  localInventory(ws, names, extra);
+  return ws;
+}
+
 /** An inventory of N local "hosts" (all this machine, each with its own work dir var). */
 export function localInventory(ws: Workspace, names = ['h1', 'h2'], extra = ''): string {
   const lines = ['[nodes]', ...names.map((n) => `${n} ansible_connection=local work=${ws.dir}/${n}`), extra];

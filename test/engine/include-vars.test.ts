@@ -2,14 +2,12 @@
 // walked sorted with files_matching/ignore_files/depth/extensions, name:, free form, and the values'
 // precedence: above task vars and play vars, below set_fact and extra vars, kept for later plays.
 import test from 'ava';
-import { localInventory, run, workspace } from './helpers.js';
+import { localWorkspace, run } from './helpers.js';
 
 const facts = (c: Awaited<ReturnType<typeof run>>, task: string) => c.results.find((r) => r.task.name === task)!.result.result as Record<string, any>;
 
 test('file, free form, name, dir with its filters; precedence between task vars and set_fact', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   ws.write('vars/common.yml', 'colour: blue\nsize: "{{ base * 2 }}"\nbase: 21\n');
   ws.write('conf/a.yml', 'a: 1\nshared: from-a\n');
   ws.write('conf/b.json', '{"b": 2, "shared": "from-b"}\n');
@@ -55,9 +53,7 @@ test('file, free form, name, dir with its filters; precedence between task vars 
 });
 
 test('extra vars win; role vars/ and its dir; Ansible\'s failures', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   ws.write('roles/r/vars/os/debian.yml', 'pkg: deb\n');
   ws.write('roles/r/vars/extra.yml', 'colour: role\n');
   ws.write('roles/r/tasks/main.yml', `

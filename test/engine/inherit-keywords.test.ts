@@ -2,14 +2,12 @@
 // as Ansible's attribute inheritance does: task over block over role over play. They used to be parsed
 // and dropped (a failing task inside `block: ... ignore_errors: true` failed the host).
 import test from 'ava';
-import { localInventory, run, workspace } from './helpers.js';
+import { localWorkspace, run } from './helpers.js';
 
 const result = (r: Awaited<ReturnType<typeof run>>, name: string) => r.results.find((x) => x.task.name === name)?.result;
 
 test('block ignore_errors reaches its tasks; a nested block or the task itself overrides it', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   const r = await run(ws, `
 - hosts: nodes
   gather_facts: false
@@ -33,9 +31,7 @@ test('block ignore_errors reaches its tasks; a nested block or the task itself o
 });
 
 test('no_log on a play, a block and a role entry hides the task results inside; a task can say no_log: false', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   ws.write('roles/secretive/tasks/main.yml', '- name: role task\n  command: echo role\n');
   ws.write('roles/secretive/handlers/main.yml', '- name: h\n  command: echo h\n');
   const r = await run(ws, `
@@ -69,9 +65,7 @@ test('no_log on a play, a block and a role entry hides the task results inside; 
 });
 
 test('role entry and import_tasks ignore_errors; play ignore_errors', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   ws.write('roles/flaky/tasks/main.yml', '- name: role fails\n  command: "false"\n');
   ws.write('fails.yml', '- name: imported fails\n  command: "false"\n');
   const r = await run(ws, `
@@ -102,9 +96,7 @@ test('role entry and import_tasks ignore_errors; play ignore_errors', async (t) 
 });
 
 test('delegate_to on a block and a role entry delegates the tasks inside', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1', 'h2']);
+  const ws = localWorkspace(t, ['h1', 'h2']);
   ws.write('roles/d/tasks/main.yml', '- name: role delegated\n  command: echo {{ inventory_hostname }}\n');
   const r = await run(ws, `
 - hosts: nodes
@@ -129,9 +121,7 @@ test('delegate_to on a block and a role entry delegates the tasks inside', async
 });
 
 test('remote_user must be a string (play, role entry, block, task), refused at its line', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   const err = await run(ws, `
 - hosts: nodes
   gather_facts: false
@@ -154,9 +144,7 @@ test('remote_user must be a string (play, role entry, block, task), refused at i
 });
 
 test('ignore_errors as a template is rendered per host; any_errors_fatal on a block ends the play for every host', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1', 'h2']);
+  const ws = localWorkspace(t, ['h1', 'h2']);
   const r = await run(ws, `
 - hosts: nodes
   gather_facts: false

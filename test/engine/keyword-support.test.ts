@@ -2,16 +2,14 @@
 // file:line. diff and throttle act; timeout, ignore_unreachable, module_defaults, become_method other
 // than sudo and debugger other than never are refused; collections is accepted (names resolve anyway).
 import test from 'ava';
-import { localInventory, run, workspace } from './helpers.js';
+import { localWorkspace, run } from './helpers.js';
 
 const result = (r: Awaited<ReturnType<typeof run>>, name: string) => r.results.find((x) => x.task.name === name)?.result;
 const copyTask = (name: string, file: string, extra = '') =>
   `    - name: ${name}\n      copy: { content: "new\\n", dest: "{{ work }}/${file}" }\n${extra}`;
 
 test('diff on a task, block or play overrides --diff for the tasks it covers', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   for (const f of ['a', 'b', 'c', 'd']) ws.write(`h1/${f}`, 'old\n');
   const withCli = await run(ws, `
 - hosts: nodes
@@ -57,9 +55,7 @@ const lockTask = (extra: string) => `
 ${extra}`;
 
 test('throttle on a task or a block limits how many hosts run it at once', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1', 'h2', 'h3']);
+  const ws = localWorkspace(t, ['h1', 'h2', 'h3']);
   const free = await run(ws, lockTask(''), { forks: 5 });
   t.true(Object.values(free.byTask('one at a time')).includes('failed'), 'without throttle the hosts overlap');
   for (const extra of ['          throttle: 1\n', '      throttle: 1\n']) {
@@ -69,9 +65,7 @@ test('throttle on a task or a block limits how many hosts run it at once', async
 });
 
 const refused = async (t: import('ava').ExecutionContext, keyword: string, at: 'play' | 'task', expected: RegExp) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   const yaml = at === 'play'
     ? `- hosts: nodes\n  gather_facts: false\n  ${keyword}\n  tasks:\n    - debug: { msg: x }\n`
     : `- hosts: nodes\n  gather_facts: false\n  tasks:\n    - debug: { msg: x }\n      ${keyword}\n`;
@@ -93,9 +87,7 @@ test('become_method other than sudo and debugger other than never are refused; c
   await refused(t, 'collections: 3', 'task', /site\.yml:5:7: 'collections' must be a list of collection names/);
   await refused(t, 'throttle: two', 'task', /site\.yml:5:7: 'throttle' must be a whole number of hosts/);
   await refused(t, 'diff: "{{ x }}"', 'task', /'diff' written as a template is not supported/);
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   const ok = await run(ws, `
 - hosts: nodes
   gather_facts: false

@@ -2,14 +2,12 @@
 // vars/when on import_playbook, loop on import_*, vars_prompt. Each works or is refused clearly.
 import test from 'ava';
 import { existsSync, readFileSync } from 'node:fs';
-import { localInventory, run, workspace } from './helpers.js';
+import { localWorkspace, run } from './helpers.js';
 
 const failures = (r: Awaited<ReturnType<typeof run>>) => r.results.filter((x) => x.result.status === 'failed').map((x) => `${x.task.name}: ${x.result.msg}`);
 
 test('environment from play, block and task reaches command/shell, quoted; inner wins per name', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   const r = await run(ws, `
 - hosts: nodes
   gather_facts: false
@@ -31,9 +29,7 @@ test('environment from play, block and task reaches command/shell, quoted; inner
 });
 
 test('environment on a module whose tools would need it is refused, not dropped; a bad name is refused', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   const r = await run(ws, `
 - hosts: nodes
   gather_facts: false
@@ -55,9 +51,7 @@ test('environment on a module whose tools would need it is refused, not dropped;
 });
 
 test('vars and when on import_playbook apply to the imported plays', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   ws.write('sub.yml', `
 - hosts: nodes
   gather_facts: false
@@ -78,9 +72,7 @@ test('vars and when on import_playbook apply to the imported plays', async (t) =
 });
 
 test('loop on import_tasks/import_role is refused naming file and line (an import is static)', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   ws.write('inc.yml', '- debug: { msg: "{{ item }}" }\n');
   for (const [key, value] of [['loop', '[1, 2]'], ['with_items', '[1, 2]']]) {
     const err = await run(ws, `
@@ -96,9 +88,7 @@ test('loop on import_tasks/import_role is refused naming file and line (an impor
 });
 
 test('vars_prompt: hostwire never prompts; the value comes with -e, else a clear error', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   const pb = `
 - hosts: nodes
   gather_facts: false

@@ -5,12 +5,10 @@ import test from 'ava';
 import { chmodSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { localInventory, run, workspace } from './helpers.js';
+import { localWorkspace, run } from './helpers.js';
 
 test('a no-op run of four file tasks reads the four paths with one stat process', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   const files = ['a', 'b', 'c', 'd'].map((n) => ws.write(`h1/${n}.txt`, `${n}\n`));
   const log = path.join(ws.dir, 'stat.log');
   const realStat = execFileSync('/bin/sh', ['-c', 'command -v stat'], { encoding: 'utf8' }).trim();

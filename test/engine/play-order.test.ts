@@ -4,7 +4,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { orderHosts } from '../../src/engine/playbook/play-order.js';
-import { localInventory, run, workspace } from './helpers.js';
+import { localWorkspace, run } from './helpers.js';
 
 test('orderHosts: inventory, reverse_inventory, sorted, reverse_sorted, shuffle', (t) => {
   const hosts = ['n2', 'n10', 'n1'];
@@ -18,9 +18,7 @@ test('orderHosts: inventory, reverse_inventory, sorted, reverse_sorted, shuffle'
 });
 
 test('order: reverse_sorted with serial: 1 runs the hosts one by one in that order', async (t) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1', 'h2', 'h3']);
+  const ws = localWorkspace(t, ['h1', 'h2', 'h3']);
   const r = await run(ws, `
 - hosts: nodes
   gather_facts: false
@@ -35,9 +33,7 @@ test('order: reverse_sorted with serial: 1 runs the hosts one by one in that ord
 });
 
 const refusedAtLoad = async (t: import('ava').ExecutionContext, keyword: string, expected: RegExp) => {
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   const err = await run(ws, `- hosts: nodes\n  gather_facts: false\n  ${keyword}\n  tasks:\n    - debug: { msg: x }\n`).catch((e: Error) => e);
   t.true(err instanceof Error, keyword);
   t.regex((err as Error).message, expected);
@@ -47,9 +43,7 @@ test('order with an unknown value, strategy other than linear and force_handlers
   await refusedAtLoad(t, 'order: random', /site\.yml:3:3: 'order' must be one of inventory, reverse_inventory, sorted, reverse_sorted, shuffle/);
   await refusedAtLoad(t, 'strategy: free', /site\.yml:3:3: strategy: "free" is not supported: hostwire runs plays with the linear strategy only/);
   await refusedAtLoad(t, 'force_handlers: true', /site\.yml:3:3: 'force_handlers' is not supported by hostwire/);
-  const ws = workspace();
-  t.teardown(ws.cleanup);
-  localInventory(ws, ['h1']);
+  const ws = localWorkspace(t, ['h1']);
   const ok = await run(ws, `- hosts: nodes\n  gather_facts: false\n  strategy: linear\n  force_handlers: false\n  tasks:\n    - debug: { msg: x }\n`);
   t.is(ok.summary.exitCode, 0);
 });
