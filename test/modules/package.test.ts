@@ -38,7 +38,18 @@ test('absent removes only what is installed', (t) => {
 
 test('no package manager names what is expected; the hint skips detection', (t) => {
   t.throws(() => planPackages(load('no-manager'), args({ name: 'x' }), 'h1'), { message: /no package manager found on h1: expected apt-get/ });
-  t.true(probeCommand(args({ name: 'x' }), 'dnf').startsWith('(m=dnf;'));
+  t.true(probeCommand(args({ name: 'x' }), 'dnf').startsWith('(if command -v dnf >/dev/null 2>&1; then m=dnf;'));
   t.regex(probeCommand(args({ name: 'x' })), /command -v apt-get/);
   t.false(getModule('package')!.args.safeParse({ name: '-rf' }).success);
+});
+
+test('use: the managers hostwire drives; the others of Ansible refused by name', (t) => {
+  const parse = (use: string) => getModule('package')!.args.safeParse({ name: 'x', use });
+  t.true(parse('auto').success && parse('apt').success && parse('dnf').success && parse('yum').success);
+  const bad = parse('zypper');
+  t.false(bad.success);
+  t.regex(JSON.stringify(bad.error?.issues), /expected auto, apt, dnf or yum: 'zypper' is a package manager hostwire does not drive/);
+  t.regex(JSON.stringify(parse('nosuch').error?.issues), /there is no package manager module 'nosuch'/);
+  // use wins over the hostwire_pkg_mgr hint, and a named manager is checked on the host
+  t.regex(probeCommand(args({ name: 'x', use: 'yum' }), 'apt'), /^\(if command -v yum >\/dev\/null 2>&1; then m=yum; else m=none; echo missing:yum; fi;/);
 });

@@ -45,3 +45,11 @@ test('file edit: last assignment rewritten, duplicates dropped, comments kept; k
   t.true(args({ name: 'net.ipv4.ip_forward', value: true }).value === '1');
   t.false(getModule('sysctl')!.args.safeParse({ name: 'net.ipv4.ip_forward' }).success);
 });
+
+test('ignoreerrors: a key the kernel lacks goes to the file only; key/val are aliases', (t) => {
+  const a = args({ key: 'net.ipv4.no_such_key', val: 1, ignoreerrors: 'yes' });
+  t.like(a, { name: 'net.ipv4.no_such_key', value: '1', ignoreerrors: true });
+  t.deepEqual(planSysctl(load('missing-key'), a).map((c) => c.summary), ['create directory /etc/sysctl.d', 'create /etc/sysctl.d/99-hostwire.conf']);
+  // sysctl_set sets the runtime even with reload: no
+  t.is(planSysctl(load('no-file'), args({ name: 'net.ipv4.ip_forward', value: 1, reload: false, sysctl_set: true }))[0].summary, 'set net.ipv4.ip_forward=1 at runtime');
+});

@@ -1,5 +1,6 @@
 // package: install/remove/upgrade with apt or dnf/yum. The manager comes from the
-// hostwire_pkg_mgr variable when set, else from what the host has. Installed state is read from
+// `use` argument (Ansible's: auto, apt, dnf, yum), else the hostwire_pkg_mgr variable, else what
+// the host has; a manager asked for by name must be on the host. Installed state is read from
 // dpkg-query / rpm -q; apt-get update runs only when a wanted package is unknown to apt-cache.
 import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
@@ -7,12 +8,27 @@ import type { Change, Module } from '../types.js';
 import { parsePackages, type PackageState, type PkgMgr } from './parse.js';
 import { packageDoc } from './doc.js';
 
+/** The managers hostwire drives; Ansible's other pkg_mgr names (its PKG_MGRS) are refused by name. */
+const DRIVEN = ['apt', 'dnf', 'yum'] as const;
+const ANSIBLE_ONLY = ['atomic_container', 'zypper', 'urpmi', 'pacman', 'opkg', 'pkgin', 'macports', 'homebrew', 'apk', 'pkgng', 'swdepot', 'portage', 'svr4pkg', 'pkg5', 'xbps', 'swupd', 'sorcery', 'installp'];
+const BINARY: Record<PkgMgr, string> = { apt: 'apt-get', dnf: 'dnf', yum: 'yum' };
+
+const useArg = z
+  .string()
+  .default('auto')
+  .superRefine((u, ctx) => {
+    if (u === 'auto' || (DRIVEN as readonly string[]).includes(u)) return;
+    const why = ANSIBLE_ONLY.includes(u) ? `'${u}' is a package manager hostwire does not drive` : `there is no package manager module '${u}'`;
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: `expected auto, apt, dnf or yum: ${why}` });
+  });
+
 const pkgName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9+._:~-]*$/, 'expected a package name');
 
 const packageArgs = z
   .object({
     name: z.union([pkgName.transform((n) => [n]), z.array(pkgName).min(1)]),
     state: z.enum(['present', 'installed', 'absent', 'removed', 'latest']).default('present'),
+    use: useArg,
   })
   .strict();
 
@@ -22,9 +38,10 @@ const base = (n: string) => n.split(':')[0];
 
 export function probeCommand(a: PackageArgs, hint?: unknown): string {
   const names = a.name.join(' ');
+  const named = a.use !== 'auto' ? a.use : hint;
   const detect =
-    hint === 'apt' || hint === 'dnf' || hint === 'yum'
-      ? `m=${hint}`
+    named === 'apt' || named === 'dnf' || named === 'yum'
+      ? `if command -v ${BINARY[named]} >/dev/null 2>&1; then m=${named}; else m=none; echo missing:${BINARY[named]}; fi`
       : 'if command -v apt-get >/dev/null 2>&1; then m=apt; elif command -v dnf >/dev/null 2>&1; then m=dnf; elif command -v yum >/dev/null 2>&1; then m=yum; else m=none; fi';
   const latest = a.state === 'latest';
   return [
@@ -50,6 +67,7 @@ function commandsFor(mgr: PkgMgr, action: 'install' | 'remove', names: string[])
 }
 
 export function planPackages(st: PackageState, a: PackageArgs, host = 'the host'): Change[] {
+  if (st.mgr === 'none' && st.missing) throw new HostwireError('bad-input', `the package manager asked for (${a.use !== 'auto' ? `use: ${a.use}` : 'hostwire_pkg_mgr'}) is not on ${host}: ${st.missing} not found`);
   if (st.mgr === 'none') throw new HostwireError('bad-input', `no package manager found on ${host}: expected apt-get (Debian/Ubuntu) or dnf/yum (Fedora/RHEL)`);
   const ver = (n: string) => st.installed.get(base(n));
   const show = (names: string[], v: (n: string) => string) => names.map((n) => `${n}: ${v(n)}\n`).join('');

@@ -7,6 +7,8 @@ export type PkgMgr = 'apt' | 'dnf' | 'yum';
 
 export interface PackageState {
   mgr: PkgMgr | 'none';
+  /** The tool of a manager asked for by name (use, hostwire_pkg_mgr) that the host lacks. */
+  missing?: string;
   /** Installed packages by name -> version. */
   installed: Map<string, string>;
   /** apt: name -> candidate version ('(none)' when apt knows no installable version). */
@@ -20,6 +22,8 @@ export function parsePackages(out: ProbeOutput): PackageState {
   const mgrLine = lines.find((l) => l.startsWith('mgr:'));
   if (!mgrLine) throw new ProbeParseError('package probe printed no package manager line', out.stdout);
   const st: PackageState = { mgr: mgrLine.slice(4) as PackageState['mgr'], installed: new Map(), candidates: new Map(), upgrades: new Set() };
+  const missing = lines.find((l) => l.startsWith('missing:'));
+  if (missing) st.missing = missing.slice(8);
   let policyPkg: string | undefined;
   for (const l of lines) {
     if (l.startsWith('pkg:')) {

@@ -1,0 +1,47 @@
+// Ansible's arguments on the modules hostwire ships, on a real lab host (issue 16): each converges,
+// converges again with changed=0, and --check reports a drift without touching the host.
+import test, { type ExecutionContext } from 'ava';
+import { convergeCycle, labHost, moduleRunner, type LabHost, type ModuleRunner } from '../helpers/lab-host.js';
+
+const LAB = 'ar1';
+let host: LabHost;
+
+test.before(async () => {
+  host = await labHost(LAB);
+  await host.sh('mkdir -p /srv/ar');
+});
+
+test.after.always(async () => {
+  await host?.close();
+});
+
+const run: ModuleRunner = (name, args, o) => moduleRunner(host)(name, args, o);
+const sh = (cmd: string) => host.sh(cmd);
+const cycle = (t: ExecutionContext, name: string, args: Record<string, unknown>, drift: string, read: string) => convergeCycle(t, host, run, name, args, drift, read);
+
+/** Each test's own bound below ava's timeout, so a hung host fails the test instead of the run. */
+const within = <T>(ms: number, p: Promise<T>): Promise<T> =>
+  Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref())]);
+
+test.serial('sysctl: ignoreerrors writes an unknown key to the file only; sysctl_set with reload: no', (t) =>
+  within(60_000, (async () => {
+    const file = '/srv/ar/sysctl-ignore.conf';
+    await t.throwsAsync(run('sysctl', { key: 'net.ipv4.no_such_key', val: 1, sysctl_file: file }), { message: /does not exist/ });
+    await cycle(t, 'sysctl', { key: 'net.ipv4.no_such_key', val: 1, ignoreerrors: true, sysctl_file: file }, `sed -i 's/=1/=2/' ${file}`, `cat ${file}`);
+    t.is(await sh(`cat ${file}`), 'net.ipv4.no_such_key=1\n');
+    const set = { name: 'net.ipv4.ip_forward', value: 1, reload: false, sysctl_set: true, sysctl_file: '/srv/ar/sysctl-set.conf' };
+    await cycle(t, 'sysctl', set, 'echo 0 > /proc/sys/net/ipv4/ip_forward', 'cat /proc/sys/net/ipv4/ip_forward /srv/ar/sysctl-set.conf');
+  })()));
+
+test.serial('package: use names the manager; one the host lacks or hostwire does not drive is refused', (t) =>
+  within(120_000, (async () => {
+    const status = "dpkg-query -W -f '${Status}' ethtool 2>/dev/null || true";
+    const checked = await run('package', { name: 'ethtool', state: 'absent', use: 'apt' }, { check: true });
+    t.true(checked.changed);
+    t.regex(await sh(status), /install ok installed/, 'check mode removed nothing');
+    t.true((await run('package', { name: 'ethtool', state: 'absent', use: 'apt' })).changed);
+    t.false((await run('package', { name: 'ethtool', state: 'absent', use: 'apt' })).changed);
+    t.regex(await sh(status), /not-installed|config-files/);
+    await t.throwsAsync(run('package', { name: 'ethtool', use: 'dnf' }), { message: /the package manager asked for \(use: dnf\) is not on .+: dnf not found/ });
+    await t.throwsAsync(run('package', { name: 'ethtool', use: 'zypper' }), { message: /use.*expected auto, apt, dnf or yum: 'zypper' is a package manager hostwire does not drive/s });
+  })()));
