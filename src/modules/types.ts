@@ -111,9 +111,10 @@ export interface Module<Args = Record<string, unknown>, State = unknown> {
   /**
    * Where the result's ansible_facts land: by default set_fact's level (data, above task vars);
    * 'include_vars': Ansible's include_vars level - below set_fact/register, above task vars - kept as
-   * templates, like vars files (controller data).
+   * templates, like vars files (controller data). 'host': the host's facts, as Ansible's set_host_facts for a
+   * facts module (service_facts): ansible_facts.X and X at the facts' precedence.
    */
-  factsLevel?: 'include_vars';
+  factsLevel?: 'include_vars' | 'host';
   /** Validates rendered args; errors name the argument, what was expected and what came. */
   args: ZodType<Args, any, any>;
   /** Args that are expressions the module evaluates itself (assert's `that`, debug's `var`): the runner

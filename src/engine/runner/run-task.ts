@@ -120,9 +120,12 @@ export function failedResult(h: HostState, task: TaskDef, err: unknown, started 
 /** `factsTo`: where ansible_facts go (the delegate, with delegate_facts); the register stays on `h`. */
 function finish(task: TaskDef, h: HostState, result: Record<string, unknown>, factsTo: HostState = h): void {
   if (task.register) h.runtimeVars[task.register] = result;
-  const level = getModule(task.module)?.factsLevel === 'include_vars' ? factsTo.includedVars : factsTo.runtimeVars;
+  const factsLevel = getModule(task.module)?.factsLevel;
+  const level = factsLevel === 'include_vars' ? factsTo.includedVars : factsTo.runtimeVars;
   const facts = result.ansible_facts as Vars | undefined;
-  if (facts && !Array.isArray(facts)) Object.assign(level, facts);
+  // A new object: the namespaced view of the facts is cached per object.
+  if (factsLevel === 'host' && facts && !Array.isArray(facts)) factsTo.facts = { ...factsTo.facts, ...facts };
+  else if (facts && !Array.isArray(facts)) Object.assign(level, facts);
   if (Array.isArray(result.results)) for (const r of result.results as Record<string, unknown>[]) {
     const f = r.ansible_facts as Vars | undefined;
     if (f) Object.assign(level, f);

@@ -1,0 +1,56 @@
+// service_facts (and package_facts) on a real lab host: the facts land in ansible_facts with Ansible's
+// shapes, read the host as it is (a unit stopped by hand shows stopped), change nothing, and answer
+// the same under --check. Parity with ansible-core's own output is in the modules' recorded cases.
+import test from 'ava';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { labHost, type LabHost } from '../helpers/lab-host.js';
+import { labPlay, type LabPlay } from '../helpers/lab-play.js';
+
+const LAB = 'mpfacts';
+const dir = mkdtempSync(path.join(tmpdir(), 'hw-mpfacts-'));
+let host: LabHost | undefined;
+let play: LabPlay;
+
+test.before(async () => {
+  host = await labHost(LAB);
+  play = labPlay(host, dir);
+});
+
+test.after.always(async () => {
+  await host?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const SERVICES = `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - name: services
+      ansible.builtin.service_facts:
+      register: sf
+    - name: seen
+      debug:
+        msg: "{{ ansible_facts.services['ssh.service'].state }} {{ services['firewalld.service'].state }} {{ ansible_facts.services['ssh'].source }}"
+`;
+
+test.serial('service_facts reads systemd and sysvinit services as Ansible names them', async (t) => {
+  t.timeout(3 * 60_000);
+  await host!.sh('systemctl stop firewalld && systemctl mask uuidd.service >/dev/null 2>&1');
+  const run = await play('services', SERVICES);
+  const sf = run.result('services');
+  t.is(sf.outcome, 'ok');
+  t.is(run.changed, 0);
+  const services = sf.ansible_facts.services as Record<string, Record<string, string>>;
+  t.deepEqual(services['ssh.service'], { name: 'ssh.service', state: 'running', status: 'enabled', source: 'systemd' });
+  t.deepEqual(services['firewalld.service'], { name: 'firewalld.service', state: 'stopped', status: 'enabled', source: 'systemd' });
+  t.deepEqual(services['uuidd.service'], { name: 'uuidd.service', state: 'stopped', status: 'masked', source: 'systemd' });
+  t.deepEqual(services['getty@.service'], { name: 'getty@.service', state: 'unknown', status: 'disabled', source: 'systemd' });
+  t.deepEqual(services.ssh, { name: 'ssh', state: 'running', source: 'sysv' });
+  t.is(run.result('seen').msg, 'running stopped sysv');
+
+  const checked = await play('services-check', SERVICES, { check: true });
+  t.is(checked.result('services').outcome, 'ok', 'a read runs under --check');
+  t.deepEqual(checked.result('services').ansible_facts.services['firewalld.service'], services['firewalld.service']);
+});
