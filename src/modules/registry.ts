@@ -38,6 +38,7 @@ import { systemdModule, systemdServiceModule } from './systemd/systemd.js';
 import { fetchModule } from './fetch/fetch.js';
 import { includeVarsModule } from './include_vars/include_vars.js';
 import { serviceFactsModule } from './service_facts/service_facts.js';
+import { findModule } from './find/find.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -55,6 +56,7 @@ registerModule(ovsGatewayModule);
 for (const m of [statModule, slurpModule, pingModule, rawModule, blockinfileModule, replaceModule, tempfileModule, fetchModule]) registerModule(m);
 for (const m of [systemdModule, systemdServiceModule, includeVarsModule]) registerModule(m);
 for (const m of [serviceFactsModule]) registerModule(m);
+registerModule(findModule);
 
 /** Modules found for loaded tasks beyond the native ones: src/fallback registers them by the name a task runs under. */
 const resolvedModules = new Map<string, Module<any, any>>();
