@@ -45,3 +45,28 @@ test.serial('package: use names the manager; one the host lacks or hostwire does
     await t.throwsAsync(run('package', { name: 'ethtool', use: 'dnf' }), { message: /the package manager asked for \(use: dnf\) is not on .+: dnf not found/ });
     await t.throwsAsync(run('package', { name: 'ethtool', use: 'zypper' }), { message: /use.*expected auto, apt, dnf or yum: 'zypper' is a package manager hostwire does not drive/s });
   })()));
+
+test.serial("iptables: Ansible's arguments build the rule Ansible builds; policy, flush and chain_management converge", (t) =>
+  within(120_000, (async () => {
+    const ssh = { chain: 'INPUT', protocol: 'tcp', destination_port: 22, ctstate: ['NEW'], jump: 'ACCEPT', comment: 'ar ssh' };
+    await cycle(t, 'iptables', ssh, "iptables -D INPUT -p tcp --dport 22 -m conntrack --ctstate NEW -m comment --comment 'ar ssh' -j ACCEPT", 'iptables -S INPUT');
+    t.regex(await sh('iptables -S INPUT'), /^-A INPUT -p tcp -m tcp --dport 22 -m conntrack --ctstate NEW -m comment --comment "ar ssh" -j ACCEPT$/m);
+    const nat = { table: 'nat', chain: 'POSTROUTING', source: '10.244.0.0/16', destination: '!10.244.0.0/16', out_interface: 'eth0', jump: 'MASQUERADE' };
+    await cycle(t, 'iptables', nat, 'iptables -t nat -F POSTROUTING', 'iptables -t nat -S POSTROUTING');
+    const first = { chain: 'INPUT', action: 'insert', rule_num: 1, in_interface: 'lo', jump: 'ACCEPT' };
+    await cycle(t, 'iptables', first, 'iptables -D INPUT -i lo -j ACCEPT', 'iptables -S INPUT');
+    t.regex(await sh('iptables -S INPUT'), /^-P INPUT ACCEPT\n-A INPUT -i lo -j ACCEPT\n/, 'inserted at the top');
+    await cycle(t, 'iptables', { chain: 'FORWARD', policy: 'DROP' }, 'iptables -P FORWARD ACCEPT', 'iptables -S FORWARD');
+    // a user chain: refused without chain_management, created with it; the rule is then found
+    const user = { chain: 'AR-USER', protocol: 'udp', jump: 'RETURN' };
+    await t.throwsAsync(run('iptables', user), { message: /has no chain AR-USER \(set chain_management: yes to create it\)/ });
+    await cycle(t, 'iptables', { ...user, chain_management: true }, 'iptables -F AR-USER', 'iptables -S AR-USER');
+    // flush: changed while the chain holds rules, then converged
+    const flush = { chain: 'AR-USER', flush: true };
+    t.true((await run('iptables', flush, { check: true })).changed);
+    t.regex(await sh('iptables -S AR-USER'), /-A AR-USER -p udp -j RETURN/, 'check mode flushed nothing');
+    t.true((await run('iptables', flush)).changed);
+    t.false((await run('iptables', flush)).changed);
+    t.is(await sh('iptables -S AR-USER'), '-N AR-USER\n');
+    await cycle(t, 'iptables', { chain: 'AR-USER', chain_management: true, state: 'absent' }, 'iptables -N AR-USER', 'iptables -S AR-USER 2>&1 || true');
+  })()));
