@@ -109,12 +109,14 @@ export interface Module<Args = Record<string, unknown>, State = unknown> {
   /** The reference text (description, arguments, example, check/diff support). */
   doc: ModuleDoc;
   /**
-   * Where the result's ansible_facts land: by default set_fact's level (data, above task vars);
+   * Where the result's ansible_facts land (ansible-core 2.14's strategy): by default the host's facts,
+   * as any module's (service_facts, package_facts, a library/ module's through the fallback): seen as
+   * `ansible_facts.X` and as `X` at the facts' precedence, kept for later plays ('host' says so
+   * explicitly). 'set_fact': set_fact's level (data, above task vars), not in ansible_facts.
    * 'include_vars': Ansible's include_vars level - below set_fact/register, above task vars - kept as
-   * templates, like vars files (controller data). 'host': the host's facts, as Ansible's set_host_facts for a
-   * facts module (service_facts): ansible_facts.X and X at the facts' precedence.
+   * templates, like vars files (controller data).
    */
-  factsLevel?: 'include_vars' | 'host';
+  factsLevel?: 'include_vars' | 'set_fact' | 'host';
   /** Validates rendered args; errors name the argument, what was expected and what came. */
   args: ZodType<Args, any, any>;
   /** Args that are expressions the module evaluates itself (assert's `that`, debug's `var`): the runner

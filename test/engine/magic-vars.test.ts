@@ -28,3 +28,10 @@ test('ansible_version and ansible_verbosity', (t) => {
   t.is(taskVars(ctx(2), h, rootScope(play)).ansible_verbosity, 2);
   t.is(taskVars(ctx(), h, rootScope(play)).ansible_verbosity, 0);
 });
+
+test('ansible_play_hosts_all: every host of the play (linux-system-roles network passes it to its fingerprint module)', (t) => {
+  const h = newHostState('h1', {});
+  const v = taskVars({ ...ctx(), playHosts: ['h1', 'h2'] }, h, rootScope(play));
+  t.deepEqual(v.ansible_play_hosts_all, ['h1', 'h2']);
+  t.deepEqual(v.ansible_play_hosts, ['h1', 'h2']);
+});

@@ -51,7 +51,7 @@ export function describe(v: unknown): string {
 // Names Ansible defines itself: registering over one would shadow it for the rest of the play.
 const RESERVED = new Set([
   'hostvars', 'groups', 'group_names', 'inventory_hostname', 'inventory_hostname_short', 'inventory_dir',
-  'inventory_file', 'playbook_dir', 'play_hosts', 'ansible_play_hosts', 'ansible_play_batch', 'omit',
+  'inventory_file', 'playbook_dir', 'play_hosts', 'ansible_play_hosts', 'ansible_play_batch', 'ansible_play_hosts_all', 'omit',
   'role_path', 'role_name', 'ansible_facts', 'vars', 'environment', 'item',
 ]);
 

@@ -9,6 +9,7 @@ import { locOf, readYamlFile } from '../yaml-source.js';
 import { describe } from './keyword-types.js';
 import { inheritInto } from './inherit.js';
 import type { BlockDef, IncludeSpec, TaskDef, TaskItem, Vars } from './types.js';
+import { taskFilePath } from './task-file-path.js';
 import type { TaskLoadContext } from './load-context.js';
 
 // TaskInclude.VALID_INCLUDE_KEYWORDS (ansible-core 2.14), with_* being loop_with.
@@ -112,7 +113,7 @@ export async function loadInclude(p: IncludeParts, t: Record<string, unknown>, c
 }
 
 async function loadTaskFile(rel: string, ctx: TaskLoadContext, at: SourceLoc, loadTaskList: LoadListFn): Promise<{ tasks: TaskItem[]; handlers: TaskDef[] }> {
-  const file = path.resolve(ctx.role ? path.join(ctx.baseDir, 'tasks') : ctx.baseDir, rel);
+  const file = taskFilePath(rel, { file: ctx.file, baseDir: ctx.baseDir, inRole: Boolean(ctx.role) });
   const chain = ctx.importChain ?? [{ file: ctx.file }];
   if (chain.some((c) => c.file === file)) {
     const names = [...chain.map((c) => c.file), file].map((f) => path.relative(ctx.baseDir, f) || f);

@@ -13,6 +13,7 @@ import { inheritInto, inheritIntoHandlers } from './inherit.js';
 import { checkIncludeKeywords, loadInclude } from './load-include.js';
 import { checkKeywordSupport, diffKeyword, throttleKeyword } from './keyword-support.js';
 import type { BlockDef, TaskDef, TaskItem, Vars } from './types.js';
+import { taskFilePath } from './task-file-path.js';
 import type { TaskLoadContext } from './load-context.js';
 
 export type { LoadedRole, TaskLoadContext } from './load-context.js';
@@ -150,7 +151,7 @@ async function importRole(t: Record<string, unknown>, rawArgs: unknown, mloc: So
 async function importTasks(rawArgs: unknown, mloc: SourceLoc, common: Common, ctx: TaskLoadContext): Promise<BlockDef> {
   const rel = typeof rawArgs === 'string' ? rawArgs : String((rawArgs as Record<string, unknown>)?.file ?? '');
   if (!rel) throw new BadInputError(`import_tasks needs a file name`, mloc);
-  const file = path.resolve(ctx.role ? path.join(ctx.baseDir, 'tasks') : ctx.baseDir, rel);
+  const file = taskFilePath(rel, { file: ctx.file, baseDir: ctx.baseDir, inRole: Boolean(ctx.role) });
   const chain = ctx.importChain ?? [{ file: ctx.file }];
   if (chain.some((c) => c.file === file)) {
     const names = [...chain.map((c) => c.file), file].map((f) => path.relative(ctx.baseDir, f) || f);

@@ -30,7 +30,11 @@ export async function prepareBatch(p: PlayRun, batch: HostState[]): Promise<void
   await forEachLimited(active.filter(isActive), p.opts.forks, async (h) => {
     const started = Date.now();
     try {
-      h.facts = await p.opts.gatherFacts(h, p.play.gatherSubset, outputs.outputs.get(h));
+      // Gathered facts update the host's facts (ansible-core's set_host_facts): what a module returned earlier stays.
+      const gathered = await p.opts.gatherFacts(h, p.play.gatherSubset, outputs.outputs.get(h));
+      const kept = { ...h.facts };
+      delete kept.hostwire_fact_errors;
+      h.facts = { ...kept, ...gathered };
       // A fact the host's output made unreadable is said, not silently left empty.
       const unread = h.facts.hostwire_fact_errors;
       if (Array.isArray(unread) && unread.length) p.opts.emit({ type: 'warning', message: `${h.name}: facts not read: ${unread.join('; ')}` });

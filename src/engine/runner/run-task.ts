@@ -120,15 +120,14 @@ export function failedResult(h: HostState, task: TaskDef, err: unknown, started 
 /** `factsTo`: where ansible_facts go (the delegate, with delegate_facts); the register stays on `h`. */
 function finish(task: TaskDef, h: HostState, result: Record<string, unknown>, factsTo: HostState = h): void {
   if (task.register) h.runtimeVars[task.register] = result;
-  const factsLevel = getModule(task.module)?.factsLevel;
-  const level = factsLevel === 'include_vars' ? factsTo.includedVars : factsTo.runtimeVars;
-  const facts = result.ansible_facts as Vars | undefined;
-  // A new object: the namespaced view of the facts is cached per object.
-  if (factsLevel === 'host' && facts && !Array.isArray(facts)) factsTo.facts = { ...factsTo.facts, ...facts };
-  else if (facts && !Array.isArray(facts)) Object.assign(level, facts);
-  if (Array.isArray(result.results)) for (const r of result.results as Record<string, unknown>[]) {
-    const f = r.ansible_facts as Vars | undefined;
-    if (f) Object.assign(level, f);
+  const level = getModule(task.module)?.factsLevel;
+  const items = Array.isArray(result.results) ? result.results.map((r) => (r as Record<string, unknown> | null)?.ansible_facts) : [];
+  for (const facts of [result.ansible_facts, ...items]) {
+    if (!facts || typeof facts !== 'object' || Array.isArray(facts)) continue;
+    if (level === 'include_vars') Object.assign(factsTo.includedVars, facts);
+    else if (level === 'set_fact') Object.assign(factsTo.runtimeVars, facts);
+    // A new object: ansible_facts' namespaced view is cached per facts object.
+    else factsTo.facts = { ...factsTo.facts, ...(facts as Vars) };
   }
 }
 

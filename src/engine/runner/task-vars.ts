@@ -124,6 +124,7 @@ export function taskVars(ctx: RunVarsContext, h: HostState, scope: Scope, task?:
     play_hosts: ctx.playHosts,
     ansible_play_hosts: ctx.playHosts,
     ansible_play_batch: ctx.playHosts,
+    ansible_play_hosts_all: ctx.playHosts,
     ansible_check_mode: check ?? ctx.check,
     ansible_diff_mode: ctx.diff,
     ansible_verbosity: ctx.verbosity ?? 0,

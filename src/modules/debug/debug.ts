@@ -80,6 +80,7 @@ const setFactArgs = z.record(z.unknown());
 export const setFactModule: Module<Record<string, unknown>> = {
   name: 'set_fact',
   doc: setFactDoc,
+  factsLevel: 'set_fact',
   environment: 'irrelevant',
   args: setFactArgs,
   async run(args) {
