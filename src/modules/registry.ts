@@ -39,6 +39,7 @@ import { fetchModule } from './fetch/fetch.js';
 import { includeVarsModule } from './include_vars/include_vars.js';
 import { serviceFactsModule } from './service_facts/service_facts.js';
 import { findModule } from './find/find.js';
+import { scriptModule } from './script/script.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -57,6 +58,7 @@ for (const m of [statModule, slurpModule, pingModule, rawModule, blockinfileModu
 for (const m of [systemdModule, systemdServiceModule, includeVarsModule]) registerModule(m);
 for (const m of [serviceFactsModule]) registerModule(m);
 registerModule(findModule);
+registerModule(scriptModule);
 
 /** Modules found for loaded tasks beyond the native ones: src/fallback registers them by the name a task runs under. */
 const resolvedModules = new Map<string, Module<any, any>>();
