@@ -1,5 +1,7 @@
-// The runner's warm-up: right after a host connects, every module the play uses that declares
-// warmUp() is asked once (blocks, rescue/always and handlers included); a throwing warm-up is ignored.
+// The runner's warm-up: right after a host connects, every module that declares warmUp() is asked once
+// for the tasks sure to be reached (blocks and always included); a task that may be skipped - under a
+// when (its own, a block's, an include's), in a rescue or a handler, deselected by tags - warms nothing;
+// a throwing warm-up is ignored.
 import test from 'ava';
 import { z } from 'zod';
 import { registerResolvedModule } from '../../src/modules/registry.js';
@@ -16,19 +18,38 @@ const mod = (name: string, warm?: () => void): Module<Record<string, unknown>> =
 registerResolvedModule('warm_a', mod('warm_a', () => undefined));
 registerResolvedModule('warm_b', mod('warm_b', () => { throw new Error('boom'); }));
 registerResolvedModule('cold_c', mod('cold_c'));
+registerResolvedModule('warm_d', mod('warm_d', () => undefined));
 
-const task = (module: string) => ({ kind: 'task', module }) as unknown as TaskItem;
-const block = (inner: TaskItem[], rescue: TaskItem[] = []) => ({ kind: 'block', block: inner, rescue, always: [] }) as unknown as TaskItem;
+const task = (module: string, when: unknown[] = [], tags: string[] = []) => ({ kind: 'task', module, when, tags }) as unknown as TaskItem;
+const block = (inner: TaskItem[], rescue: TaskItem[] = [], when: unknown[] = [], always: TaskItem[] = []) => ({ kind: 'block', block: inner, rescue, always, when, tags: [] }) as unknown as TaskItem;
 
-test('each declaring module is warmed once per connected host, wherever its tasks sit', (t) => {
+test('each declaring module of a task sure to be reached is warmed once per connected host', (t) => {
   const play = {
+    tags: [],
     preTasks: [task('warm_a')],
-    tasks: [block([task('cold_c'), task('warm_a')], [task('warm_b')]), task('debug')],
+    tasks: [block([task('cold_c'), task('warm_a')], [], [], [task('warm_b')]), task('debug')],
     postTasks: [],
-    handlers: [task('warm_b')],
+    handlers: [task('warm_d')],
   } as unknown as PlayDef;
+  calls.length = 0;
   t.notThrows(() => warmUpModules(play, { name: 'h1' } as Transport, {}));
   t.deepEqual(calls.sort(), ['warm_a@h1', 'warm_b@h1']);
   warmUpModules(undefined, { name: 'h2' } as Transport, {});
   t.is(calls.length, 2, 'no play, nothing to warm');
+});
+
+test('a task that may be skipped warms nothing: when (own, block, include), rescue, handler, tags', (t) => {
+  const include = { ...(block([task('warm_a')]) as object), dynamic: { task: { when: ['x'] } } } as unknown as TaskItem;
+  const play = {
+    tags: [],
+    preTasks: [task('warm_a', ['x'])],
+    tasks: [block([task('warm_a')], [task('warm_b')], ['x']), block([task('cold_c')], [task('warm_d')]), include, task('warm_b', [], ['slow'])],
+    postTasks: [],
+    handlers: [task('warm_d')],
+  } as unknown as PlayDef;
+  calls.length = 0;
+  warmUpModules(play, { name: 'h1' } as Transport, {}, { tags: [], skipTags: ['slow'] });
+  t.deepEqual(calls, []);
+  warmUpModules(play, { name: 'h1' } as Transport, {}, { tags: ['slow'], skipTags: [] });
+  t.deepEqual(calls, ['warm_b@h1'], 'selected by its tag');
 });

@@ -75,7 +75,7 @@ export function createRunHosts(opts: RunOptions, inv: Inventory, playLayers: Var
     const { t, as } = await open(h, play);
     h.transport = t;
     h.connectedAs = as;
-    warmUpModules(play, t, h.inventoryVars);
+    warmUpModules(play, t, h.inventoryVars, { tags: opts.tags ?? [], skipTags: opts.skipTags ?? [] });
     return t;
   };
   // A task's remote_user other than its host's login: one more connection per (host, user), unlocked.

@@ -1,4 +1,6 @@
-// Two lexer differences from Jinja as Ansible runs it:
+// Three lexer differences from Jinja as Ansible runs it:
+// - trim_blocks removes the newline after a comment `{# #}` too (Jinja's comment-end rule carries the
+//   block suffix); nunjucks trims it only after `%}` (geerlingguy.firewall's template has such comments).
 // - Jinja balances braces inside an expression, so `{{ {'a': {'b': 1}} }}` and `{% set x = {'a': {'b': 1}} %}`
 //   work; nunjucks ends the expression at the first `}}`. Track `{` depth and split `}}` while a dict is open.
 // - Ansible doubles backslashes in string literals inside `{{ }}` before Jinja sees them, so there they are
@@ -22,12 +24,23 @@ proto.nextToken = function nextToken(this: any) {
     return tok;
   }
   const tok = origNext.call(this);
+  if (tok?.type === 'comment' && this.trimBlocks) skipNewline(this);
   if (tok?.type === 'variable-start') this.hwInVar = true;
   else if (tok?.type === 'variable-end' || tok?.type === 'block-start') this.hwInVar = false;
   if (tok?.type === LEFT) this.hwDepth = depth + 1;
   else if (tok && tok.type !== 'whitespace' && !this.in_code) this.hwDepth = 0;
   return tok;
 };
+
+/** One \n or \r\n right after the current position, as trim_blocks drops it. */
+function skipNewline(lx: any): void {
+  const str = lx.str as string;
+  if (str.startsWith('\n', lx.index)) lx.forward();
+  else if (str.startsWith('\r\n', lx.index)) {
+    lx.forward();
+    lx.forward();
+  }
+}
 
 /** Bare expressions (when:, until:) are evaluated by Ansible inside `{% if %}`: Python escapes apply. */
 let rawInVariables = true;
