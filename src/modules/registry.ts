@@ -40,6 +40,7 @@ import { includeVarsModule } from './include_vars/include_vars.js';
 import { serviceFactsModule } from './service_facts/service_facts.js';
 import { findModule } from './find/find.js';
 import { scriptModule } from './script/script.js';
+import { packageFactsModule } from './package_facts/package_facts.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -56,7 +57,7 @@ registerModule(asyncStatusModule);
 registerModule(ovsGatewayModule);
 for (const m of [statModule, slurpModule, pingModule, rawModule, blockinfileModule, replaceModule, tempfileModule, fetchModule]) registerModule(m);
 for (const m of [systemdModule, systemdServiceModule, includeVarsModule]) registerModule(m);
-for (const m of [serviceFactsModule]) registerModule(m);
+for (const m of [serviceFactsModule, packageFactsModule]) registerModule(m);
 registerModule(findModule);
 registerModule(scriptModule);
 
