@@ -70,3 +70,31 @@ test.serial("iptables: Ansible's arguments build the rule Ansible builds; policy
     t.is(await sh('iptables -S AR-USER'), '-N AR-USER\n');
     await cycle(t, 'iptables', { chain: 'AR-USER', chain_management: true, state: 'absent' }, 'iptables -N AR-USER', 'iptables -S AR-USER 2>&1 || true');
   })()));
+
+test.serial('symbolic modes: computed on the host against the current mode (or the creation mode less the umask)', (t) =>
+  within(60_000, (async () => {
+    const mode = (p: string) => sh(`stat -c %a ${p}`).then((s) => s.trim());
+    // What ansible -m file gave on a lab host for new paths (umask 0022): the same here.
+    for (const [m, state, want] of [['u=rwx,g=rx,o=', 'directory', '750'], ['=r', 'touch', '444'], ['a+X', 'directory', '755'], ['a+X', 'touch', '644']]) {
+      const path = `/srv/ar/sym-${state}-${want}`;
+      t.true((await run('file', { path, state, mode: m })).changed);
+      t.is(await mode(path), want, `${m} on a new ${state}`);
+      t.false((await run('file', { path, state, mode: m })).changed, `${m}: converged`);
+    }
+    await sh('mkdir -p /srv/ar/symdir && chmod 0777 /srv/ar/symdir');
+    await cycle(t, 'file', { path: '/srv/ar/symdir', state: 'directory', mode: 'u=rwx,g=rx,o=' }, 'chmod 0700 /srv/ar/symdir', 'stat -c %a /srv/ar/symdir');
+    t.is(await mode('/srv/ar/symdir'), '750');
+    // relative clauses keep what they do not name: g-w,o-rwx on 0666 -> 0640
+    const copy = { dest: '/srv/ar/sym.conf', content: 'x=1\n', mode: 'g-w,o-rwx' };
+    await sh("printf 'x=1\\n' > /srv/ar/sym.conf && chmod 0666 /srv/ar/sym.conf");
+    const checked = await run('copy', copy, { check: true, diff: true });
+    t.deepEqual(checked.diff?.map((d) => [d.before, d.after]), [['mode: 0666\n', 'mode: 0640\n']]);
+    t.is(await mode('/srv/ar/sym.conf'), '666', 'check mode changed nothing');
+    t.true((await run('copy', copy)).changed);
+    t.is(await mode('/srv/ar/sym.conf'), '640');
+    t.false((await run('copy', copy)).changed);
+    // a new file written with a symbolic mode starts from 0644
+    t.true((await run('copy', { dest: '/srv/ar/sym-new.conf', content: 'y\n', mode: 'u+x,o=' })).changed);
+    t.is(await mode('/srv/ar/sym-new.conf'), '740');
+    await t.throwsAsync(run('file', { path: '/srv/ar/symdir', state: 'directory', mode: 'u=rwz' }), { message: /mode must be in octal or symbolic form \(bad symbolic permission for mode: u=rwz\)/ });
+  })()));

@@ -31,7 +31,8 @@ test('modes: octal strings and YAML 1.1 numbers, like Ansible', (t) => {
   t.is(modeArg.parse(0o644), '0644');
   t.is(modeArg.parse('4755'), '4755');
   t.false(modeArg.safeParse('0999').success);
-  t.false(modeArg.safeParse('u+x').success);
+  t.is(modeArg.parse('u+x'), 'u+x', 'symbolic modes are taken (computed at plan time: symbolic-mode.test.ts)');
+  t.false(modeArg.safeParse('u+q').success);
 });
 
 test('directory: creates a missing one with its mode, leaves a matching one alone', (t) => {

@@ -59,6 +59,6 @@ export const blockinfileModule: Module<BlockinfileArgs, FileStat> = {
   doc: blockinfileDoc,
   args: blockinfileArgs,
   environment: 'irrelevant',
-  probe: (a) => statProbe(a.path),
+  probe: (a) => statProbe(a.path, true, false, a.mode),
   plan: (st, a) => planBlockinfile(st, a),
 };

@@ -26,7 +26,7 @@ export const copyModule: Module<CopyArgs, FileStat> = {
   name: 'copy',
   doc: copyDoc,
   args: copyArgs,
-  probe: (a) => statProbe(a.dest, true, true),
+  probe: (a) => statProbe(a.dest, true, true, a.mode),
   plan(st, a, ctx) {
     const content = a.content !== undefined ? a.content : readSource(ctx.baseDir, 'files', a.src!);
     return planWholeFile(st, a, content);

@@ -9,7 +9,7 @@ import { chownSpec } from '../../transports/write-script.js';
 import { quoteWord } from '../kit/shell-words.js';
 import type { Change, Module } from '../types.js';
 import { planAttrs } from '../kit/attrs.js';
-import { modeArg, showMode } from '../kit/mode.js';
+import { modeArg, resolveMode, showMode } from '../kit/mode.js';
 import type { FileStat } from '../kit/file-stat.js';
 import { statProbe } from '../kit/stat-probe.js';
 import { fileDoc } from './doc.js';
@@ -53,9 +53,11 @@ export function planFile(st: FileStat, a: FileArgs): Change[] {
       if (st.exists && st.type !== want) fail(`${a.path} exists but is a ${st.type}, not a ${want}`);
       if (st.exists) return planAttrs(a.path, st, attrs);
       const create = a.state === 'directory' ? `mkdir -p -- ${p}` : `touch -- ${p}`;
+      // A symbolic mode applies to the mode the path is created with.
+      const mode = resolveMode(a.mode, st, want);
       const fixed = { exists: true, type: want, mode: '0', owner: '', group: '' } as const;
-      const rest = planAttrs(a.path, fixed, attrs).flatMap((c) => c.run);
-      return [{ summary: `create ${want} ${a.path}`, before: 'state: absent\n', after: `state: ${want}\n${a.mode ? `mode: ${a.mode}\n` : ''}`, run: [create, ...rest] }];
+      const rest = planAttrs(a.path, fixed, { ...attrs, mode }).flatMap((c) => c.run);
+      return [{ summary: `create ${want} ${a.path}`, before: 'state: absent\n', after: `state: ${want}\n${mode ? `mode: ${mode}\n` : ''}`, run: [create, ...rest] }];
     }
     case 'link': {
       const src = a.src!;
@@ -74,6 +76,6 @@ export const fileModule: Module<FileArgs, FileStat> = {
   name: 'file',
   doc: fileDoc,
   args: withPathAliases(fileArgs, ['dest', 'name']),
-  probe: (a) => statProbe(a.path, false),
+  probe: (a) => statProbe(a.path, false, false, a.mode),
   plan: (st, a) => planFile(st, a),
 };

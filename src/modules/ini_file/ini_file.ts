@@ -33,6 +33,6 @@ export const iniFileModule: Module<IniArgs, FileStat> = {
   name: 'ini_file',
   doc: iniFileDoc,
   args: withPathAliases(iniArgs, ['dest']),
-  probe: (a) => statProbe(a.path),
+  probe: (a) => statProbe(a.path, true, false, a.mode),
   plan: (st, a) => planTextEdit(st, a, (old) => editIni(old, { section: a.section, option: a.option, value: a.value, state: a.state, noExtraSpaces: a.no_extra_spaces })),
 };

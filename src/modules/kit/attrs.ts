@@ -2,7 +2,7 @@
 import { chownSpec } from '../../transports/write-script.js';
 import { quoteWord } from './shell-words.js';
 import type { Change } from '../types.js';
-import { sameMode, showMode } from './mode.js';
+import { resolveMode, sameMode, showMode } from './mode.js';
 import type { FileStat } from './file-stat.js';
 
 export interface Attrs {
@@ -20,11 +20,12 @@ export function planAttrs(path: string, st: FileStat, want: Attrs): Change[] {
   const run: string[] = [];
   const p = quoteWord(path);
   const isLink = st.type === 'link';
+  const mode = isLink ? undefined : resolveMode(want.mode, st);
   // A symlink's own mode means nothing on Linux (chmod would follow it): only owner/group apply.
-  if (want.mode !== undefined && !isLink && st.mode !== undefined && !sameMode(st.mode, want.mode)) {
+  if (mode !== undefined && st.mode !== undefined && !sameMode(st.mode, mode)) {
     before.push(`mode: ${showMode(st.mode)}`);
-    after.push(`mode: ${showMode(want.mode)}`);
-    run.push(`chmod -- ${want.mode} ${p}`);
+    after.push(`mode: ${showMode(mode)}`);
+    run.push(`chmod -- ${mode} ${p}`);
   }
   const owner = want.owner !== undefined && !sameId(want.owner, st.owner, st.uid) ? want.owner : undefined;
   const group = want.group !== undefined && !sameId(want.group, st.group, st.gid) ? want.group : undefined;

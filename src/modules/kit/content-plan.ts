@@ -6,6 +6,7 @@ import { HostwireError } from '../../errors.js';
 import { quoteWord } from './shell-words.js';
 import type { Change } from '../types.js';
 import { planAttrs, type Attrs } from './attrs.js';
+import { resolveMode } from './mode.js';
 import { sameDigest, sha256Hex, skippedDiff } from './large-file.js';
 import { LARGE_FILE_BYTES } from '../../probe/kinds/files.js';
 import type { FileStat } from './file-stat.js';
@@ -46,8 +47,10 @@ export function backupCommand(path: string): string {
   return `cp -p -- ${quoteWord(path)} ${quoteWord(path)}."$(date +%Y-%m-%d@%H:%M:%S)~"`;
 }
 
-export function planContent(st: FileStat, want: ContentWant): Change[] {
-  assertRegularFile(want.path, st);
+export function planContent(st: FileStat, wanted: ContentWant): Change[] {
+  assertRegularFile(wanted.path, st);
+  // A symbolic mode is computed here against the file as it is (or as it will be created).
+  const want = { ...wanted, mode: resolveMode(wanted.mode, st) };
   const next = Buffer.isBuffer(want.content) ? want.content : Buffer.from(want.content, 'utf8');
   const same = st.digest ? sameDigest(st.digest, next) : st.exists && st.content!.equals(next);
   if (same) return planAttrs(want.path, st, want);

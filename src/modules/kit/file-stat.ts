@@ -20,6 +20,8 @@ export interface FileStat {
   content?: Buffer;
   /** Instead of the content: size and sha256 of a large file (a read with digestLarge). */
   digest?: FileDigest;
+  /** The reading shell's umask, when it was asked for (symbolic modes). */
+  umask?: number;
 }
 
 const TYPES: Record<string, FileType> = {
@@ -34,10 +36,12 @@ export function parseStat(out: ProbeOutput): FileStat {
   const statLine = lines.find((l) => l.startsWith('stat:'));
   if (!statLine) throw new ProbeParseError('file probe printed no stat line', out.stdout);
   const body = statLine.slice(5);
-  if (body === 'absent') return { exists: false };
+  const umaskLine = lines.find((l) => /^umask:[0-7]{1,4}$/.test(l));
+  const umask = umaskLine === undefined ? {} : { umask: parseInt(umaskLine.slice(6), 8) };
+  if (body === 'absent') return { exists: false, ...umask };
   const f = body.split('|');
   if (f.length !== 6) throw new ProbeParseError(`file probe: unexpected stat line ${JSON.stringify(statLine)}`, out.stdout);
-  const st: FileStat = { exists: true, type: TYPES[f[0]] ?? 'other', mode: f[1], owner: f[2], group: f[3], uid: Number(f[4]), gid: Number(f[5]) };
+  const st: FileStat = { exists: true, type: TYPES[f[0]] ?? 'other', mode: f[1], owner: f[2], group: f[3], uid: Number(f[4]), gid: Number(f[5]), ...umask };
   const link = lines.find((l) => l.startsWith('link:'));
   if (link !== undefined) st.target = link.slice(5);
   const content = lines.find((l) => l.startsWith('content:'));

@@ -4,8 +4,15 @@
 import type { Probe } from '../../probe/types.js';
 import { fileRead } from '../../probe/kinds/files.js';
 import { parseStat, type FileStat } from './file-stat.js';
+import { isSymbolicMode } from './symbolic-mode.js';
 
-/** `digestLarge`: a file over LARGE_FILE_BYTES comes back as size + sha256 instead of its content (copy, template). */
-export function statProbe(path: string, withContent = true, digestLarge = false): Probe<FileStat> {
-  return { ...fileRead({ path, content: withContent, digestLarge }), parse: parseStat };
+/** The shell's umask, printed before the stat (`umask:0022`): a builtin, no process. */
+export const UMASK_LINE = "printf 'umask:'; umask";
+
+/**
+ * `digestLarge`: a file over LARGE_FILE_BYTES comes back as size + sha256 instead of its content (copy,
+ * template). `mode`: the task's mode; a symbolic one has the umask read too (symbolic-mode.ts).
+ */
+export function statProbe(path: string, withContent = true, digestLarge = false, mode?: string): Probe<FileStat> {
+  return { ...fileRead({ path, content: withContent, digestLarge, ...(isSymbolicMode(mode) ? { before: UMASK_LINE } : {}) }), parse: parseStat };
 }

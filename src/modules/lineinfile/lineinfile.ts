@@ -43,6 +43,6 @@ export const lineinfileModule: Module<LineinfileArgs, FileStat> = {
   name: 'lineinfile',
   doc: lineinfileDoc,
   args: withPathAliases(lineinfileArgs, ['dest', 'destfile', 'name']),
-  probe: (a) => statProbe(a.path),
+  probe: (a) => statProbe(a.path, true, false, a.mode),
   plan: (st, a) => planTextEdit(st, a, (old) => editLines(old, a)),
 };

@@ -15,7 +15,7 @@ export const replaceDoc: ModuleDoc = {
     backup: 'Keep a timestamped copy of the old file.',
     validate: 'Refused by hostwire (the command would not be run).',
     encoding: 'The file\'s encoding: utf-8 (default), latin-1 or ascii.',
-    mode: 'The file mode, octal.',
+    mode: 'The file mode, octal or symbolic (g-w), as for copy.',
     owner: 'The owner (name or uid).',
     group: 'The group (name or gid).',
   },

@@ -72,6 +72,6 @@ export const replaceModule: Module<ReplaceArgs, FileStat> = {
   doc: replaceDoc,
   args: replaceArgs,
   environment: 'irrelevant',
-  probe: (a) => statProbe(a.path),
+  probe: (a) => statProbe(a.path, true, false, a.mode),
   plan: (st, a) => planReplace(st, a),
 };

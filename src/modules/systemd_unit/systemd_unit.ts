@@ -8,6 +8,8 @@ import type { Change, Module } from '../types.js';
 import { applyChanges } from '../kit/apply.js';
 import { assertRegularFile, planContent } from '../kit/content-plan.js';
 import { modeArg } from '../kit/mode.js';
+import { isSymbolicMode } from '../kit/symbolic-mode.js';
+import { UMASK_LINE } from '../kit/stat-probe.js';
 import { parseStat, type FileStat } from '../kit/file-stat.js';
 import { fileRead } from '../../probe/kinds/files.js';
 import { controlFree } from '../kit/line-text.js';
@@ -62,7 +64,7 @@ export const systemdUnitModule: Module<UnitArgs, UnitState> = {
   doc: systemdUnitDoc,
   args: unitArgs,
   probe: (a) => ({
-    ...fileRead({ path: unitFilePath(a), content: true, before: 'command -v systemctl >/dev/null 2>&1 || echo systemctl:missing' }),
+    ...fileRead({ path: unitFilePath(a), content: true, before: `${isSymbolicMode(a.mode) ? `${UMASK_LINE}; ` : ''}command -v systemctl >/dev/null 2>&1 || echo systemctl:missing` }),
     parse: parseUnitState,
   }),
   plan: (st, a, ctx) => planUnit(st, a, ctx.host),

@@ -23,7 +23,7 @@ export const templateModule: Module<TemplateArgs, FileStat> = {
   name: 'template',
   doc: templateDoc,
   args: templateArgs,
-  probe: (a) => statProbe(a.dest, true, true),
+  probe: (a) => statProbe(a.dest, true, true, a.mode),
   plan(st, a, ctx) {
     const source = findSource(ctx.baseDir, 'templates', a.src);
     const text = ctx.render(readFileSync(source, 'utf8'), source);
