@@ -118,7 +118,9 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
     const extraVars = parseExtraVars(f.extraVars);
     const becomePassword = cfg.askBecomePass ? await (await import('@inquirer/prompts')).password({ message: 'BECOME password:', mask: false }) : undefined;
     const confirm = terminalConfirm(f);
-    const { render, live } = await createRenderer(f, confirm);
+    const { render, live } = await createRenderer(f, confirm, cfg.config.showCustomStats);
+    // pause's prompt is asked on a terminal with plain output only (the live view would redraw over it).
+    const prompt = !live && !f.json && !f.yes && process.stdin.isTTY && process.stdout.isTTY ? terminalPrompt : undefined;
     const collector = report;
     const onEvent = collector ? (e: RunEvent) => (render(e), collector.listener(e)) : render;
     const abort = new AbortController();
@@ -150,6 +152,7 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
       onEvent,
       signal: abort.signal,
       confirm,
+      prompt,
     });
     await live?.done();
     if (report) writeReport(report.data());
@@ -196,10 +199,16 @@ function terminalConfirm(f: RunFlags): ConfirmFn | undefined {
 }
 
 /** JSON lines with --json, the live view on a terminal, else plain text. */
-async function createRenderer(f: RunFlags, confirm: ConfirmFn | undefined) {
+/** pause's question on the terminal; the answer is what was typed (hidden unless echo). */
+async function terminalPrompt(question: string, echo: boolean): Promise<string> {
+  const prompts = await import('@inquirer/prompts');
+  return echo ? prompts.input({ message: question }) : prompts.password({ message: question, mask: false });
+}
+
+async function createRenderer(f: RunFlags, confirm: ConfirmFn | undefined, showCustomStats?: boolean) {
   // The live view redraws the screen and would fight a prompt: plain output when questions may come.
   const useLive = !confirm && !f.json && f.live !== false && Boolean(process.stdout.isTTY) && !process.env.CI;
-  const plain = createPlainRenderer({ write: (s) => process.stdout.write(s), color: colorsWanted(process.stdout), verbosity: f.verbose, diff: Boolean(f.diff) });
+  const plain = createPlainRenderer({ write: (s) => process.stdout.write(s), color: colorsWanted(process.stdout), verbosity: f.verbose, diff: Boolean(f.diff), showCustomStats });
   const live = useLive ? (await import('../ui/live-renderer.js')).createLiveRenderer({ write: (s) => process.stdout.write(s), diff: Boolean(f.diff) }) : undefined;
   const render: (e: RunEvent) => void = f.json ? createJsonRenderer((l) => process.stdout.write(l)) : live ? live.listener : plain;
   return { render, live };

@@ -27,6 +27,7 @@ export interface HostwireConfig {
   becomeMethod?: 'sudo';
   becomeUser?: string;
   becomeAskPass?: boolean;
+  showCustomStats?: boolean;
   hostKeyPolicy?: 'strict' | 'accept-new' | 'off';
   lockTimeout?: number;
 }

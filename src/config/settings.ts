@@ -29,6 +29,8 @@ export const SETTINGS = {
   becomeMethod: { section: 'privilege_escalation', key: 'become_method', env: 'ANSIBLE_BECOME_METHOD', kind: { choices: ['sudo'] } },
   becomeUser: { section: 'privilege_escalation', key: 'become_user', env: 'ANSIBLE_BECOME_USER', kind: 'string' },
   becomeAskPass: { section: 'privilege_escalation', key: 'become_ask_pass', env: 'ANSIBLE_BECOME_ASK_PASS', kind: 'boolean' },
+  // The default callback's option (plugins/doc_fragments/default_callback.py): set_stats' stats after the recap.
+  showCustomStats: { section: 'defaults', key: 'show_custom_stats', env: 'ANSIBLE_SHOW_CUSTOM_STATS', kind: 'boolean' },
   // hostwire's own settings: [hostwire] in ansible.cfg, HOSTWIRE_* in the environment.
   hostKeyPolicy: { section: 'hostwire', key: 'host_key_checking', env: 'HOSTWIRE_HOST_KEY_CHECKING', kind: { choices: ['strict', 'accept-new', 'off'] } },
   lockTimeout: { section: 'hostwire', key: 'lock_timeout', env: 'HOSTWIRE_LOCK_TIMEOUT', kind: 'seconds' },

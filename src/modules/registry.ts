@@ -41,6 +41,11 @@ import { serviceFactsModule } from './service_facts/service_facts.js';
 import { findModule } from './find/find.js';
 import { scriptModule } from './script/script.js';
 import { packageFactsModule } from './package_facts/package_facts.js';
+import { gatherFactsModule, setupModule } from './setup/setup.js';
+import { addHostModule } from './add_host/add_host.js';
+import { groupByModule } from './group_by/group_by.js';
+import { setStatsModule } from './set_stats/set_stats.js';
+import { pauseModule } from './pause/pause.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -60,6 +65,7 @@ for (const m of [systemdModule, systemdServiceModule, includeVarsModule]) regist
 for (const m of [serviceFactsModule, packageFactsModule]) registerModule(m);
 registerModule(findModule);
 registerModule(scriptModule);
+for (const m of [setupModule, gatherFactsModule, addHostModule, groupByModule, setStatsModule, pauseModule]) registerModule(m);
 
 /** Modules found for loaded tasks beyond the native ones: src/fallback registers them by the name a task runs under. */
 const resolvedModules = new Map<string, Module<any, any>>();

@@ -85,6 +85,18 @@ export interface ModuleContext {
   expressions?: TaskExpressions;
   /** A controller-side vars file read as vars_files are (vault, PyYAML's rules); the runner lends it (include_vars). */
   readVarsFile?(file: string): Promise<unknown>;
+  /**
+   * Waits `ms` on the controller, or less when the run is interrupted (Ctrl-C): resolves to false then.
+   * The runner lends it (pause, reboot's waits); a hand-built context may omit it.
+   */
+  wait?(ms: number): Promise<boolean>;
+  /**
+   * Asks the user a question on the controller's terminal and returns the answer; lent only when the
+   * run is interactive (stdin and stdout a terminal, not --json/--yes), as Ansible's pause asks only then.
+   */
+  ask?(question: string, echo: boolean): Promise<string>;
+  /** The task's display name (pause shows it above its prompt, as Ansible does). */
+  taskName?: string;
   /** The deferred steps pending on the host the module acts on (the delegate's with delegate_to), by key. */
   deferred: Map<string, DeferredStep>;
 }
@@ -117,6 +129,11 @@ export interface Module<Args = Record<string, unknown>, State = unknown> {
    * templates, like vars files (controller data).
    */
   factsLevel?: 'include_vars' | 'set_fact' | 'host';
+  /**
+   * Ansible's BYPASS_HOST_LOOP (add_host, pause): the task runs once for the whole batch, on its first
+   * host, however many hosts the play has; its register stays on that host unless run_once says otherwise.
+   */
+  bypassHostLoop?: boolean;
   /** Validates rendered args; errors name the argument, what was expected and what came. */
   args: ZodType<Args, any, any>;
   /** Args that are expressions the module evaluates itself (assert's `that`, debug's `var`): the runner

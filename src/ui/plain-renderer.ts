@@ -8,6 +8,8 @@ export interface PlainRendererOptions {
   color: boolean;
   verbosity: number;
   diff: boolean;
+  /** show_custom_stats: set_stats' stats after the recap (Ansible's default callback option). */
+  showCustomStats?: boolean;
 }
 
 export function createPlainRenderer(o: PlainRendererOptions) {
@@ -44,9 +46,24 @@ export function createPlainRenderer(o: PlainRendererOptions) {
         out(banner('PLAY RECAP'));
         for (const line of recapLines(view, e.summary)) out(line);
         out();
+        if (o.showCustomStats && e.summary.customStats) for (const line of customStatsLines(e.summary.customStats)) out(line);
         return;
     }
   };
+}
+
+/** The default callback's CUSTOM STATS block: each host's stats, then the run's (RUN). */
+export function customStatsLines(stats: Record<string, Record<string, unknown>>): string[] {
+  const lines = [banner('CUSTOM STATS: ')];
+  // _dump_results(indent=1, sort_keys=True) with its newlines removed.
+  const sorted = (v: unknown): unknown => (v && typeof v === 'object' && !Array.isArray(v)
+    ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]))
+    : Array.isArray(v) ? v.map(sorted) : v);
+  const dump = (v: unknown) => JSON.stringify(sorted(v), null, 1).replace(/\n/g, '');
+  for (const host of Object.keys(stats).sort()) if (host !== '_run') lines.push(`\t${host}: ${dump(stats[host])}`);
+  if (stats._run) lines.push('', `\tRUN: ${dump(stats._run)}`);
+  lines.push('');
+  return lines;
 }
 
 /** What a renderer's lines are drawn with. */

@@ -17,6 +17,7 @@ export const FLOORS: readonly (readonly string[])[] = [
 /** Permanent sideways imports within one floor, each with its reason. */
 export const SIDEWAYS: Readonly<Record<string, string>> = {
   'modules -> sdn': 'subnet_lease and etcd_key apply the sdn allocator and its stores on a host',
+  'modules -> facts': 'setup and gather_facts as tasks read the facts as a play\'s gathering does (one exec)',
   'fallback -> modules': 'a fallback module is a Module (types.ts), registered by the name its task runs under (registry.ts)',
   'report -> ui': 'the HTML report formats durations and counts as the renderers do',
   'scenario -> lab': 'a scenario creates and destroys its lab hosts',

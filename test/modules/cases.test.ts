@@ -37,7 +37,19 @@ test('the recorded cases are found', (t) => {
   t.true(cases.filter((c) => c.data.args !== undefined).length >= 28, `${cases.length} case files under ${modulesDir}`);
 });
 
-for (const c of cases.filter((x) => x.data.args !== undefined && x.data.result !== undefined)) {
+// A controller case (add_host, group_by, set_stats: actions that read nothing): args in, the action's
+// own result out (before the runner's effects on the run, which a playbook test covers).
+for (const c of cases.filter((x) => x.data.args !== undefined && x.data.result !== undefined && x.data.command === undefined)) {
+  test(`${c.folder}/${c.name} (controller)`, async (t) => {
+    const mod = getModule(c.data.module ?? c.folder);
+    if (!mod?.run || mod.readsAhead) return t.fail(`${c.folder}/cases/${c.name}.json: no controller module (run, no reads) named ${c.data.module ?? c.folder}`);
+    const parsed = mod.args.safeParse(c.data.args);
+    if (!parsed.success) return t.fail(parsed.error.message);
+    t.deepEqual(await mod.run(parsed.data, caseContext(c.data)), c.data.result);
+  });
+}
+
+for (const c of cases.filter((x) => x.data.args !== undefined && x.data.result !== undefined && x.data.command !== undefined)) {
   test(`${c.folder}/${c.name} (read)`, async (t) => {
     const mod = getModule(c.data.module ?? c.folder);
     if (!mod?.run || !mod.readsAhead) return t.fail(`${c.folder}/cases/${c.name}.json: no read module (run + readsAhead) named ${c.data.module ?? c.folder}`);

@@ -8,6 +8,8 @@ export interface PlanCase {
   /** Where and how it was recorded (documentation only: probes evolve, their output format stays). */
   host?: string;
   command?: string;
+  /** What ansible-core returned for the same args on the same host (documentation, beside `result`). */
+  recorded?: Record<string, unknown>;
   stdout: string;
   stderr?: string;
   rc: number;

@@ -17,3 +17,4 @@ export {
   inventoryToJson, inventoryToGraph, formatInventoryJson, listedHostVars, listedGroupVars, INTERNAL_VARS,
   type InventoryViewOptions, type GraphOptions,
 } from './to-json.js';
+export { addDynamicHost, addDynamicGroup, type NewHostInfo } from './dynamic.js';

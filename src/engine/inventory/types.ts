@@ -26,6 +26,8 @@ export interface InventoryHost {
   vars: Vars;
   /** The inventory file that first declared the host (Ansible's inventory_file). */
   source?: string;
+  /** Vars add_host set from rendered task arguments: data, never rendered again (they may hold host output). */
+  dataKeys?: string[];
   loc?: SourceLoc;
 }
 

@@ -71,6 +71,8 @@ export interface RunSummary {
   interrupted: boolean;
   /** Hosts that failed or were unreachable (what the retry file lists). */
   failedHosts: string[];
+  /** set_stats' custom stats: per host, and the run's own under '_run' (absent when none were set). */
+  customStats?: Record<string, Record<string, unknown>>;
 }
 
 export type EventListener = (event: RunEvent) => void;

@@ -9,6 +9,8 @@ export interface HostState {
   name: string;
   /** Inventory vars (groups < host), already merged by the inventory. */
   inventoryVars: Vars;
+  /** Keys of inventoryVars that add_host set: data, never rendered again. */
+  dataKeys?: Set<string>;
   facts: Vars;
   /** register: and set_fact: results; they outlive the play, as in Ansible. */
   runtimeVars: Vars;

@@ -8,6 +8,17 @@ import type { ConfirmFn } from './confirm.js';
 import type { TagFilter } from './tags.js';
 import type { RunVarsContext, Scope } from './task-vars.js';
 import type { TasksAhead } from './tasks-ahead.js';
+import type { CustomStats } from './custom-stats.js';
+import type { NewHostInfo } from '../inventory/index.js';
+
+/** The run's inventory as tasks change it; each edit says whether anything changed. */
+export interface RunInventory {
+  addHost(info: NewHostInfo): boolean;
+  addGroup(host: string, group: string, parents: string[]): boolean;
+  /** The `groups` magic variable now. */
+  groups(): Record<string, string[]>;
+  hostNames(): string[];
+}
 
 export interface PlayRunOptions extends TagFilter {
   check: boolean;
@@ -35,6 +46,12 @@ export interface PlayRunOptions extends TagFilter {
   interrupted(): boolean;
   sleep(ms: number): Promise<void>;
   confirm?: ConfirmFn;
+  /** pause's prompt on an interactive run (RunOptions.prompt), one question at a time. */
+  prompt?: (question: string, echo: boolean) => Promise<string>;
+  /** The run's in-memory inventory, which add_host and group_by results change. */
+  inventory?: RunInventory;
+  /** set_stats' custom stats of the whole run (shown in the recap with show_custom_stats). */
+  customStats?: CustomStats;
 }
 
 export interface LockedBatch {

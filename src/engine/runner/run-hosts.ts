@@ -27,6 +27,8 @@ export interface RunHosts {
   hostState(name: string): HostState;
   /** An inventory host's own vars, for hostvars of hosts outside the play. */
   inventoryVarsOf(name: string): Vars;
+  /** Reads a host's inventory vars again after the run changed the inventory (add_host, group_by). */
+  refreshHost(name: string): void;
   /** Opens (or reuses) a host's connection for this play. Throws TransportError when unreachable. */
   connect(h: HostState, play?: PlayDef): Promise<Transport>;
   connectionOf(h: HostState, play?: PlayDef): ConnectionType;
@@ -43,7 +45,6 @@ export interface RunHosts {
 
 export function createRunHosts(opts: RunOptions, inv: Inventory, playLayers: VarsLayer[], emit: (e: RunEvent) => void): RunHosts {
   const states = new Map<string, HostState>();
-  const otherHostVars = new Map<string, Vars>();
   const localDelegates = new Map<string, HostState>();
   // At most this many SSH handshakes at once: hundreds started together starve each other (and the
   // hosts' sshd) of CPU until the slowest pass the connect timeout - measured: 406 of 500 light
@@ -85,16 +86,7 @@ export function createRunHosts(opts: RunOptions, inv: Inventory, playLayers: Var
   });
   return {
     states,
-    hostState: (name) => {
-      let h = states.get(name);
-      if (!h) states.set(name, (h = newHostState(name, hostVars(inv, name, { playLayers }))));
-      return h;
-    },
-    inventoryVarsOf: (name) => {
-      let v = otherHostVars.get(name);
-      if (!v) otherHostVars.set(name, (v = hostVars(inv, name, { playLayers })));
-      return v;
-    },
+    ...inventoryStates(inv, playLayers, states),
     connect,
     connectionOf,
     delegateHost: async (name) => {
@@ -116,6 +108,35 @@ export function createRunHosts(opts: RunOptions, inv: Inventory, playLayers: Var
       await Promise.allSettled([...states.values()].map(closeHost));
       await Promise.allSettled([...localDelegates.values()].map((d) => d.transport?.close()));
       await userConnections.closeAll();
+    },
+  };
+}
+
+/** The run's host states and inventory vars, read from the inventory (again after add_host/group_by). */
+function inventoryStates(inv: Inventory, playLayers: VarsLayer[], states: Map<string, HostState>): Pick<RunHosts, 'hostState' | 'inventoryVarsOf' | 'refreshHost'> {
+  const otherHostVars = new Map<string, Vars>();
+  const withDataKeys = (h: HostState) => {
+    const dataKeys = inv.hosts.get(h.name)?.dataKeys;
+    if (dataKeys) h.dataKeys = new Set(dataKeys);
+    return h;
+  };
+  return {
+    hostState: (name) => {
+      let h = states.get(name);
+      if (!h) states.set(name, (h = withDataKeys(newHostState(name, hostVars(inv, name, { playLayers })))));
+      return h;
+    },
+    inventoryVarsOf: (name) => {
+      let v = otherHostVars.get(name);
+      if (!v) otherHostVars.set(name, (v = hostVars(inv, name, { playLayers })));
+      return v;
+    },
+    refreshHost: (name) => {
+      otherHostVars.delete(name);
+      const h = states.get(name);
+      if (!h) return;
+      h.inventoryVars = hostVars(inv, name, { playLayers });
+      withDataKeys(h);
     },
   };
 }

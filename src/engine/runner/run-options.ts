@@ -40,6 +40,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Asked before applying a change a module marks disruptive (never under --check); false skips it. */
   confirm?: ConfirmFn;
+  /** Asks the user on the controller's terminal (pause's prompt); given only when the run is interactive. */
+  prompt?: (question: string, echo: boolean) => Promise<string>;
   /** ansible.cfg / ANSIBLE_* values below the inventory's own ansible_* vars. */
   connectionDefaults?: ConnectionDefaults;
   /** ansible.cfg / ANSIBLE_* defaults for plays that do not set these keywords. */

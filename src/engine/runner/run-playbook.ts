@@ -21,6 +21,8 @@ import { createRunHosts, type RunHosts } from './run-hosts.js';
 import { loadVarsFiles, resolvePlayHosts } from './play-setup.js';
 import { summarize, writeRetryFile } from './run-summary.js';
 import type { RunOptions } from './run-options.js';
+import { CustomStats } from './custom-stats.js';
+import { runInventory } from './run-inventory.js';
 
 export type { ConnectionDefaults, PlayDefaults } from './config-defaults.js';
 export { EXIT, type RunOptions } from './run-options.js';
@@ -49,7 +51,8 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
   const hosts = createRunHosts(opts, inv, [await loadVarsDir(playbook.dir, inv)], emit);
   let interrupted = false;
   opts.signal?.addEventListener('abort', () => (interrupted = true), { once: true });
-  const run: RunContext = { opts, playbook, inv, hosts, emit, playOptions: playOptions(opts, hosts, emit, () => interrupted) };
+  const customStats = new CustomStats();
+  const run: RunContext = { opts, playbook, inv, hosts, emit, playOptions: { ...playOptions(opts, hosts, emit, () => interrupted), inventory: runInventory(inv, hosts), customStats } };
 
   emit({ type: 'run_start', playbook: playbook.path, check: Boolean(opts.check), diff: Boolean(opts.diff) });
   try {
@@ -61,6 +64,7 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
     await hosts.closeAll();
   }
   const summary = summarize(hosts.states, started, interrupted);
+  if (customStats.byHost.size) summary.customStats = customStats.toJSON();
   if (summary.failedHosts.length && opts.retryFile !== false) writeRetryFile(playbook.path, summary.failedHosts);
   emit({ type: 'run_end', summary });
   return summary;
@@ -132,6 +136,7 @@ function playOptions(opts: RunOptions, hosts: RunHosts, emit: (e: RunEvent) => v
     // Hosts run in parallel; their questions are asked one at a time. Kept under --check too: a
     // task with check_mode: false applies for real there (execModule never asks in check mode).
     confirm: opts.confirm ? serializeConfirm(opts.confirm) : undefined,
+    prompt: opts.prompt,
   };
 }
 

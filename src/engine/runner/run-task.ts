@@ -18,6 +18,7 @@ import { environmentFor, renderEnvironment } from './environment.js';
 import { atTemplateLine } from './template-error.js';
 import { askBeforeApply, type AskFn, type ConfirmFn } from './confirm.js';
 import { asyncSeconds, runAsync } from './run-async.js';
+import { displayName } from './task-name.js';
 
 export interface TaskRunOptions {
   /** The task's effective check mode (its check_mode keyword, inherited, or --check). */
@@ -40,6 +41,12 @@ export interface TaskRunOptions {
   confirm?: ConfirmFn;
   /** The run was interrupted (an async poll stops waiting). */
   interrupted?(): boolean;
+  /** pause's prompt (ModuleContext.ask), on an interactive run only. */
+  ask?(question: string, echo: boolean): Promise<string>;
+  /** An interruptible wait lent to modules (ModuleContext.wait). */
+  wait?(ms: number): Promise<boolean>;
+  /** Sees each module result before changed_when/failed_when: the run's own effects (add_host, group_by, set_stats). */
+  onResult?(result: ModuleResult): void;
 }
 
 const SKIP_REASON = 'Conditional result was False';
@@ -176,6 +183,9 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
     deferred: opts.deferred,
     expressions: taskExpressions(vars),
     readVarsFile: readYamlFile,
+    wait: opts.wait,
+    ask: opts.ask,
+    taskName: displayName(task.name ?? task.module, () => vars),
     probe: (p) => (opts.transport === h.transport ? readProbe(h, p, opts.lookahead, opts.become) : readProbeOn(opts.transport, p, opts.become)),
   };
   const ask: AskFn | undefined = opts.confirm && ((changes) => opts.confirm!({ host: h.name, task: task.name ?? task.module, changes }));
@@ -186,6 +196,7 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
     const detached = asyncSeconds(task, vars);
     result = detached > 0 ? await runAsync(mod, parsed.data, ctx, task, detached, opts) : await execModule(mod, parsed.data, ctx, h, ask);
     if (readSecret) hideSecretDiff(result);
+    opts.onResult?.(result);
     if (task.until === undefined) break;
     const untilVars = withResult(task.register ? { [task.register]: result } : result);
     if (evalCondition(task.until as string, untilVars, task.loc) || attempts > task.retries) {

@@ -16,6 +16,17 @@ import { withDiffKeyword } from './diff-keyword.js';
 import { displayName } from './task-name.js';
 import { shouldRunByTags } from './tags.js';
 import { runMeta } from './meta.js';
+import { getModule } from '../../modules/registry.js';
+import { runEffects } from './run-effects.js';
+
+/** Waits `ms` in short steps so that an interrupted run stops waiting at once; false when interrupted. */
+async function interruptibleWait(p: PlayRun, ms: number): Promise<boolean> {
+  for (let left = ms; left > 0; left -= 200) {
+    if (p.opts.interrupted()) return false;
+    await p.opts.sleep(Math.min(left, 200));
+  }
+  return !p.opts.interrupted();
+}
 
 /** `first`: the host whose variables template the task's name, as Ansible shows it. */
 export function taskInfo(p: PlayRun, task: TaskDef, handler: boolean, scope: Scope, first?: HostState): TaskInfo {
@@ -40,11 +51,12 @@ export async function runTask(p: PlayRun, task: TaskDef, scope: Scope, hosts: Ho
   if (task.module === 'meta') return runMeta(p, task, scope, hosts);
   p.opts.emit({ type: 'task_start', task: info });
   const runOnce = task.runOnce ?? scope.runOnce;
-  const targets = runOnce ? hosts.slice(0, 1) : hosts;
+  // Ansible's BYPASS_HOST_LOOP (add_host, pause): once for the batch, as run_once but registered on the first host only.
+  const targets = runOnce || getModule(task.module)?.bypassHostLoop ? hosts.slice(0, 1) : hosts;
   // throttle: fewer hosts at once than --forks, never more (Ansible caps it by forks).
   const limit = task.throttle ? Math.min(task.throttle, p.opts.forks) : p.opts.forks;
   await forEachLimited(targets, limit, async (h) => {
-    const result = await runOnHost(p, task, scope, h);
+    const result = await runOnHost(p, task, scope, h, Boolean(runOnce));
     record(p, task, h, result, info);
     if (runOnce) {
       for (const other of hosts.slice(1)) {
@@ -59,7 +71,7 @@ export async function runTask(p: PlayRun, task: TaskDef, scope: Scope, hosts: Ho
   }
 }
 
-async function runOnHost(p: PlayRun, task: TaskDef, scope: Scope, h: HostState): Promise<HostResult> {
+async function runOnHost(p: PlayRun, task: TaskDef, scope: Scope, h: HostState, runOnce: boolean): Promise<HostResult> {
   const become = (task.become ?? scope.become)
     ? { enabled: true, user: task.becomeUser ?? scope.becomeUser ?? 'root', password: p.opts.becomePassword }
     : undefined;
@@ -91,6 +103,9 @@ async function runOnHost(p: PlayRun, task: TaskDef, scope: Scope, h: HostState):
     sleep: p.opts.sleep,
     confirm: p.opts.confirm,
     interrupted: p.opts.interrupted,
+    wait: (ms) => interruptibleWait(p, ms),
+    ask: p.opts.prompt,
+    onResult: runEffects(p, task, h, runOnce),
   });
   return withDiffKeyword(result, task.diff);
 }

@@ -67,7 +67,21 @@ export function hostLevelVars(h: HostState): Vars {
   return mergeVars(h.inventoryVars, h.facts, h.includedVars, h.runtimeVars);
 }
 
+/** A host's inventory vars as layers: what add_host set is data (see HostState.dataKeys). */
+function inventoryLayers(h: HostState): [Vars, 'trusted' | 'data'][] {
+  if (!h.dataKeys?.size) return [[h.inventoryVars, 'trusted']];
+  const trusted: Vars = {};
+  const data: Vars = {};
+  for (const [k, v] of Object.entries(h.inventoryVars)) (h.dataKeys.has(k) ? data : trusted)[k] = v;
+  return [[trusted, 'trusted'], [data, 'data']];
+}
+
 const hostvarsCache = new WeakMap<RunVarsContext, Vars>();
+
+/** `hostvars` is built again on next use: the inventory gained a host (add_host). */
+export function forgetHostvars(ctx: RunVarsContext): void {
+  hostvarsCache.delete(ctx);
+}
 
 /** `hostvars`: live views of every host's vars, built once per run context. */
 function hostvarsOf(ctx: RunVarsContext): Vars {
@@ -94,7 +108,7 @@ function hostView(ctx: RunVarsContext, name: string): Vars {
   // Not `hostvars` itself: a dump of hostvars[x] (to_json) would recurse.
   const magic: Vars = { inventory_hostname: name, inventory_hostname_short: name.split('.')[0], groups: ctx.groups };
   const { vars, isData } = mergeTrustedLayers(other
-    ? [[other.inventoryVars, 'trusted'], [other.facts, 'data'], [other.includedVars, 'trusted'], [other.runtimeVars, 'data'], [magic, 'data']]
+    ? [...inventoryLayers(other), [other.facts, 'data'], [other.includedVars, 'trusted'], [other.runtimeVars, 'data'], [magic, 'data']]
     : [[ctx.inventoryHosts!.vars(name), 'trusted'], [magic, 'data']]);
   return templatedVars(vars, undefined, isData);
 }
@@ -138,7 +152,7 @@ export function taskVars(ctx: RunVarsContext, h: HostState, scope: Scope, task?:
   // rendering: never rendered again (a host cannot make the controller evaluate a template).
   const { vars, isData } = mergeTrustedLayers([
     [role?.defaults, 'trusted'],
-    [h.inventoryVars, 'trusted'],
+    ...inventoryLayers(h),
     [h.facts, 'data'],
     [ctx.play.vars, 'trusted'],
     [ctx.playFileVars, 'trusted'],
