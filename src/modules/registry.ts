@@ -1,5 +1,6 @@
 // The modules hostwire ships, by the short name tasks use.
 import type { Module } from './types.js';
+import { validateArgumentSpecModule } from './validate_argument_spec/validate.js';
 import { commandModule, shellModule } from './command/command.js';
 import { asyncStatusModule } from './async_status/async_status.js';
 import { assertModule, debugModule, failModule, metaModule, setFactModule } from './debug/debug.js';
@@ -60,6 +61,7 @@ registerModule(routeSetModule);
 registerModule(subnetLeaseModule);
 registerModule(asyncStatusModule);
 registerModule(ovsGatewayModule);
+registerModule(validateArgumentSpecModule);
 for (const m of [statModule, slurpModule, pingModule, rawModule, blockinfileModule, replaceModule, tempfileModule, fetchModule]) registerModule(m);
 for (const m of [systemdModule, systemdServiceModule, includeVarsModule]) registerModule(m);
 for (const m of [serviceFactsModule, packageFactsModule]) registerModule(m);

@@ -4,8 +4,26 @@ import type { RoleContext, TaskDef, TaskItem, Vars } from './types.js';
 
 export interface LoadedRole {
   ctx: RoleContext;
+  /** Where the role is: the key include_role's allow_duplicates: false compares (dir, files, params). */
+  key: string;
   tasks: TaskItem[];
   handlers: TaskDef[];
+}
+
+/** include_role/import_role's tasks_from, vars_from, defaults_from, handlers_from (file names in the role). */
+export interface RoleFromFiles {
+  tasks?: string;
+  vars?: string;
+  defaults?: string;
+  handlers?: string;
+}
+
+export interface RoleLoadOptions {
+  from?: RoleFromFiles;
+  /** Load it again even when loaded before with the same params (include_role, or meta allow_duplicates). */
+  duplicates?: boolean;
+  /** rolespec_validate: prepend the check of meta/argument_specs (Ansible's default: true). */
+  validate?: boolean;
 }
 
 export interface TaskLoadContext {
@@ -15,8 +33,9 @@ export interface TaskLoadContext {
   knownModule(name: string): boolean;
   /** A module hostwire has no native version of (src/fallback): its name to run under, or why not. */
   resolveModule?(written: string, roleDir?: string): { name: string } | { error: string };
-  /** `duplicates`: load it again even when loaded before with the same params (include_role). */
-  loadRole(name: string, params: Vars, loc: SourceLoc, tasksFrom?: string, duplicates?: boolean): Promise<LoadedRole>;
+  loadRole(name: string, params: Vars, loc: SourceLoc, opts?: RoleLoadOptions): Promise<LoadedRole>;
+  /** Roles whose vars and defaults the whole play sees (import_role adds its role, as Ansible's play.roles). */
+  publicRoles?: RoleContext[];
   /** Role handlers collected while expanding import_role inside task lists. */
   extraHandlers: TaskDef[];
   /** Task files being imported, outermost first: a file met again is a recursion. */

@@ -8,9 +8,10 @@ import { isTemplated } from '../vars/index.js';
 import { locOf, readYamlFile } from '../yaml-source.js';
 import { describe } from './keyword-types.js';
 import { inheritInto } from './inherit.js';
-import type { BlockDef, IncludeSpec, TaskDef, TaskItem, Vars } from './types.js';
+import type { BlockDef, IncludeLoaded, IncludeSpec, TaskDef, TaskItem, Vars } from './types.js';
 import { taskFilePath } from './task-file-path.js';
-import type { TaskLoadContext } from './load-context.js';
+import type { RoleFromFiles, TaskLoadContext } from './load-context.js';
+import { fromFiles, includeRoleOptions } from './role-include-args.js';
 
 // TaskInclude.VALID_INCLUDE_KEYWORDS (ansible-core 2.14), with_* being loop_with.
 const VALID_INCLUDE_KEYWORDS = new Set([
@@ -19,14 +20,12 @@ const VALID_INCLUDE_KEYWORDS = new Set([
 ]);
 const VALID_ARGS = {
   include_tasks: new Set(['file', '_raw_params', 'apply']),
-  include_role: new Set(['name', 'tasks_from', 'vars_from', 'defaults_from', 'handlers_from', 'public', 'allow_duplicates', 'apply', 'rolespec_validate']),
+  include_role: new Set(['name', 'role', 'tasks_from', 'vars_from', 'defaults_from', 'handlers_from', 'public', 'allow_duplicates', 'apply', 'rolespec_validate']),
 };
 // Keywords hostwire does not act on for an include: refused rather than silently dropped.
 const NOT_SUPPORTED: Record<string, string> = {
-  register: 'hostwire registers nothing for an include',
   run_once: 'put run_once on the included tasks (or in apply:)',
-  timeout: 'hostwire has no task timeout',
-  vars_from: 'use include_vars', defaults_from: 'use include_vars', handlers_from: 'the role\'s handlers/main.yml is used',
+  timeout: 'Ansible times the include itself, not the included tasks: put timeout on them (or in apply:)',
 };
 
 export interface IncludeParts {
@@ -59,7 +58,18 @@ function includeArgs(p: IncludeParts): Record<string, unknown> {
     if (k in NOT_SUPPORTED) throw new BadInputError(`${p.module}: '${k}' is not supported: ${NOT_SUPPORTED[k]}`, locOf(raw, k) ?? p.loc);
   }
   if (a._raw_params !== undefined) a.file ??= a._raw_params;
+  if (a.name === undefined && a.role !== undefined) a.name = a.role;
   return a;
+}
+
+/** What registering the include gives (Ansible's TaskExecutor: include_args are the include's arguments). */
+function resultArgs(p: IncludeParts, args: Record<string, unknown>): Vars {
+  const out = { ...args };
+  if (p.module === 'include_tasks') {
+    delete out.file;
+    delete out._raw_params;
+  }
+  return out;
 }
 
 /** `apply:` keywords become a block around the included tasks (TaskInclude.build_parent_block). */
@@ -82,27 +92,31 @@ export async function loadInclude(p: IncludeParts, t: Record<string, unknown>, c
   if (typeof target !== 'string' || !target.trim()) {
     throw new BadInputError(p.module === 'include_tasks' ? `No file specified for ${p.module}` : `${p.module} needs 'name: <role>'`, p.loc);
   }
-  const tasksFrom = args.tasks_from === undefined ? undefined : String(args.tasks_from);
+  const from = fromFiles(args, p.loc);
+  const options = includeRoleOptions(args, p.loc, false);
   const apply = await applyBlock(args.apply, p, ctx, loadTask);
   const wrap = (tasks: TaskItem[]): TaskItem[] => {
     if (!apply) return tasks;
     inheritInto(tasks, apply);
     return [{ ...apply, block: tasks, rescue: [], always: [] }];
   };
-  const cache = new Map<string, Promise<{ tasks: TaskItem[]; handlers: TaskDef[] }>>();
-  const load = (name: string, from: string | undefined, at: SourceLoc) => {
-    const key = `${name}\0${from ?? ''}`;
+  const cache = new Map<string, Promise<IncludeLoaded>>();
+  const load = (name: string, rendered: RoleFromFiles, at: SourceLoc) => {
+    const key = `${name}\0${JSON.stringify(rendered)}`;
     let hit = cache.get(key);
     if (!hit) {
-      hit = p.module === 'include_tasks' ? loadTaskFile(name, ctx, at, loadTaskList) : loadRoleTasks(name, from, ctx, at);
-      hit = hit.then((r) => ({ tasks: wrap(r.tasks), handlers: r.handlers }));
+      hit = p.module === 'include_tasks' ? loadTaskFile(name, ctx, at, loadTaskList) : loadRoleTasks(name, rendered, options.validate, p.task.vars, ctx, at);
+      hit = hit.then((r) => ({ ...r, tasks: wrap(r.tasks) }));
       cache.set(key, hit);
     }
     return hit;
   };
-  const spec: IncludeSpec = { action: p.module, task: p.task, target, tasksFrom, load, loopWith: p.task.loopWith };
-  const fixed = !isTemplated(target) && !(tasksFrom !== undefined && isTemplated(tasksFrom));
-  const preloaded = fixed ? await load(target, tasksFrom, p.loc) : undefined;
+  const spec: IncludeSpec = {
+    action: p.module, task: p.task, target, from, load, loopWith: p.task.loopWith, args: resultArgs(p, args),
+    public: options.public, allowDuplicates: options.allowDuplicates,
+  };
+  const fixed = !isTemplated(target) && !Object.values(from).some((f) => f !== undefined && isTemplated(f));
+  const preloaded = fixed ? await load(target, from, p.loc) : undefined;
   // Handlers of a role included by a fixed name are known now; the runner adds the others when loaded.
   if (preloaded) ctx.extraHandlers.push(...preloaded.handlers);
   return {
@@ -112,7 +126,7 @@ export async function loadInclude(p: IncludeParts, t: Record<string, unknown>, c
   };
 }
 
-async function loadTaskFile(rel: string, ctx: TaskLoadContext, at: SourceLoc, loadTaskList: LoadListFn): Promise<{ tasks: TaskItem[]; handlers: TaskDef[] }> {
+async function loadTaskFile(rel: string, ctx: TaskLoadContext, at: SourceLoc, loadTaskList: LoadListFn): Promise<IncludeLoaded> {
   const file = taskFilePath(rel, { file: ctx.file, baseDir: ctx.baseDir, inRole: Boolean(ctx.role) });
   const chain = ctx.importChain ?? [{ file: ctx.file }];
   if (chain.some((c) => c.file === file)) {
@@ -128,8 +142,14 @@ async function loadTaskFile(rel: string, ctx: TaskLoadContext, at: SourceLoc, lo
   return { tasks, handlers };
 }
 
-async function loadRoleTasks(name: string, tasksFrom: string | undefined, ctx: TaskLoadContext, at: SourceLoc): Promise<{ tasks: TaskItem[]; handlers: TaskDef[] }> {
-  const role = await ctx.loadRole(name, {}, at, tasksFrom, true);
-  return { tasks: role.tasks, handlers: role.handlers };
+/** IncludeRole.get_block_list: the role with the include's vars as its vars (`ri.vars |= self.vars`), loaded anew each time. */
+async function loadRoleTasks(name: string, from: RoleFromFiles, validate: boolean, vars: Vars, ctx: TaskLoadContext, at: SourceLoc): Promise<IncludeLoaded> {
+  const role = await ctx.loadRole(name, {}, at, { from: definedFrom(from), duplicates: true, validate });
+  return { tasks: role.tasks, handlers: role.handlers, role: role.ctx, roleKey: `${role.key}\0${JSON.stringify(vars)}` };
+}
+
+/** What a from-file names, without the keys left unset (they default to main). */
+function definedFrom(from: RoleFromFiles): RoleFromFiles {
+  return Object.fromEntries(Object.entries(from).filter(([, v]) => v !== undefined)) as RoleFromFiles;
 }
 

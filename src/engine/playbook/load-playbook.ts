@@ -78,7 +78,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
   const p = raw as Record<string, unknown>;
   checkPlayKeys(p, loc);
   const extraHandlers: TaskDef[] = [];
-  const ctx: TaskLoadContext = { file, baseDir: dir, knownModule: opts.knownModule, resolveModule: resolverFrom(dir, opts), loadRole: (n, pr, l, tf, dup) => loadRole(n, pr, l, tf, [], dup), extraHandlers };
+  const ctx: TaskLoadContext = { file, baseDir: dir, knownModule: opts.knownModule, resolveModule: resolverFrom(dir, opts), loadRole: (n, pr, l, o) => loadRole(n, pr, l, o, []), extraHandlers, publicRoles: loadRole.publicRoles };
   const roleTasks: TaskItem[] = [];
   const roles: RoleContext[] = [];
   const roleList = listKeyword(p, 'roles', loc);
@@ -144,7 +144,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
     environment: p.environment ?? undefined,
     varsPrompt: varsPromptNames(p.vars_prompt, locOf(p, 'vars_prompt') ?? loc),
     runOnce: boolKeyword(p, 'run_once', loc),
-    roles,
+    roles: [...roles, ...loadRole.publicRoles],
     baseDir: dir,
     loc,
   };

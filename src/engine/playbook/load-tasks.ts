@@ -12,12 +12,15 @@ import { boolKeyword, describe, keyLoc, mapKeyword, registerKeyword, secondsKeyw
 import { inheritInto, inheritIntoHandlers } from './inherit.js';
 import { checkIncludeKeywords, loadInclude } from './load-include.js';
 import { checkKeywordSupport, diffKeyword, throttleKeyword } from './keyword-support.js';
+import { fromFiles, includeRoleOptions } from './role-include-args.js';
 import type { BlockDef, TaskDef, TaskItem, Vars } from './types.js';
 import { taskFilePath } from './task-file-path.js';
 import type { TaskLoadContext } from './load-context.js';
 
-export type { LoadedRole, TaskLoadContext } from './load-context.js';
+export type { LoadedRole, RoleLoadOptions, TaskLoadContext } from './load-context.js';
 
+// IncludeRole.VALID_ARGS less apply and public, which only include_role takes.
+const IMPORT_ROLE_ARGS = new Set(['name', 'role', 'tasks_from', 'vars_from', 'defaults_from', 'handlers_from', 'allow_duplicates', 'rolespec_validate']);
 const INCLUDES = new Set(['import_role', 'include_role', 'import_tasks', 'include_tasks']);
 
 const asList = (v: unknown): unknown[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
@@ -104,7 +107,7 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
     const task: TaskDef = {
       ...common, kind: 'task', module, written: moduleKey, args: {}, loop, loopWith,
       loopLabel: lc.label === undefined ? undefined : String(lc.label), loopVar: lc.loop_var === undefined ? 'item' : String(lc.loop_var),
-      notify: [], retries: 0, delay: 0, listen: [],
+      notify: [], retries: 0, delay: 0, listen: [], register: registerKeyword(t, loc),
     };
     return [await loadInclude({ module, written: moduleKey, rawArgs, task, loc: mloc }, t, ctx, loadTask, loadTaskList)];
   }
@@ -140,9 +143,19 @@ async function loadBlock(t: Record<string, unknown>, moduleKeys: string[], commo
 }
 
 async function importRole(t: Record<string, unknown>, rawArgs: unknown, mloc: SourceLoc, common: Common, ctx: TaskLoadContext): Promise<BlockDef> {
-  const a = (rawArgs ?? {}) as Record<string, unknown>;
-  if (typeof a.name !== 'string') throw new BadInputError(`import_role needs 'name: <role>'`, mloc);
-  const role = await ctx.loadRole(a.name, (t.vars as Vars) ?? {}, mloc, a.tasks_from as string | undefined);
+  if (typeof rawArgs !== 'object' || rawArgs === null || Array.isArray(rawArgs)) throw new BadInputError(`import_role needs 'name: <role>'`, mloc);
+  const a = rawArgs as Record<string, unknown>;
+  const bad = Object.keys(a).filter((k) => !IMPORT_ROLE_ARGS.has(k));
+  if (bad.length) throw new BadInputError(`Invalid options for import_role: ${bad.join(',')}`, locOf(a, bad[0]!) ?? mloc);
+  const name = a.name ?? a.role;
+  if (typeof name !== 'string') throw new BadInputError(`'name' is a required field for import_role.`, mloc);
+  const from = fromFiles(a, mloc);
+  const templated = Object.entries(from).find(([, v]) => typeof v === 'string' && /{{|{%/.test(v));
+  if (templated) throw new BadInputError(`import_role: ${templated[0]}_from is a template; an import is loaded before the run: use include_role`, locOf(a, `${templated[0]}_from`) ?? mloc);
+  const options = includeRoleOptions(a, mloc, true);
+  const role = await ctx.loadRole(name, (t.vars as Vars) ?? {}, mloc, { from, duplicates: options.allowDuplicates, validate: options.validate });
+  // A statically imported role joins the play's roles (IncludeRole.get_block_list): its vars are public.
+  ctx.publicRoles?.push(role.ctx);
   ctx.extraHandlers.push(...inheritIntoHandlers(inheritCheckMode(role.handlers, common.checkMode), common));
   inheritInto(role.tasks, common);
   return { ...common, vars: {}, kind: 'block', block: role.tasks, rescue: [], always: [] };

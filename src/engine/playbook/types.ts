@@ -13,6 +13,8 @@ export interface RoleContext {
   vars: Vars;
   /** Parameters given where the role was listed (roles: - role: x, vars...). */
   params: Vars;
+  /** Its meta dependencies (loaded before it): their defaults and vars come with it when it is public. */
+  dependencies?: RoleContext[];
 }
 
 export interface TaskCommon {
@@ -97,11 +99,27 @@ export interface IncludeSpec {
   task: TaskDef;
   /** include_tasks: the file; include_role: the role name. */
   target: string;
-  tasksFrom?: string;
+  /** include_role's tasks_from, vars_from, defaults_from, handlers_from (templates rendered per host). */
+  from: { tasks?: string; vars?: string; defaults?: string; handlers?: string };
   /** `with_<lookup>:` loops: the lookup; the task's `loop` holds its terms. */
   loopWith?: string;
+  /** The include's arguments, registered as `include_args` (Ansible's result of an include). */
+  args: Vars;
+  /** include_role `public: true`: the role's vars and defaults are seen by the play's later tasks. */
+  public?: boolean;
+  /** include_role `allow_duplicates: false`: a host that already ran the role (same files, vars) skips it. */
+  allowDuplicates?: boolean;
   /** Loads what a rendered target names, `apply:` wrapped round it (cached per target). */
-  load(target: string, tasksFrom: string | undefined, loc: SourceLoc): Promise<{ tasks: TaskItem[]; handlers: TaskDef[] }>;
+  load(target: string, from: IncludeSpec['from'], loc: SourceLoc): Promise<IncludeLoaded>;
+}
+
+/** What an include loaded: its tasks (apply: wrapped round them), handlers, and for a role, the role. */
+export interface IncludeLoaded {
+  tasks: TaskItem[];
+  handlers: TaskDef[];
+  role?: RoleContext;
+  /** The role and what it was loaded with, for allow_duplicates. */
+  roleKey?: string;
 }
 
 export type TaskItem = TaskDef | BlockDef;

@@ -12,14 +12,16 @@ export async function runHandlers(p: PlayRun): Promise<void> {
   for (const handler of p.play.handlers) {
     // A handler is a task: after an interrupt none starts (the recap says no new task started).
     if (p.opts.interrupted()) return;
-    const names = [handler.name ?? '', ...handler.listen].filter(Boolean);
+    // Of handlers with the same name, the last loaded answers to it (Ansible searches them in reverse).
+    const shadowed = handler.name !== undefined && [...p.play.handlers].reverse().find((x) => x.name === handler.name) !== handler;
+    const names = [shadowed ? '' : handler.name ?? '', ...handler.listen].filter(Boolean);
     const hosts = p.batch.filter((h) => (isActive(h) || (p.opts.forceHandlers && h.failed && !h.unreachable)) && names.some((n) => h.notified.has(n)));
     if (!hosts.length) continue;
     for (const h of hosts) {
       const seen = consumed.get(h) ?? new Set<string>();
       for (const n of names) if (h.notified.has(n)) seen.add(n);
       consumed.set(h, seen);
-      if (handler.name) h.notified.delete(handler.name);
+      if (handler.name && !shadowed) h.notified.delete(handler.name);
     }
     // --force-handlers: a failed host runs its notified handlers, and stays failed afterwards.
     const forced = hosts.filter((h) => h.failed);

@@ -5,7 +5,8 @@
 import path from 'node:path';
 import { BadInputError, HostwireError, TransportError } from '../../errors.js';
 import { evalCondition, renderValue, withLoopItems } from '../vars/index.js';
-import type { BlockDef, IncludeSpec, PlayDef, TaskDef, TaskItem, Vars } from '../playbook/types.js';
+import type { BlockDef, IncludeLoaded, IncludeSpec, PlayDef, TaskDef, TaskItem, Vars } from '../playbook/types.js';
+import { includeRegistered, markRoleRun, roleAlreadyRun } from './include-result.js';
 import type { HostResult, TaskInfo } from './events.js';
 import { isActive, type HostState } from './host-state.js';
 import { childScope, type Scope } from './task-vars.js';
@@ -26,7 +27,14 @@ interface Inclusion {
   key: string;
   hosts: HostState[];
   itemVars?: Vars;
-  loaded: { tasks: TaskItem[]; handlers: TaskDef[] };
+  loaded: IncludeLoaded;
+}
+
+interface Found {
+  key: string;
+  itemVars?: Vars;
+  target: string;
+  loaded: IncludeLoaded;
 }
 
 const TRUE_WORDS = new Set(['yes', 'true', 'on', '1', 'y', 't']);
@@ -52,21 +60,37 @@ function loopItems(spec: IncludeSpec, vars: Vars): unknown[] {
   return items;
 }
 
+/** The include's *_from files rendered with the host's vars (include_role; Ansible keeps their basename). */
+function renderFrom(spec: IncludeSpec, vars: Vars): IncludeSpec['from'] {
+  const out: IncludeSpec['from'] = {};
+  for (const [k, v] of Object.entries(spec.from) as [keyof IncludeSpec['from'], string | undefined][]) {
+    if (v !== undefined) out[k] = path.basename(String(renderValue(v, vars, spec.task.loc)));
+  }
+  return out;
+}
+
 /** Evaluates the include on one host: the inclusions it makes, in order (none when `when` skips them all). */
-async function resolveOnHost(r: IncludeHost, spec: IncludeSpec, scope: Scope, h: HostState): Promise<{ key: string; itemVars?: Vars; target: string; loaded: Inclusion['loaded'] }[]> {
+async function resolveOnHost(r: IncludeHost, spec: IncludeSpec, scope: Scope, h: HostState): Promise<{ found: Found[]; results: Vars[] }> {
   const task = spec.task;
   const when = [...scope.when, ...task.when] as (string | boolean)[];
-  const out = [];
+  const found: Found[] = [];
+  /** Every item's registered result, in item order. */
+  const results: Vars[] = [];
   for (const item of loopItems(spec, r.varsFor(h, scope, task))) {
     const itemVars = task.loop === undefined ? undefined : { [task.loopVar]: item, ansible_loop_var: task.loopVar };
     const vars = r.varsFor(h, scope, task, itemVars);
-    if (!evalCondition(when, vars, task.loc)) continue;
+    if (!evalCondition(when, vars, task.loc)) {
+      results.push({ changed: false, skipped: true, skip_reason: 'Conditional result was False', ...itemVars });
+      continue;
+    }
     const target = String(renderValue(spec.target, vars, task.loc));
-    const from = spec.tasksFrom === undefined ? undefined : String(renderValue(spec.tasksFrom, vars, task.loc));
+    const from = renderFrom(spec, vars);
     const loaded = await spec.load(target, from, task.loc);
-    out.push({ key: `${target}\0${from ?? ''}\0${JSON.stringify(item) ?? ''}`, itemVars, target: from ? `${target} (${from})` : target, loaded });
+    const shown = from.tasks ? `${target} (${from.tasks})` : target;
+    found.push({ key: `${target}\0${JSON.stringify(from)}\0${JSON.stringify(item) ?? ''}`, itemVars, target: shown, loaded });
+    results.push({ ...includeRegistered(spec, target), ...itemVars });
   }
-  return out;
+  return { found, results };
 }
 
 export async function runInclude(r: IncludeHost, block: BlockDef, scope: Scope, hosts: HostState[]): Promise<void> {
@@ -80,12 +104,13 @@ export async function runInclude(r: IncludeHost, block: BlockDef, scope: Scope, 
   for (const h of hosts) {
     const started = Date.now();
     try {
-      const found = await resolveOnHost(r, spec, scope, h);
+      const { found, results } = await resolveOnHost(r, spec, scope, h);
       for (const f of found) {
         const same = inclusions.find((i) => i.key === f.key);
         if (same) same.hosts.push(h);
         else inclusions.push({ key: f.key, hosts: [h], itemVars: f.itemVars, loaded: f.loaded });
       }
+      if (task.register) h.runtimeVars[task.register] = registeredValue(task, found.length, results);
       const status = found.length ? 'ok' : 'skipped';
       const msg = found.length ? `included: ${[...new Set(found.map((f) => f.target))].join(', ')}` : 'Conditional result was False';
       r.record(task, h, { host: h.name, status, msg, noLog: task.noLog, durationMs: Date.now() - started }, info);
@@ -93,15 +118,28 @@ export async function runInclude(r: IncludeHost, block: BlockDef, scope: Scope, 
       const msg = err instanceof HostwireError || err instanceof Error ? err.message : String(err);
       const status = err instanceof TransportError ? 'unreachable' : 'failed';
       const ignored = status === 'failed' && ignoresErrors(task, () => r.varsFor(h, scope, task));
+      if (task.register && status === 'failed') h.runtimeVars[task.register] = { failed: true, changed: false, msg };
       r.record(task, h, { host: h.name, status, ignored, msg, noLog: task.noLog, durationMs: Date.now() - started, result: { failed: true, msg } }, info);
     }
   }
   for (const inc of inclusions) {
     // A role's handlers join the play's when the role is first included.
     for (const hd of inc.loaded.handlers) if (!r.play.handlers.includes(hd)) r.play.handlers.push(hd);
+    // public: true - the role's vars and defaults are the play's from now on (IncludeRole appends it to play.roles).
+    if (spec.public && inc.loaded.role && !r.play.roles.includes(inc.loaded.role)) r.play.roles.push(inc.loaded.role);
     const withItem = inc.itemVars ? childScope(scope, { vars: {}, data: inc.itemVars, when: [], tags: [] }) : scope;
     const s = childScope(withItem, { vars: block.vars, when: [], tags: [] });
-    const active = inc.hosts.filter(isActive);
+    // allow_duplicates: false - a host that already ran this role (same files and vars) does not run it again.
+    const active = inc.hosts.filter((h) => isActive(h) && !(spec.allowDuplicates === false && roleAlreadyRun(h, inc.loaded.roleKey)));
     if (active.length) await r.runItems(inc.loaded.tasks, s, active);
+    for (const h of active) markRoleRun(h, inc.loaded.roleKey);
   }
+}
+
+/** The include's registered value: one result, or Ansible's loop aggregate of every item. */
+function registeredValue(task: TaskDef, included: number, results: Vars[]): Vars {
+  if (task.loop === undefined) return results[0] ?? { changed: false };
+  if (results.length === 0) return { results, changed: false, skipped: true, skipped_reason: 'No items in the list' };
+  const allSkipped = included === 0;
+  return { results, changed: false, skipped: allSkipped, msg: allSkipped ? 'All items skipped' : 'All items completed' };
 }

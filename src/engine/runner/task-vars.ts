@@ -126,6 +126,29 @@ function namespacedFacts(facts: Vars): Vars {
   return out;
 }
 
+const NO_ROLES: RoleContext[] = [];
+const publicCache = new WeakMap<RoleContext[], { count: number; defaults: Vars; vars: Vars }>();
+
+/**
+ * The defaults and vars of the play's roles (roles:, import_role, include_role public: true), each with
+ * its dependencies' first, as Ansible merges play.get_roles() for every task of the play.
+ */
+function publicRoleVars(roles: RoleContext[]): { defaults: Vars; vars: Vars } {
+  const hit = publicCache.get(roles);
+  if (hit && hit.count === roles.length) return hit;
+  const defaults: Vars[] = [];
+  const vars: Vars[] = [];
+  const add = (r: RoleContext) => {
+    for (const d of r.dependencies ?? []) add(d);
+    defaults.push(r.defaults);
+    vars.push(r.vars);
+  };
+  for (const r of roles) add(r);
+  const merged = { count: roles.length, defaults: mergeVars(...defaults), vars: mergeVars(...vars) };
+  publicCache.set(roles, merged);
+  return merged;
+}
+
 /** `check`: the task's effective check mode (ansible_check_mode), when it differs from --check. */
 export function taskVars(ctx: RunVarsContext, h: HostState, scope: Scope, task?: TaskDef, extra?: Vars, check?: boolean): Vars {
   const role = task?.role ?? scope.role;
@@ -150,12 +173,15 @@ export function taskVars(ctx: RunVarsContext, h: HostState, scope: Scope, task?:
   };
   // Facts, register/set_fact results, loop items and the magic vars are data from hosts or from
   // rendering: never rendered again (a host cannot make the controller evaluate a template).
+  const shared = publicRoleVars(ctx.play.roles ?? NO_ROLES);
   const { vars, isData } = mergeTrustedLayers([
+    [shared.defaults, 'trusted'],
     [role?.defaults, 'trusted'],
     ...inventoryLayers(h),
     [h.facts, 'data'],
     [ctx.play.vars, 'trusted'],
     [ctx.playFileVars, 'trusted'],
+    [shared.vars, 'trusted'],
     [role?.vars, 'trusted'],
     [role?.params, 'trusted'],
     ...scope.vars.map((v): [Vars, 'trusted'] => [v, 'trusted']),
