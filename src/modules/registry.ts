@@ -47,6 +47,7 @@ import { addHostModule } from './add_host/add_host.js';
 import { groupByModule } from './group_by/group_by.js';
 import { setStatsModule } from './set_stats/set_stats.js';
 import { pauseModule } from './pause/pause.js';
+import { getUrlModule } from './get_url/get_url.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -68,6 +69,7 @@ for (const m of [serviceFactsModule, packageFactsModule]) registerModule(m);
 registerModule(findModule);
 registerModule(scriptModule);
 for (const m of [setupModule, gatherFactsModule, addHostModule, groupByModule, setStatsModule, pauseModule]) registerModule(m);
+registerModule(getUrlModule);
 
 /** Modules found for loaded tasks beyond the native ones: src/fallback registers them by the name a task runs under. */
 const resolvedModules = new Map<string, Module<any, any>>();
