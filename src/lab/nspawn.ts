@@ -28,15 +28,26 @@ export function nspawnArgs(host: HostState): string[] {
   ];
 }
 
-/** Start the container detached (it outlives the CLI); returns nspawn's pid and the container's PID 1. */
+/**
+ * The shell that starts nspawn and starts it again when the container asks for a reboot: systemd-nspawn
+ * exits with 133 then (a systemd unit would restart it with RestartForceExitStatus=133; this machine has
+ * no systemd). Any other exit ends the host. The host's netns, eth0 and its address survive the reboot,
+ * as a machine's NIC does; links the host made itself stay too (a real kernel would drop them).
+ */
+export const SUPERVISOR_SCRIPT = [
+  // Into the host's own cgroup folders first: two hosts with --keep-unit in one cgroup would collide.
+  'echo $$ > "$1/cgroup.procs" && echo $$ > "$2/cgroup.procs" || exit 1',
+  'propagate=$3; shift 3',
+  'while :; do "$@"; rc=$?; [ "$rc" -eq 133 ] || exit "$rc"; rm -rf -- "$propagate"; done',
+].join('\n');
+
+/** Start the container detached (it outlives the CLI); returns the supervisor's pid and the container's PID 1. */
 export async function bootHost(host: HostState): Promise<{ nspawnPid: number; initPid: number }> {
   for (const c of host.cgroups) await mkdir(c, { recursive: true });
-  await rm(`${PROPAGATE_DIR}/${host.machine}`, { recursive: true, force: true });
+  const propagate = `${PROPAGATE_DIR}/${host.machine}`;
+  await rm(propagate, { recursive: true, force: true });
   const log = openSync(`${host.dir}/console.log`, 'a');
-  // The shell moves itself into the host's own cgroup folders, then becomes nspawn: two hosts with
-  // --keep-unit in one cgroup would collide.
-  const script = 'echo $$ > "$1/cgroup.procs" && echo $$ > "$2/cgroup.procs" && shift 2 && exec "$@"';
-  const child = spawn('/bin/sh', ['-c', script, 'sh', host.cgroups[0]!, host.cgroups[1]!, 'systemd-nspawn', ...nspawnArgs(host)], {
+  const child = spawn('/bin/sh', ['-c', SUPERVISOR_SCRIPT, 'sh', host.cgroups[0]!, host.cgroups[1]!, propagate, 'systemd-nspawn', ...nspawnArgs(host)], {
     detached: true,
     stdio: ['ignore', log, log],
     // /proc/sys/net writable inside the container (sysctl, firewalld).
@@ -48,15 +59,21 @@ export async function bootHost(host: HostState): Promise<{ nspawnPid: number; in
   if (!nspawnPid) throw new Error(`could not start systemd-nspawn for ${host.name}`);
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    const initPid = await childPid(nspawnPid);
-    if (initPid && (await readFile(`/proc/${initPid}/comm`, 'utf8').catch(() => '')).trim() === 'systemd') {
-      return { nspawnPid, initPid };
-    }
+    const initPid = await containerInit(nspawnPid);
+    if (initPid) return { nspawnPid, initPid };
     if (!(await isAlive(nspawnPid))) break;
     await sleep(50);
   }
   const tail = (await readFile(`${host.dir}/console.log`, 'utf8').catch(() => '')).split('\n').slice(-15).join('\n');
   throw new Error(`${host.name}: systemd-nspawn did not start the container's systemd\n${tail}`);
+}
+
+/** The container's systemd now: the supervisor's nspawn's child (it changes with each reboot). */
+export async function containerInit(supervisorPid: number): Promise<number | undefined> {
+  const nspawn = await childPid(supervisorPid);
+  const init = nspawn && (await childPid(nspawn));
+  if (!init) return undefined;
+  return (await readFile(`/proc/${init}/comm`, 'utf8').catch(() => '')).trim() === 'systemd' ? init : undefined;
 }
 
 async function childPid(pid: number): Promise<number | undefined> {

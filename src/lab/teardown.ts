@@ -2,7 +2,7 @@
 // by name (namespaces `hw-<lab>[-n]`, cgroup folders `hw-<lab>`, mounts under the lab's dir).
 import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { isAlive, run, sleep } from './run.js';
-import { pidBelongsTo } from './health.js';
+import { currentInitPid, pidBelongsTo } from './health.js';
 import { mountsUnder, unmountUnder } from './fs-util.js';
 import { deleteNetns, netnsList } from './network.js';
 import { isLabNetns, labCgroupDirs, labDir, parseHostName, PROPAGATE_DIR } from './names.js';
@@ -38,8 +38,11 @@ const kill = (pid: number): void => {
 export async function killHost(lab: string, host: HostState, timeoutMs = 15_000): Promise<number> {
   let killed = 0;
   let graceUntil = 0;
-  if (await pidBelongsTo(host.initPid, lab, host)) {
-    kill(host.initPid!);
+  const init = await currentInitPid(lab, host);
+  // The supervisor first, so that it cannot start the container again once its PID 1 is gone.
+  if (host.kind !== 'vm' && host.nspawnPid && (await pidBelongsTo(host.nspawnPid, lab, host))) kill(host.nspawnPid);
+  if (init !== undefined) {
+    kill(init);
     killed++;
     graceUntil = Date.now() + 2000;
   }

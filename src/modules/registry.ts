@@ -48,6 +48,8 @@ import { groupByModule } from './group_by/group_by.js';
 import { setStatsModule } from './set_stats/set_stats.js';
 import { pauseModule } from './pause/pause.js';
 import { getUrlModule } from './get_url/get_url.js';
+import { rebootModule } from './reboot/reboot.js';
+import { waitForConnectionModule } from './wait_for_connection/wait_for_connection.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -68,8 +70,10 @@ for (const m of [systemdModule, systemdServiceModule, includeVarsModule]) regist
 for (const m of [serviceFactsModule, packageFactsModule]) registerModule(m);
 registerModule(findModule);
 registerModule(scriptModule);
-for (const m of [setupModule, gatherFactsModule, addHostModule, groupByModule, setStatsModule, pauseModule]) registerModule(m);
 registerModule(getUrlModule);
+for (const m of [setupModule, gatherFactsModule, addHostModule, groupByModule, setStatsModule, pauseModule]) registerModule(m);
+// The run's own modules that reach the host again (issue 17).
+for (const m of [rebootModule, waitForConnectionModule]) registerModule(m);
 
 /** Modules found for loaded tasks beyond the native ones: src/fallback registers them by the name a task runs under. */
 const resolvedModules = new Map<string, Module<any, any>>();
