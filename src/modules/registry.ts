@@ -50,6 +50,8 @@ import { pauseModule } from './pause/pause.js';
 import { getUrlModule } from './get_url/get_url.js';
 import { rebootModule } from './reboot/reboot.js';
 import { waitForConnectionModule } from './wait_for_connection/wait_for_connection.js';
+import { modprobeModule } from './modprobe/modprobe.js';
+import { openvswitchDbModule } from './ovs_db/openvswitch_db.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -67,7 +69,7 @@ registerModule(ovsGatewayModule);
 registerModule(validateArgumentSpecModule);
 for (const m of [statModule, slurpModule, pingModule, rawModule, blockinfileModule, replaceModule, tempfileModule, fetchModule]) registerModule(m);
 for (const m of [systemdModule, systemdServiceModule, includeVarsModule]) registerModule(m);
-for (const m of [serviceFactsModule, packageFactsModule]) registerModule(m);
+for (const m of [serviceFactsModule, packageFactsModule, modprobeModule, openvswitchDbModule]) registerModule(m);
 registerModule(findModule);
 registerModule(scriptModule);
 registerModule(getUrlModule);

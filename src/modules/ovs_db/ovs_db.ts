@@ -67,3 +67,9 @@ export const ovsDbModule: Module<OvsDbArgs, DbState> = {
   }),
   plan: (s, a) => planDb(s, a),
 };
+
+/** Whether the read column is a map (openvswitch_db needs a key for one). */
+export function columnIsMap(stdout: string, col: string): boolean {
+  const v = parseOvsTables(need(readSections(stdout), 'db', stdout).out)[0]?.[0]?.[col];
+  return v !== null && v !== undefined && typeof v === 'object' && !Array.isArray(v);
+}

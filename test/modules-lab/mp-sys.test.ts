@@ -1,0 +1,82 @@
+// modprobe and openvswitch_db on a real lab host. An nspawn host has no /proc/modules: modprobe fails
+// there exactly as community.general's does (its load/persist path is proven by recorded cases from a
+// VM host, where ansible-playbook converged the same module). openvswitch_db (the openvswitch
+// collection's names over ovs_db) converges a key of a map column, re-runs with changed=0, --check
+// predicts without touching OVSDB, and refuses what it cannot map.
+import test from 'ava';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { labHost, type LabHost } from '../helpers/lab-host.js';
+import { labPlay, type LabPlay } from '../helpers/lab-play.js';
+
+const LAB = 'mpsys';
+const dir = mkdtempSync(path.join(tmpdir(), 'hw-mpsys-'));
+let host: LabHost | undefined;
+let play: LabPlay;
+
+test.before(async () => {
+  host = await labHost(LAB);
+  play = labPlay(host, dir);
+});
+
+test.after.always(async () => {
+  await host?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const MODPROBE = `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - name: load
+      community.general.modprobe: { name: br_netfilter, persistent: present }
+      ignore_errors: true
+`;
+
+test.serial('modprobe fails on a host without /proc/modules as the module does, touching nothing', async (t) => {
+  t.timeout(2 * 60_000);
+  for (const check of [false, true]) {
+    const run = await play(`modprobe-${check}`, MODPROBE, { check });
+    t.like(run.result('load'), { outcome: 'failed', msg: "[Errno 2] No such file or directory: '/proc/modules'", name: 'br_netfilter', params: '', state: 'present' });
+  }
+  t.is(await host!.sh('ls /etc/modules-load.d /etc/modprobe.d | grep -c br_netfilter || true'), '0\n', 'no file written');
+});
+
+const DB = (value: string) => `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - name: key
+      openvswitch.openvswitch.openvswitch_db:
+        table: Bridge
+        record: br-mp
+        col: other_config
+        key: disable-in-band
+        value: ${value}
+      register: r
+    - name: map without key
+      openvswitch_db: { table: Bridge, record: br-mp, col: other_config, value: x }
+      ignore_errors: true
+    - name: read
+      openvswitch_db: { table: Bridge, record: br-mp, col: other_config, state: read }
+      ignore_errors: true
+`;
+
+test.serial('openvswitch_db converges a map key, no-op again, --check predicts, refuses what has no mapping', async (t) => {
+  t.timeout(3 * 60_000);
+  await host!.sh('ovs-vsctl --may-exist add-br br-mp -- set Bridge br-mp datapath_type=netdev');
+  const read = () => host!.sh('ovs-vsctl get Bridge br-mp other_config');
+  const first = await play('db', DB('"true"'));
+  t.like(first.result('key'), { outcome: 'changed', output: { 'disable-in-band': '' } });
+  t.is(await read(), '{disable-in-band="true"}\n');
+  t.like(first.result('map without key'), { outcome: 'failed', msg: 'missing required arguments: key for map type of column' });
+  t.like(first.result('read'), { outcome: 'failed' });
+  t.regex(first.result('read').msg, /state: read is not built/);
+  const again = await play('db-again', DB('"true"'));
+  t.like(again.result('key'), { outcome: 'ok', changed: false, commands: [] });
+  t.is(again.changed, 0);
+  const checked = await play('db-check', DB('"false"'), { check: true, diff: true });
+  t.like(checked.result('key'), { outcome: 'changed' });
+  t.is(await read(), '{disable-in-band="true"}\n', '--check left OVSDB alone');
+});
