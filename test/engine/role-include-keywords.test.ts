@@ -71,13 +71,17 @@ test('public: the vars of roles: and import_role reach every task of the play; i
   tasks:
     - include_role: { name: hidden }
     - debug: { msg: "after private {{ hidden_default | default('unset') }}" }
-    - include_role: { name: hidden, public: true }
+    - include_role: { name: hidden, public: "{{ expose }}" }
+      vars: { expose: false }
+    - debug: { msg: "after templated false {{ hidden_default | default('unset') }}" }
+    - include_role: { name: hidden, public: "{{ expose }}" }
+      vars: { expose: true }
     - debug: { msg: "after public {{ hidden_default | default('unset') }}" }
     - import_role: { name: r, tasks_from: side.yml, vars_from: alt }
     - debug: { msg: "imported {{ rvar }}" }
 `);
   t.deepEqual(failures(r), []);
-  t.deepEqual(said(r), ['pre ld lv', 'inside hd', 'after private unset', 'inside hd', 'after public hd', 'side main-default alt-var main-other', 'imported alt-var']);
+  t.deepEqual(said(r), ['pre ld lv', 'inside hd', 'after private unset', 'inside hd', 'after templated false unset', 'inside hd', 'after public hd', 'side main-default alt-var main-other', 'imported alt-var']);
 });
 
 test('allow_duplicates: include_role false skips a role the host already ran; meta allow_duplicates lets roles: repeat it', async (t) => {

@@ -36,7 +36,8 @@ function boolArg(args: Record<string, unknown>, key: string, dflt: boolean, loc:
 }
 
 export interface IncludeRoleOptions {
-  public: boolean;
+  /** A template (include_role) is rendered per host when the role is included. */
+  public: boolean | string;
   allowDuplicates: boolean;
   validate: boolean;
 }
@@ -44,7 +45,7 @@ export interface IncludeRoleOptions {
 /** public (default: false for include_role, true for import_role), allow_duplicates and rolespec_validate (default true). */
 export function includeRoleOptions(args: Record<string, unknown>, loc: SourceLoc, imported: boolean): IncludeRoleOptions {
   return {
-    public: boolArg(args, 'public', imported, loc),
+    public: !imported && typeof args.public === 'string' && /{{|{%/.test(args.public) ? args.public : boolArg(args, 'public', imported, loc),
     allowDuplicates: boolArg(args, 'allow_duplicates', true, loc),
     validate: boolArg(args, 'rolespec_validate', true, loc),
   };

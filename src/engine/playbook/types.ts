@@ -105,8 +105,8 @@ export interface IncludeSpec {
   loopWith?: string;
   /** The include's arguments, registered as `include_args` (Ansible's result of an include). */
   args: Vars;
-  /** include_role `public: true`: the role's vars and defaults are seen by the play's later tasks. */
-  public?: boolean;
+  /** include_role `public: true` (or a template true for a host): the role's vars and defaults are seen by the play's later tasks. */
+  public?: boolean | string;
   /** include_role `allow_duplicates: false`: a host that already ran the role (same files, vars) skips it. */
   allowDuplicates?: boolean;
   /** Loads what a rendered target names, `apply:` wrapped round it (cached per target). */

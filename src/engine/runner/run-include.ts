@@ -28,6 +28,8 @@ interface Inclusion {
   hosts: HostState[];
   itemVars?: Vars;
   loaded: IncludeLoaded;
+  /** public: rendered true for a host that included it. */
+  public?: boolean;
 }
 
 interface Found {
@@ -35,6 +37,7 @@ interface Found {
   itemVars?: Vars;
   target: string;
   loaded: IncludeLoaded;
+  public?: boolean;
 }
 
 const TRUE_WORDS = new Set(['yes', 'true', 'on', '1', 'y', 't']);
@@ -87,7 +90,8 @@ async function resolveOnHost(r: IncludeHost, spec: IncludeSpec, scope: Scope, h:
     const from = renderFrom(spec, vars);
     const loaded = await spec.load(target, from, task.loc);
     const shown = from.tasks ? `${target} (${from.tasks})` : target;
-    found.push({ key: `${target}\0${JSON.stringify(from)}\0${JSON.stringify(item) ?? ''}`, itemVars, target: shown, loaded });
+    const isPublic = typeof spec.public === 'string' ? TRUE_WORDS.has(String(renderValue(spec.public, vars, task.loc)).trim().toLowerCase()) : spec.public;
+    found.push({ key: `${target}\0${JSON.stringify(from)}\0${JSON.stringify(item) ?? ''}`, itemVars, target: shown, loaded, public: isPublic });
     results.push({ ...includeRegistered(spec, target), ...itemVars });
   }
   return { found, results };
@@ -107,8 +111,10 @@ export async function runInclude(r: IncludeHost, block: BlockDef, scope: Scope, 
       const { found, results } = await resolveOnHost(r, spec, scope, h);
       for (const f of found) {
         const same = inclusions.find((i) => i.key === f.key);
-        if (same) same.hosts.push(h);
-        else inclusions.push({ key: f.key, hosts: [h], itemVars: f.itemVars, loaded: f.loaded });
+        if (same) {
+          same.hosts.push(h);
+          same.public ||= f.public;
+        } else inclusions.push({ key: f.key, hosts: [h], itemVars: f.itemVars, loaded: f.loaded, public: f.public });
       }
       if (task.register) h.runtimeVars[task.register] = registeredValue(task, found.length, results);
       const status = found.length ? 'ok' : 'skipped';
@@ -126,7 +132,7 @@ export async function runInclude(r: IncludeHost, block: BlockDef, scope: Scope, 
     // A role's handlers join the play's when the role is first included.
     for (const hd of inc.loaded.handlers) if (!r.play.handlers.includes(hd)) r.play.handlers.push(hd);
     // public: true - the role's vars and defaults are the play's from now on (IncludeRole appends it to play.roles).
-    if (spec.public && inc.loaded.role && !r.play.roles.includes(inc.loaded.role)) r.play.roles.push(inc.loaded.role);
+    if (inc.public && inc.loaded.role && !r.play.roles.includes(inc.loaded.role)) r.play.roles.push(inc.loaded.role);
     const withItem = inc.itemVars ? childScope(scope, { vars: {}, data: inc.itemVars, when: [], tags: [] }) : scope;
     const s = childScope(withItem, { vars: block.vars, when: [], tags: [] });
     // allow_duplicates: false - a host that already ran this role (same files and vars) does not run it again.
