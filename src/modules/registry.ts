@@ -52,6 +52,7 @@ import { rebootModule } from './reboot/reboot.js';
 import { waitForConnectionModule } from './wait_for_connection/wait_for_connection.js';
 import { modprobeModule } from './modprobe/modprobe.js';
 import { openvswitchDbModule } from './ovs_db/openvswitch_db.js';
+import { uriModule } from './uri/uri.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -76,6 +77,7 @@ registerModule(getUrlModule);
 for (const m of [setupModule, gatherFactsModule, addHostModule, groupByModule, setStatsModule, pauseModule]) registerModule(m);
 // The run's own modules that reach the host again (issue 17).
 for (const m of [rebootModule, waitForConnectionModule]) registerModule(m);
+registerModule(uriModule);
 
 /** Modules found for loaded tasks beyond the native ones: src/fallback registers them by the name a task runs under. */
 const resolvedModules = new Map<string, Module<any, any>>();

@@ -6,8 +6,9 @@
 import { ProbeParseError } from '../../errors.js';
 
 const PROGRAM = String.raw`
-import base64, hashlib, json, os, ssl, sys, tempfile, urllib.error, urllib.request
+import base64, hashlib, http.cookiejar, json, os, ssl, sys, tempfile, urllib.error, urllib.request
 p = json.load(sys.stdin)
+jar = http.cookiejar.CookieJar()
 out = {"status": -1, "url": p["url"]}
 class Redirects(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, req, fp, code, msg, hdrs, newurl):
@@ -15,7 +16,7 @@ class Redirects(urllib.request.HTTPRedirectHandler):
         if mode in ("none", "no") or (mode == "safe" and req.get_method() not in ("GET", "HEAD")):
             raise urllib.error.HTTPError(req.full_url, code, msg, hdrs, fp)
         return urllib.request.HTTPRedirectHandler.redirect_request(self, req, fp, code, msg, hdrs, newurl)
-handlers = [Redirects()]
+handlers = [Redirects(), urllib.request.HTTPCookieProcessor(jar)]
 if not p["use_proxy"]:
     handlers.append(urllib.request.ProxyHandler({}))
 if not p["validate_certs"]:
@@ -46,6 +47,7 @@ def keep(r):
         k = k.lower()
         h[k] = h[k] + ", " + v if k in h else v
     out["headers"] = h
+    out["content_type"] = [r.headers.get_content_type(), r.headers.get_param("charset")]
 def save(r):
     if p["save"] == "memory":
         out["body"] = base64.b64encode(r.read()).decode()
@@ -65,6 +67,7 @@ def save(r):
 try:
     r = urllib.request.build_opener(*handlers).open(req, timeout=p["timeout"])
     keep(r)
+    out["cookies"] = [[c.name, c.value] for c in jar]
     out.update(status=r.status, url=r.geturl(), msg="OK (%s bytes)" % r.headers.get("Content-Length", "unknown"))
     save(r)
 except urllib.error.HTTPError as e:
@@ -117,6 +120,10 @@ export interface HttpResponse {
   digests?: Record<string, string>;
   body?: Buffer;
   errorBody?: Buffer;
+  /** The response's content type and charset parameter (email.message's get_content_type/get_param). */
+  contentType?: [string, string | null];
+  /** Cookies the jar holds after a response that was not an error, in its order. */
+  cookies?: [string, string][];
 }
 
 /** The exec: the program as a python3 -c argument (quoted once), the parameters on stdin. */
@@ -143,5 +150,7 @@ export function parseHttpResponse(stdout: string): HttpResponse {
     tmp: typeof raw.tmp === 'string' ? raw.tmp : undefined,
     digests: raw.digests as Record<string, string> | undefined,
     body: b64(raw.body), errorBody: b64(raw.error_body),
+    contentType: raw.content_type as [string, string | null] | undefined,
+    cookies: raw.cookies as [string, string][] | undefined,
   };
 }
