@@ -13,7 +13,9 @@ export interface Change {
   /** Shell commands run on the host, joined with && into one exec unless the module applies itself. */
   run: string[];
   /** Content to stream atomically to a file instead of (or before) running commands. */
-  write?: { path: string; content: string | Buffer; mode?: string; owner?: string; group?: string };
+  write?: { path: string; content: string | Buffer; mode?: string; owner?: string; group?: string; validate?: string };
+  /** The change's commands print one value, registered under this name in the result (copy's backup_file). */
+  reports?: string;
   /** Why this change may cut the host off (uplink move, firewall of the session, route removal): asked on a TTY first. */
   disruptive?: string;
 }
@@ -147,7 +149,8 @@ export interface Module<Args = Record<string, unknown>, State = unknown> {
   /** Probes a run() module will ask for (command's creates/removes), so the runner can read them ahead. */
   readsAhead?(args: Args): ProbeRead[];
   /** Defaults to running each change's write/run in one exec. */
-  apply?(changes: Change[], args: Args, ctx: ModuleContext): Promise<void>;
+  /** May return fields for the result (what applyChanges reports, such as backup_file). */
+  apply?(changes: Change[], args: Args, ctx: ModuleContext): Promise<void | Record<string, unknown>>;
   /**
    * `environment:` (Ansible's per-task environment): 'applies' when the module passes it to what it
    * runs, 'irrelevant' when it runs nothing on the host (debug, set_fact); otherwise it is refused.

@@ -41,8 +41,8 @@ export class LocalTransport implements StreamingTransport {
   }
 
   async writeFile(path: string, content: string | Buffer, options: WriteFileOptions = {}): Promise<void> {
-    // Ownership changes and sudo need the shell path; the plain case stays in node.
-    if (options.owner || options.group || options.become?.enabled) {
+    // Ownership changes, sudo and validate need the shell path; the plain case stays in node.
+    if (options.owner || options.group || options.become?.enabled || options.validate !== undefined) {
       const r = await this.exec(buildWriteScript(path, content, options), { stdin: content, become: options.become });
       if (r.code !== 0) throw new CommandError({ command: `write ${path}`, exitCode: r.code, stdout: r.stdout, stderr: r.stderr, host: this.name });
       return;

@@ -32,6 +32,12 @@ export interface WriteFileOptions {
   owner?: string;
   group?: string;
   become?: BecomeOptions;
+  /**
+   * A shell command run on the new content before it replaces the file (Ansible's `validate`), naming
+   * the temp file as "$t": built by modules/kit/validate-command.ts (every word quoted). When it fails
+   * the file is left as it was and the write fails with its output.
+   */
+  validate?: string;
 }
 
 export interface TransportStats {

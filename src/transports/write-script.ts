@@ -96,6 +96,8 @@ export function buildWriteScript(path: string, content: string | Buffer, opts: W
   if (owner !== undefined) lines.push(`chown -- ${shellQuote(owner)} "$t"`);
   // Keep the old owner when we can (as root); otherwise the writer owns the new file.
   else lines.push('if [ -e "$p" ] && [ "$(id -u)" = 0 ]; then chown --reference="$p" -- "$t"; fi');
+  // The new content is checked where it lies, with its final attributes, before it replaces anything.
+  if (opts.validate !== undefined) lines.push(`${opts.validate} >&2 || { r=$?; echo "hostwire: failed to validate the new $p (exit status $r); the file was left unchanged" >&2; exit 76; }`);
   lines.push('mv -f -- "$t" "$p"');
   return lines.join('\n');
 }

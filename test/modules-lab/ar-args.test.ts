@@ -1,6 +1,9 @@
 // Ansible's arguments on the modules hostwire ships, on a real lab host (issue 16): each converges,
 // converges again with changed=0, and --check reports a drift without touching the host.
 import test, { type ExecutionContext } from 'ava';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { convergeCycle, labHost, moduleRunner, type LabHost, type ModuleRunner } from '../helpers/lab-host.js';
 
 const LAB = 'ar1';
@@ -97,4 +100,45 @@ test.serial('symbolic modes: computed on the host against the current mode (or t
     t.true((await run('copy', { dest: '/srv/ar/sym-new.conf', content: 'y\n', mode: 'u+x,o=' })).changed);
     t.is(await mode('/srv/ar/sym-new.conf'), '740');
     await t.throwsAsync(run('file', { path: '/srv/ar/symdir', state: 'directory', mode: 'u=rwz' }), { message: /mode must be in octal or symbolic form \(bad symbolic permission for mode: u=rwz\)/ });
+  })()));
+
+test.serial('copy/template validate: checked on the host before dest is replaced; backup as Ansible names it', (t) =>
+  within(90_000, (async () => {
+    const dest = '/srv/ar/valid.conf';
+    const noTemps = async () => t.is(await sh('ls -A /srv/ar | grep -c hostwire- || true'), '0\n', 'no temp file left behind');
+    const ok = { dest, content: 'key=1\n', validate: 'grep -q ^key= %s', mode: '0640' };
+    await cycle(t, 'copy', ok, `printf 'key=2\\n' > ${dest}`, `cat ${dest}`);
+    // a failing validate leaves dest as it was
+    const bad = { dest, content: 'garbage\n', validate: "sh -c 'grep -q ^key= \"$1\" || { echo no key in \"$1\" >&2; exit 3; }' check %s" };
+    await t.throwsAsync(run('copy', bad), { message: /failed to validate the new \/srv\/ar\/valid\.conf \(exit status 3\)/ });
+    t.is(await sh(`cat ${dest}`), 'key=1\n', 'dest untouched');
+    await noTemps();
+    // the value never reaches a shell: a ; in it is a word handed to grep
+    await t.throwsAsync(run('copy', { ...bad, validate: 'grep -q key; touch /srv/ar/pwned %s' }), { message: /failed to validate/ });
+    t.is(await sh('test -e /srv/ar/pwned && echo yes || echo no'), 'no\n');
+    // check mode: reported, not validated, not written
+    t.true((await run('copy', { ...ok, content: 'key=3\n' }, { check: true })).changed);
+    t.is(await sh(`cat ${dest}`), 'key=1\n');
+    // backup: <dest>.<pid>.<YYYY-MM-DD@HH:MM:SS>~ holds the old content and is returned
+    const r = await run('copy', { ...ok, content: 'key=4\n', backup: true });
+    t.regex(String(r.backup_file), /^\/srv\/ar\/valid\.conf\.\d+\.\d{4}-\d\d-\d\d@\d\d:\d\d:\d\d~$/);
+    t.is(await sh(`cat '${String(r.backup_file)}'`), 'key=1\n');
+    t.is(await sh(`stat -c %a '${String(r.backup_file)}'`), '640\n', 'a preserving copy');
+    const again = await run('copy', { ...ok, content: 'key=4\n', backup: true });
+    t.false(again.changed);
+    t.is(again.backup_file, undefined);
+    // template: the same, on the rendered text
+    const role = mkdtempSync(join(tmpdir(), 'hw-ar-role-'));
+    t.teardown(() => rmSync(role, { recursive: true, force: true }));
+    mkdirSync(join(role, 'templates'));
+    writeFileSync(join(role, 'templates', 'v.j2'), 'key={{ v }}\n');
+    const tpl = (v: string) => moduleRunner(host, { baseDir: role, vars: { v } });
+    const args = { src: 'v.j2', dest, validate: 'grep -q ^key=[0-9] %s', backup: true };
+    const tr = await tpl('5')('template', args);
+    t.true(tr.changed);
+    t.is(await sh(`cat ${dest} '${String(tr.backup_file)}'`), 'key=5\nkey=4\n');
+    t.false((await tpl('5')('template', args)).changed);
+    await t.throwsAsync(tpl('x')('template', args), { message: /failed to validate/ });
+    t.is(await sh(`cat ${dest}`), 'key=5\n');
+    await noTemps();
   })()));

@@ -26,7 +26,8 @@ test('new content: one atomic write with old/new text for --diff; backup goes fi
   t.deepEqual(w.write?.content, Buffer.from('line one\n'));
   t.is(w.write?.mode, '0600');
   const [b, w2] = planContent(st('text-file'), { path: '/tmp/hw-text.txt', content: 'x', backup: true });
-  t.regex(b.run[0], /^cp -p -- \/tmp\/hw-text.txt \/tmp\/hw-text.txt\."\$\(date \+%Y-%m-%d@%H:%M:%S\)~"$/);
+  // Ansible's backup_local name: <path>.<pid>.<date>~ (the shell's pid, the host's local time)
+  t.deepEqual(b.run, [`{ b=/tmp/hw-text.txt."$$.$(date +%Y-%m-%d@%H:%M:%S)~" && cp -p -- /tmp/hw-text.txt "$b"; }`, `printf '%s' "$b"`]);
   t.truthy(w2.write);
   const created = planContent(st('absent'), { path: '/etc/x.d/y.conf', content: 'x', createParent: true, backup: true });
   t.deepEqual(created.map((c) => c.summary), ['create directory /etc/x.d', 'create /etc/x.d/y.conf']);

@@ -248,18 +248,18 @@ export async function execModule(mod: Module<any, any>, args: unknown, ctx: Modu
   const changes = mod.plan(state, args, ctx);
   if (changes.length === 0) return { changed: false };
   const diff = changes.filter((c) => c.before !== undefined || c.after !== undefined).map((c) => ({ header: c.summary, before: c.before, after: c.after }));
+  let reported: Record<string, unknown> = {};
   if (!ctx.check) {
     const refused = await askBeforeApply(changes, ask);
     if (refused) return { changed: false, failed: true, msg: refused, diff, changes: changes.map((c) => c.summary) };
     try {
-      if (mod.apply) await mod.apply(changes, args, ctx);
-      else await applyChanges(changes, ctx);
+      reported = (mod.apply ? await mod.apply(changes, args, ctx) : await applyChanges(changes, ctx)) ?? {};
     } finally {
       // Even a failed apply may have changed something: the next read must be fresh.
       invalidateProbes(h);
     }
   }
-  return { changed: true, msg: changes.map((c) => c.summary).join('; '), diff, changes: changes.map((c) => c.summary) };
+  return { ...reported, changed: true, msg: changes.map((c) => c.summary).join('; '), diff, changes: changes.map((c) => c.summary) };
 }
 
 export const describeTaskLoc = (task: TaskDef) => formatLoc(task.loc);

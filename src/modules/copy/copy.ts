@@ -1,8 +1,10 @@
 // copy: a file's content from `content` or from the role's files/, written atomically; changed
-// only when the bytes or the attributes differ. backup: yes keeps `<dest>.<timestamp>~`.
+// only when the bytes or the attributes differ. backup: yes keeps `<dest>.<pid>.<timestamp>~` (backup_file);
+// validate checks the new file before it replaces dest.
 import { z } from 'zod';
 import type { Module } from '../types.js';
 import { fileAttrArgs, planWholeFile } from '../kit/file-content.js';
+import { validateArg } from '../kit/validate-command.js';
 import type { FileStat } from '../kit/file-stat.js';
 import { statProbe } from '../kit/stat-probe.js';
 import { readSource } from '../kit/source.js';
@@ -16,6 +18,8 @@ const copyArgs = z
     ...fileAttrArgs,
     /** no: only create the file when it is missing, never replace its content. */
     force: z.boolean().default(true),
+    /** A command run on the new file (%s) before it replaces dest. */
+    validate: validateArg.optional(),
   })
   .strict()
   .refine((a) => (a.content === undefined) !== (a.src === undefined), { message: "expected exactly one of 'content' or 'src'" });

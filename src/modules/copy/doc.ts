@@ -1,5 +1,5 @@
 import type { ModuleDoc } from '../types.js';
-import { backupDoc, fileAttrDocs } from '../kit/doc-args.js';
+import { backupDoc, fileAttrDocs, validateDoc } from '../kit/doc-args.js';
 
 export const copyDoc: ModuleDoc = {
   description:
@@ -13,6 +13,7 @@ export const copyDoc: ModuleDoc = {
     ...fileAttrDocs,
     backup: backupDoc,
     force: 'no: only create the file when it is missing, never replace its content.',
+    validate: validateDoc,
   },
   example: '- copy:\n    src: 99-ovs.conf\n    dest: /etc/sysctl.d/99-ovs.conf\n    mode: "0644"',
   check: 'full',

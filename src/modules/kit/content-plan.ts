@@ -14,8 +14,10 @@ import type { FileStat } from './file-stat.js';
 export interface ContentWant extends Attrs {
   path: string;
   content: string | Buffer;
-  /** Copy the old file to `<path>.<timestamp>~` first (like Ansible's backup: yes). */
+  /** Copy the old file to `<path>.<pid>.<timestamp>~` first (Ansible's backup: yes), reported as backup_file. */
   backup?: boolean;
+  /** A command (kit/validate-command.ts) the new content must pass before it replaces the file. */
+  validate?: string;
   /** mkdir -p the parent when the file is new (drop-in dirs, sysctl.d). */
   createParent?: boolean;
   /** copy/template: --diff names a side over LARGE_FILE_BYTES by size and sha256 (as Ansible skips it). */
@@ -43,9 +45,16 @@ function diffSides(st: FileStat, want: ContentWant, next: Buffer): { before: str
   return { before, after };
 }
 
+/**
+ * Ansible's backup_local: `<path>.<pid>.<YYYY-MM-DD@HH:MM:SS>~` in the host's local time, a preserving
+ * copy. One brace group (it may stand in an && chain) leaving the name in $b (BACKUP_NAME prints it).
+ */
 export function backupCommand(path: string): string {
-  return `cp -p -- ${quoteWord(path)} ${quoteWord(path)}."$(date +%Y-%m-%d@%H:%M:%S)~"`;
+  const p = quoteWord(path);
+  return `{ b=${p}."$$.$(date +%Y-%m-%d@%H:%M:%S)~" && cp -p -- ${p} "$b"; }`;
 }
+
+export const BACKUP_NAME = `printf '%s' "$b"`;
 
 export function planContent(st: FileStat, wanted: ContentWant): Change[] {
   assertRegularFile(wanted.path, st);
@@ -56,12 +65,12 @@ export function planContent(st: FileStat, wanted: ContentWant): Change[] {
   if (same) return planAttrs(want.path, st, want);
   const changes: Change[] = [];
   if (!st.exists && want.createParent) changes.push({ summary: `create directory ${dirname(want.path)}`, run: [`mkdir -p -- ${quoteWord(dirname(want.path))}`] });
-  if (st.exists && want.backup) changes.push({ summary: `back up ${want.path}`, run: [backupCommand(want.path)] });
+  if (st.exists && want.backup) changes.push({ summary: `back up ${want.path}`, run: [backupCommand(want.path), BACKUP_NAME], reports: 'backup_file' });
   changes.push({
     summary: `${st.exists ? 'update' : 'create'} ${want.path}`,
     ...diffSides(st, want, next),
     run: [],
-    write: { path: want.path, content: next, mode: want.mode, owner: want.owner, group: want.group },
+    write: { path: want.path, content: next, mode: want.mode, owner: want.owner, group: want.group, ...(want.validate !== undefined ? { validate: want.validate } : {}) },
   });
   return changes;
 }

@@ -5,4 +5,7 @@ export const fileAttrDocs = {
   group: 'Group of the file (a name or a gid).',
 };
 
-export const backupDoc = 'Copy the old file to <path>.<timestamp>~ before changing it.';
+export const backupDoc = 'Copy the old file to <path>.<pid>.<YYYY-MM-DD@HH:MM:SS>~ (Ansible\'s name, host local time) before changing it; the name is returned as backup_file.';
+
+export const validateDoc =
+  'A command that must succeed on the new content before it replaces the file, %s naming it (a temp file beside dest, with its final mode and owner), as `visudo -cf %s`; run without a shell, every word quoted; when it fails the file is left untouched and the task fails with its output.';

@@ -8,6 +8,7 @@ import { groupArg, ownerArg } from './account.js';
 import { assertRegularFile, planContent } from './content-plan.js';
 import type { FileStat } from './file-stat.js';
 import { modeArg } from './mode.js';
+import { validateCommand } from './validate-command.js';
 
 /** mode, owner, group and backup, as every file-writing module takes them. */
 export const fileAttrArgs = {
@@ -26,10 +27,11 @@ interface FileAttrs {
 
 const attrsOf = (a: FileAttrs) => ({ mode: a.mode, owner: a.owner, group: a.group, backup: a.backup });
 
-/** copy, template: `dest` gets exactly `content`; force: no leaves an existing file alone. */
-export function planWholeFile(st: FileStat, a: FileAttrs & { dest: string; force: boolean }, content: string | Buffer): Change[] {
+/** copy, template: `dest` gets exactly `content` (after `validate` passed on it); force: no leaves an existing file alone. */
+export function planWholeFile(st: FileStat, a: FileAttrs & { dest: string; force: boolean; validate?: string }, content: string | Buffer): Change[] {
   if (st.exists && !a.force) return [];
-  return planContent(st, { path: a.dest, content, ...attrsOf(a), skipLargeDiff: true });
+  const validate = a.validate === undefined ? {} : { validate: validateCommand(a.validate) };
+  return planContent(st, { path: a.dest, content, ...attrsOf(a), ...validate, skipLargeDiff: true });
 }
 
 /** lineinfile, ini_file: the file's text after `edit`; a missing file is created only with create: yes. */

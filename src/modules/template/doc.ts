@@ -1,5 +1,5 @@
 import type { ModuleDoc } from '../types.js';
-import { backupDoc, fileAttrDocs } from '../kit/doc-args.js';
+import { backupDoc, fileAttrDocs, validateDoc } from '../kit/doc-args.js';
 
 export const templateDoc: ModuleDoc = {
   description:
@@ -12,6 +12,7 @@ export const templateDoc: ModuleDoc = {
     ...fileAttrDocs,
     backup: backupDoc,
     force: 'no: only create the file when it is missing, never replace its content.',
+    validate: validateDoc,
   },
   example: '- template:\n    src: ifcfg.j2\n    dest: /etc/sysconfig/network-scripts/ifcfg-br-ex\n    mode: "0644"',
   check: 'full',

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Module } from '../types.js';
 import { fileAttrArgs, planWholeFile } from '../kit/file-content.js';
+import { validateArg } from '../kit/validate-command.js';
 import type { FileStat } from '../kit/file-stat.js';
 import { statProbe } from '../kit/stat-probe.js';
 import { findSource } from '../kit/source.js';
@@ -14,6 +15,8 @@ const templateArgs = z
     dest: z.string().min(1),
     ...fileAttrArgs,
     force: z.boolean().default(true),
+    /** A command run on the new file (%s) before it replaces dest. */
+    validate: validateArg.optional(),
   })
   .strict();
 
