@@ -3,6 +3,7 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { renderValue } from '../../src/engine/vars/index.js';
+import { singleNodeValue } from '../../src/engine/vars/concat.js';
 
 const table = JSON.parse(readFileSync(new URL('../../../test/vars/fixtures/ipaddr-cases.json', import.meta.url), 'utf8')) as {
   vars: Record<string, unknown>;
@@ -11,7 +12,8 @@ const table = JSON.parse(readFileSync(new URL('../../../test/vars/fixtures/ipadd
 
 for (const [template, expected] of table.cases) {
   test(`ip: ${template}`, (t) => {
-    t.deepEqual(renderValue(template, table.vars), expected);
+    // The filter's value as a template gives it in Ansible 2.14: a number or None prints as text.
+    t.deepEqual(renderValue(template, table.vars), singleNodeValue(expected, false));
   });
 }
 

@@ -6,13 +6,15 @@ import { OMIT, compileCount, evalExpression, isTemplated, renderString, renderVa
 const vars = { n: 5, l: [1, 2], d: { a: 1, nested: { b: 'x' } }, s: 'text', t: true, nul: null, iface: 'eth0' };
 const where = { file: 'roles/net/tasks/main.yml', line: 12, column: 7 };
 
-test('a lone expression returns its native value', (t) => {
-  t.is(renderValue('{{ n }}', vars), 5);
+test('a lone expression has the type Ansible 2.14 gives it (text unless it reads as a list, dict or bool)', (t) => {
+  t.is(renderValue('{{ n }}', vars), 5, 'a variable alone whose value is a number stays one (SINGLE_VAR)');
   t.is(renderValue('{{ t }}', vars), true);
   t.is(renderValue('{{ nul }}', vars), null);
   t.deepEqual(renderValue('{{ l }}', vars), [1, 2]);
   t.deepEqual(renderValue('{{ d.nested }}', vars), { b: 'x' });
-  t.is(renderValue('{{ n * 2 }}\n', vars), 10, 'trailing newline of a YAML block scalar keeps the native value');
+  t.is(renderValue('{{ n * 2 }}', vars), '10');
+  t.is(renderValue('{{ n * 2 }}\n', vars), '10\n', 'text keeps the trailing newline of a YAML block scalar');
+  t.deepEqual(renderValue('{{ l }}\n', vars), [1, 2], 'a list read back whatever the trailing newline');
 });
 
 test('mixed text renders to a string the way Python prints values', (t) => {
@@ -31,7 +33,7 @@ test('renderString always returns a string', (t) => {
 
 test('renderValue renders deep, keeps keys, passes non-strings through', (t) => {
   const args = { name: '{{ iface }}', mtu: '{{ 1400 + 50 }}', list: ['{{ s }}', 3, false], '{{ key }}': 'k', sub: { v: '{{ l }}' } };
-  t.deepEqual(renderValue(args, vars), { name: 'eth0', mtu: 1450, list: ['text', 3, false], '{{ key }}': 'k', sub: { v: [1, 2] } });
+  t.deepEqual(renderValue(args, vars), { name: 'eth0', mtu: '1450', list: ['text', 3, false], '{{ key }}': 'k', sub: { v: [1, 2] } });
   t.is(renderValue(42, vars), 42);
   t.is(renderValue(null, vars), null);
 });
@@ -124,7 +126,7 @@ test('lookup env and file; a plugin hostwire lacks is refused clearly', async (t
   t.is(renderValue("{{ lookup('env', 'HW_VARS_TEST') }}", {}), 'from-env');
   t.is(renderValue("{{ lookup('ansible.builtin.env', 'HW_VARS_UNSET_X') }}", {}), '');
   t.is(renderValue("{{ lookup('file', 'files-key.pub') }}", { playbook_dir: dir }), 'ssh-ed25519 AAAA test');
-  t.is(renderValue(`{{ lookup('file', '${join(dir, 'files-key.pub')}') | length }}`, {}), 21);
+  t.is(renderValue(`{{ lookup('file', '${join(dir, 'files-key.pub')}') | length }}`, {}), '21');
   t.throws(() => renderValue("{{ lookup('file', 'absent.txt') }}", { playbook_dir: dir }), { message: /could not locate file in lookup: absent.txt/ });
   t.throws(() => renderValue("{{ lookup('csvfile', 'x') }}", {}), { message: /lookup plugin 'csvfile' is not supported/ });
 });

@@ -97,7 +97,7 @@ test('!unsafe in a playbook vars file, an -e file and an inventory: the text is 
   const v = vars();
   t.is(v.pw, `{{ lookup("file", "${file}") }}`);
   t.is(v.alias, v.pw);
-  t.deepEqual(v.list, ['{{ x }}', 2]);
+  t.deepEqual(v.list, ['{{ x }}', '2']);
   t.deepEqual(renderValue({ a: '{{ pw | upper }}' }, v), { a: `{{ LOOKUP("FILE", "${file.toUpperCase()}") }}` });
 
   const extraFile = path.join(dir, 'extra.yml');

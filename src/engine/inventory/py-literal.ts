@@ -11,7 +11,10 @@ const SIMPLE_ESCAPES: Record<string, string> = { '\\': '\\', "'": "'", '"': '"',
 
 class Reader {
   i = 0;
-  constructor(readonly s: string) {}
+  constructor(
+    readonly s: string,
+    readonly names: Readonly<Record<string, unknown>> = {},
+  ) {}
 
   ws(): void {
     for (;;) {
@@ -49,6 +52,7 @@ class Reader {
       if (name[0] === 'True') return true;
       if (name[0] === 'False') return false;
       if (name[0] === 'None') return null;
+      if (Object.prototype.hasOwnProperty.call(this.names, name[0])) return this.names[name[0]];
     }
     throw new NotLiteral();
   }
@@ -188,9 +192,10 @@ function dictKey(k: unknown): string {
   return String(k);
 }
 
-/** Python's ast.literal_eval; undefined when the text is not a literal. */
-export function literalEval(text: string): { value: unknown } | undefined {
-  const r = new Reader(text.replace(/^[ \t]+/, ''));
+/** Python's ast.literal_eval; undefined when the text is not a literal. `names`: bare names read as
+ * values (Ansible's Json2Python maps true/false/null before literal_eval). */
+export function literalEval(text: string, names?: Readonly<Record<string, unknown>>): { value: unknown } | undefined {
+  const r = new Reader(text.replace(/^[ \t]+/, ''), names);
   try {
     const value = r.value();
     r.ws();

@@ -3,6 +3,7 @@
 // --start-at-task that names no task); literal module args, notified handlers and vars_prompt.
 import { BadInputError } from '../../errors.js';
 import { getModule } from '../../modules/registry.js';
+import { parseModuleArgs } from '../../modules/kit/ansible-coerce.js';
 import { selectHosts, type Inventory } from '../inventory/index.js';
 import type { PlayDef, TaskItem, Vars } from '../playbook/types.js';
 import { isTemplated } from '../vars/index.js';
@@ -51,7 +52,7 @@ function validatePlayStatically(play: PlayDef): void {
         throw new BadInputError(`async is not supported for this task: hostwire runs command and shell in the background, not ${it.module}`, it.loc);
       }
       if (mod && !containsTemplate(it.args)) {
-        const parsed = mod.args.safeParse(it.args);
+        const parsed = parseModuleArgs(mod.args, it.args);
         if (!parsed.success) throw new BadInputError(formatArgsError(it.module, parsed.error, it.args), it.loc);
       }
       for (const n of it.notify) {

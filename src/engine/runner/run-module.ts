@@ -3,6 +3,7 @@
 import { BadInputError } from '../../errors.js';
 import { renderString, taskExpressions } from '../vars/index.js';
 import { getModule } from '../../modules/registry.js';
+import { parseModuleArgs } from '../../modules/kit/ansible-coerce.js';
 import type { ModuleContext, ModuleResult } from '../../modules/types.js';
 import type { BecomeOptions, Transport } from '../../transports/transport.js';
 import { formatArgsError } from './args-error.js';
@@ -25,7 +26,7 @@ export interface RunModuleOptions {
 export async function runModule(name: string, args: Record<string, unknown>, o: RunModuleOptions): Promise<ModuleResult> {
   const mod = getModule(name);
   if (!mod) throw new BadInputError(`couldn't resolve module/action '${name}'`);
-  const parsed = mod.args.safeParse(args);
+  const parsed = parseModuleArgs(mod.args, args);
   if (!parsed.success) throw new BadInputError(formatArgsError(name, parsed.error, args));
   const h = o.state ?? newHostState(o.transport.name, {});
   h.transport ??= o.transport;

@@ -4,6 +4,7 @@ import { BadInputError, HostwireError, TransportError, formatLoc } from '../../e
 import { evalCondition, loopItems, readsSecret, renderValue } from '../vars/index.js';
 import { hideSecretDiff } from './secret-diff.js';
 import { getModule } from '../../modules/registry.js';
+import { parseModuleArgs } from '../../modules/kit/ansible-coerce.js';
 import { readYamlFile } from '../yaml-source.js';
 import type { DeferredStep, Module, ModuleContext, ModuleResult } from '../../modules/types.js';
 import { applyChanges } from '../../modules/kit/apply.js';
@@ -156,7 +157,7 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
   const args = readsSecret(() => renderArgs(mod, task, vars));
   const rendered = args.value;
   let readSecret = args.secret;
-  const parsed = mod.args.safeParse(rendered);
+  const parsed = parseModuleArgs(mod.args, rendered);
   if (!parsed.success) throw new BadInputError(formatArgsError(task.module, parsed.error, rendered), task.loc);
   const check = opts.check;
   const ctx: ModuleContext = {

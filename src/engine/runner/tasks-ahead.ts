@@ -3,6 +3,7 @@
 // probe of a later task that can already be rendered for this host.
 import { evalCondition, loopItemsAhead, renderValue } from '../vars/index.js';
 import { getModule } from '../../modules/registry.js';
+import { parseModuleArgs } from '../../modules/kit/ansible-coerce.js';
 import type { PlayDef, TaskDef, TaskItem } from '../playbook/types.js';
 import type { HostState } from './host-state.js';
 import type { ProbeRead } from '../../probe/types.js';
@@ -61,7 +62,7 @@ export class TasksAhead {
           const extra = task.loop === undefined ? undefined : { [task.loopVar]: item };
           const vars = taskVars(this.vctx, h, scope, task, extra);
           if (!evalCondition([...scope.when, ...task.when] as string[], vars)) continue;
-          const parsed = mod.args.safeParse(renderValue(task.args, vars));
+          const parsed = parseModuleArgs(mod.args, renderValue(task.args, vars));
           if (!parsed.success) continue;
           if (mod.probe) out.push(mod.probe(parsed.data, { host: h.name, vars }));
           else out.push(...mod.readsAhead!(parsed.data));

@@ -10,6 +10,7 @@ import { VARS_KEY } from './runtime-patch.js';
 import { TemplateFailure } from './undefined.js';
 import { registerAll } from './register.js';
 import { lendTemplateRenderer } from './lookup-template.js';
+import { STRING_TYPE_FILTERS } from './concat.js';
 
 /** Ansible: trim_blocks=True, lstrip_blocks=False; we never HTML-escape. `dev` keeps error causes. */
 export const env = new nunjucks.Environment(null, {
@@ -25,10 +26,29 @@ lendTemplateRenderer((text, scope) => renderCompiled(compile(text, 'text'), scop
 
 const OUT_KEY = '__hw_out';
 const CAPTURE = '__hw_capture';
-env.addGlobal(CAPTURE, function (this: { ctx: Record<string, { value: unknown }> }, v: unknown) {
+const KEEP_TEXT = '__hw_keep_text';
+const MARK_FLOAT = '__hw_float';
+interface Holder {
+  value: unknown;
+  keepText: boolean;
+  /** The value is a Python float (`| float`, `/`): 2 prints as "2.0". */
+  float: boolean;
+}
+env.addGlobal(CAPTURE, function (this: { ctx: Record<string, Holder> }, v: unknown) {
   this.ctx[OUT_KEY]!.value = v;
   return '';
 });
+// Ansible's NativeJinjaText: the value a STRING_TYPE_FILTERS filter returned stays text (see concat.ts).
+env.addGlobal(KEEP_TEXT, function (this: { ctx: Record<string, Holder> }, v: unknown) {
+  this.ctx[OUT_KEY]!.keepText = true;
+  return v;
+});
+env.addGlobal(MARK_FLOAT, function (this: { ctx: Record<string, Holder> }, v: unknown) {
+  this.ctx[OUT_KEY]!.float = true;
+  return v;
+});
+/** Jinja's float results that JavaScript numbers cannot tell from ints. */
+const FLOAT_FILTERS = new Set(['float', 'round']);
 
 export interface Compiled {
   template: nunjucks.Template;
@@ -86,9 +106,45 @@ function singleExpression(ast: NjNode): NjNode | undefined {
   return expr;
 }
 
+function callGlobal(name: string, arg: NjNode): NjNode {
+  const n = nj.nodes;
+  return new n.FunCall!(arg.lineno, arg.colno, new n.Symbol!(0, 0, name), new n.NodeList!(0, 0, [arg]));
+}
+
+/**
+ * Marks the steps whose result is the expression's value (the expression itself, either branch of
+ * `a if c else b`, the right of `or`/`and`, through parentheses) when they return text to keep or a
+ * float.
+ */
+function markTextFilters(node: NjNode, depth = 0): NjNode {
+  if (depth > 50) return node;
+  switch (node.typename) {
+    case 'Filter': {
+      const name = String((node.name as NjNode).value);
+      if (STRING_TYPE_FILTERS.has(name)) return callGlobal(KEEP_TEXT, node);
+      return FLOAT_FILTERS.has(name) ? callGlobal(MARK_FLOAT, node) : node;
+    }
+    case 'Div':
+      return callGlobal(MARK_FLOAT, node);
+    case 'InlineIf':
+      node.body = markTextFilters(node.body as NjNode, depth + 1);
+      if (node.else_) node.else_ = markTextFilters(node.else_ as NjNode, depth + 1);
+      return node;
+    case 'Or':
+    case 'And':
+      node.right = markTextFilters(node.right as NjNode, depth + 1);
+      return node;
+    case 'Group':
+      if ((node.children as NjNode[]).length === 1) (node.children as NjNode[])[0] = markTextFilters((node.children as NjNode[])[0]!, depth + 1);
+      return node;
+    default:
+      return node;
+  }
+}
+
 function captureAst(expr: NjNode): NjNode {
   const n = nj.nodes;
-  const call = new n.FunCall!(expr.lineno, expr.colno, new n.Symbol!(0, 0, CAPTURE), new n.NodeList!(0, 0, [expr]));
+  const call = callGlobal(CAPTURE, markTextFilters(expr));
   return new n.Root!(0, 0, [new n.Output!(0, 0, [call])]);
 }
 
@@ -119,14 +175,19 @@ const NOTHING = Symbol('nothing');
 
 /** Render; a native template returns the captured value, a text template its output string. */
 export function renderCompiled(c: Compiled, vars: object, src: string): unknown {
-  const holder = { value: NOTHING as unknown };
+  return renderCaptured(c, vars, src).value;
+}
+
+/** renderCompiled, and whether the value came from a filter whose text is kept (NativeJinjaText). */
+export function renderCaptured(c: Compiled, vars: object, src: string): Holder {
+  const holder: Holder = { value: NOTHING, keepText: false, float: false };
   let text: string;
   try {
     text = c.template.render({ [VARS_KEY]: vars, [OUT_KEY]: holder });
   } catch (e) {
     throw templateError(e, src);
   }
-  return c.native && holder.value !== NOTHING ? holder.value : text;
+  return c.native && holder.value !== NOTHING ? holder : { value: text, keepText: false, float: false };
 }
 
 export function snippet(src: string): string {

@@ -10,6 +10,7 @@ import { isTemplated, renderDeep, type Vars } from './render.js';
 import { TemplateFailure } from './undefined.js';
 import { unsafeTextOf } from './unsafe.js';
 import { noteDataRead } from './data-reads.js';
+import { RAW_VARS } from './concat.js';
 
 /** Whether reading `v` needs a render: a template to evaluate or an `!unsafe` value to unwrap. */
 function hasTemplate(v: unknown, depth = 0): boolean {
@@ -32,6 +33,7 @@ export function templatedVars(vars: Vars, where?: SourceLoc, isData?: (key: stri
   const resolving: string[] = [];
   const view: Vars = new Proxy(vars, {
     get(target, key, receiver) {
+      if (key === RAW_VARS) return target;
       if (typeof key !== 'string') return Reflect.get(target, key, receiver) as unknown;
       const raw = target[key];
       if (dataKeys.has(key)) {

@@ -6,7 +6,7 @@
 // dropped instead of failing.
 import { BadInputError, type SourceLoc } from '../../errors.js';
 import { LOOKUPS } from './lookups.js';
-import { isPlainObject, pyRepr } from './py.js';
+import { isPlainObject, pyStr } from './py.js';
 import { guarded, renderDeep, type Vars } from './render.js';
 import { TemplateFailure } from './undefined.js';
 
@@ -76,7 +76,8 @@ export function loopItems(spec: LoopSpec, vars: Vars): unknown[] {
   if (spec.loopWith === undefined) {
     const items = guarded('', spec.loc, () => renderDeep(spec.loop, vars));
     if (!Array.isArray(items)) {
-      throw new BadInputError(`Invalid data passed to 'loop', it requires a list, got this instead: ${pyRepr(items)}. Hint: If you passed a list/dict of just one element, try adding wantlist=True to your lookup invocation or use q/query instead of lookup.`, spec.loc);
+      // Ansible formats it with %s: the text a template gave is shown as it is.
+      throw new BadInputError(`Invalid data passed to 'loop', it requires a list, got this instead: ${pyStr(items)}. Hint: If you passed a list/dict of just one element, try adding wantlist=True to your lookup invocation or use q/query instead of lookup.`, spec.loc);
     }
     return items;
   }

@@ -1,7 +1,8 @@
 // The rendering entry points the runner calls. Internal failures become BadInputError prefixed by the
 // task's file:line; the message names the undefined variable or the template problem, never a stack.
 import { BadInputError, type SourceLoc } from '../../errors.js';
-import { compile, failureMessage, renderCompiled, snippet } from './environment.js';
+import { compile, failureMessage, renderCaptured, renderCompiled, snippet } from './environment.js';
+import { fromRenderedText, nodeText, singleNodeValue, singleVarName, singleVarShortcut } from './concat.js';
 import { builtFromData, readingData } from './data-reads.js';
 import { isPlainObject, pyStr, pyTruthy } from './py.js';
 import { OMIT, TemplateFailure, assertDefinedDeep } from './undefined.js';
@@ -37,29 +38,37 @@ export function located<T>(src: string, fn: () => T): T {
   }
 }
 
-/** Internal: render one string, native when it is a single expression; throws TemplateFailure. */
+/**
+ * Internal: render one string to the value Ansible 2.14's Templar.template gives (see concat.ts: text,
+ * read back as a list / dict / bool when it looks like one); throws TemplateFailure.
+ */
 export function renderOne(s: string, vars: object): unknown {
   if (!isTemplated(s)) return s;
   return located(s, () => withTaint(s, () => {
     const c = compile(s, 'value');
-    const v = renderCompiled(c, vars, s);
+    const { value: v, keepText, float } = renderCaptured(c, vars, s);
     assertDefinedDeep(v);
-    return c.native && typeof v === 'string' ? withTrailingSpace(v, s) : v;
+    if (!c.native) return fromRenderedText(v as string);
+    const name = singleVarName(s);
+    const shortcut = name === undefined ? undefined : singleVarShortcut(vars, name);
+    if (shortcut) return shortcut.value;
+    return withTrailingSpace(v, { keepText, float }, s);
   }).value);
 }
 
 const countTrailingNewlines = (t: string): number => t.length - t.replace(/\n+$/, '').length;
 
 /**
- * "{{ x }}\n" keeps its text after the expression when the value is text, as Ansible renders it: Jinja
- * drops the template's last newline, then Templar adds back the newlines the source ends with that the
- * output lacks (preserve_trailing_newlines). A list or a number stays native (Ansible's single-variable
- * path and literal_eval give the same).
+ * `{{ x }}` followed by whitespace (a YAML block scalar's newline), as Ansible renders it: Jinja drops
+ * the template's last newline, so `{{ x }}\n` is one node and anything more is text after it; then
+ * Templar adds back the newlines the source ends with that a text result lacks
+ * (preserve_trailing_newlines).
  */
-function withTrailingSpace(value: string, src: string): string {
+function withTrailingSpace(v: unknown, how: { keepText: boolean; float: boolean }, src: string): unknown {
   const tail = /\s*$/.exec(src)![0];
-  if (!tail) return value;
-  const out = value + (tail.endsWith('\n') ? tail.slice(0, -1) : tail);
+  const after = tail.endsWith('\n') ? tail.slice(0, -1) : tail;
+  const out = after === '' ? singleNodeValue(v, how.keepText, how.float) : fromRenderedText(nodeText(v, how.float) + after);
+  if (typeof out !== 'string') return out;
   const missing = countTrailingNewlines(src) - countTrailingNewlines(out);
   return missing > 0 ? out + '\n'.repeat(missing) : out;
 }
@@ -103,6 +112,12 @@ export function evalOne(expr: string, vars: object): unknown {
 
 export function evalExpression(expr: string, vars: Vars, where?: SourceLoc): unknown {
   return guarded(expr, where, () => evalOne(expr, vars));
+}
+
+/** A bare expression as a value (debug's `var`: Ansible templates "{{ expr }}", so it is typed as one). */
+export function evalExpressionValue(expr: string, vars: Vars, where?: SourceLoc): unknown {
+  const src = expr.trim();
+  return guarded(src, where, () => (isTemplated(src) ? renderOne(src, vars) : located(src, () => renderOne(`{{ ${src} }}`, vars))));
 }
 
 const WORD_BOOLS: Record<string, boolean> = {

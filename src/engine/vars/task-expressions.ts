@@ -2,14 +2,14 @@
 // stand below the engine, so debug and assert reach the templating through this, not by import.
 import { HostwireError } from '../../errors.js';
 import type { TaskExpressions } from '../../modules/types.js';
-import { evalCondition, evalExpression, type Vars } from './render.js';
+import { evalCondition, evalExpressionValue, type Vars } from './render.js';
 import { TemplateFailure } from './undefined.js';
 
 export function taskExpressions(vars: Vars): TaskExpressions {
   return {
     value(expr) {
       try {
-        return { defined: true, value: evalExpression(expr, vars) };
+        return { defined: true, value: evalExpressionValue(expr, vars) };
       } catch (err) {
         if (err instanceof HostwireError && err.cause instanceof TemplateFailure && err.cause.undefinedVariable) return { defined: false };
         throw err;

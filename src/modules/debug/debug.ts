@@ -77,6 +77,7 @@ export const failModule: Module<z.infer<typeof failArgs>> = {
 };
 
 const setFactArgs = z.record(z.unknown());
+const SET_FACT_BOOLS = new Set(['true', 'false', 'yes', 'no']);
 export const setFactModule: Module<Record<string, unknown>> = {
   name: 'set_fact',
   doc: setFactDoc,
@@ -86,6 +87,8 @@ export const setFactModule: Module<Record<string, unknown>> = {
   async run(args) {
     const facts = { ...args };
     delete facts.cacheable;
+    // ansible-core's set_fact (jinja2_native off): text true/false/yes/no becomes a bool.
+    for (const [k, v] of Object.entries(facts)) if (typeof v === 'string' && SET_FACT_BOOLS.has(v.toLowerCase())) facts[k] = ['true', 'yes'].includes(v.toLowerCase());
     return { changed: false, ansible_facts: facts };
   },
 };

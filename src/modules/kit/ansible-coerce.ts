@@ -1,0 +1,145 @@
+// Module arguments converted as AnsibleModule converts them before validating (module_utils/common/
+// validation.py check_type_int / float / bool / list / str): a templated value arrives as text
+// (`"{{ (x | int) + 120 }}"` is "480" in Ansible 2.14), so "480" for an int argument becomes 480,
+// "yes" / "true" / "1" for a bool argument becomes true, "a,b" for a list argument becomes [a, b],
+// and a number or bool for a text argument becomes its text. The argument's type is read from the
+// module's zod schema; a value the schema already accepts as it is stays untouched.
+import { z, type SafeParseReturnType, type ZodTypeAny } from 'zod';
+
+interface Kinds {
+  any: boolean;
+  string: boolean;
+  number: boolean;
+  int: boolean;
+  boolean: boolean;
+  literals: unknown[];
+  array?: ZodTypeAny;
+  objects: ZodTypeAny[];
+  record?: ZodTypeAny;
+}
+
+const BOOL_TRUE = new Set(['y', 'yes', 'on', '1', 'true', 't']);
+const BOOL_FALSE = new Set(['n', 'no', 'off', '0', 'false', 'f']);
+/** Python int(str): optional sign, digits with single underscores, surrounding whitespace. */
+const PY_INT = /^\s*[+-]?\d+(?:_\d+)*\s*$/;
+/** Python float(str) for the forms a template prints (no hex, no unicode digits). */
+const PY_FLOAT = /^\s*[+-]?(?:(?:\d+(?:_\d+)*)?\.?\d+(?:_\d+)*(?:[eE][+-]?\d+(?:_\d+)*)?|\d+(?:_\d+)*\.|inf(?:inity)?|nan)\s*$/i;
+
+function emptyKinds(): Kinds {
+  return { any: false, string: false, number: false, int: false, boolean: false, literals: [], objects: [] };
+}
+
+/** What a schema accepts, looking through optional/default/effects wrappers and unions. */
+function collect(schema: ZodTypeAny, k: Kinds, depth: number): void {
+  if (depth > 20) return;
+  const s = schema;
+  const d = depth + 1;
+  if (s instanceof z.ZodEffects) collect(s.innerType(), k, d);
+  else if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault) collect(s._def.innerType, k, d);
+  else if (s instanceof z.ZodPipeline) collect(s._def.in, k, d);
+  else if (s instanceof z.ZodLazy) collect(s.schema, k, d);
+  else if (s instanceof z.ZodUnion || s instanceof z.ZodDiscriminatedUnion) for (const o of s.options as ZodTypeAny[]) collect(o, k, d);
+  else if (s instanceof z.ZodIntersection) {
+    collect(s._def.left, k, d);
+    collect(s._def.right, k, d);
+  } else if (s instanceof z.ZodString) k.string = true;
+  else if (s instanceof z.ZodNumber) {
+    k.number = true;
+    if (s.isInt) k.int = true;
+  } else if (s instanceof z.ZodBoolean) k.boolean = true;
+  else if (s instanceof z.ZodLiteral) k.literals.push(s.value);
+  else if (s instanceof z.ZodEnum) k.literals.push(...(s.options as unknown[]));
+  else if (s instanceof z.ZodArray) k.array ??= s.element;
+  else if (s instanceof z.ZodObject) k.objects.push(s);
+  else if (s instanceof z.ZodRecord) k.record ??= s.valueSchema;
+  else if (s instanceof z.ZodAny || s instanceof z.ZodUnknown) k.any = true;
+}
+
+const kindsCache = new WeakMap<ZodTypeAny, Kinds>();
+
+function kindsOf(schema: ZodTypeAny): Kinds {
+  let k = kindsCache.get(schema);
+  if (!k) {
+    k = emptyKinds();
+    collect(schema, k, 0);
+    kindsCache.set(schema, k);
+  }
+  return k;
+}
+
+/** Ansible's check_type_int / check_type_float on text; undefined when it is not a number. */
+function numberFromText(v: string, int: boolean): number | undefined {
+  if (PY_INT.test(v)) return Number(v.replace(/_/g, ''));
+  if (int || !PY_FLOAT.test(v)) return undefined;
+  const t = v.trim().toLowerCase().replace(/_/g, '');
+  if (/^[+-]?inf(inity)?$/.test(t)) return t.startsWith('-') ? -Infinity : Infinity;
+  return t.endsWith('nan') ? NaN : Number(t);
+}
+
+function boolFromText(v: string): boolean | undefined {
+  const s = v.trim().toLowerCase();
+  return BOOL_TRUE.has(s) ? true : BOOL_FALSE.has(s) ? false : undefined;
+}
+
+function fromText(v: string, k: Kinds): unknown {
+  if (k.string || k.literals.includes(v)) return v;
+  if (k.number) {
+    const n = numberFromText(v, k.int);
+    if (n !== undefined) return n;
+  }
+  if (k.boolean) {
+    const b = boolFromText(v);
+    if (b !== undefined) return b;
+  }
+  if (k.array) return v.split(',').map((x) => coerce(k.array!, x));
+  return v;
+}
+
+function fromScalar(v: number | boolean, k: Kinds): unknown {
+  if (k.literals.includes(v)) return v;
+  if (typeof v === 'number') {
+    if (k.number && (!k.int || Number.isInteger(v))) return v;
+    if (k.boolean && (v === 0 || v === 1)) return v === 1;
+  } else if (k.boolean) return v;
+  // check_type_str with conversion allowed: Python's str() of the value.
+  if (k.string) return typeof v === 'boolean' ? (v ? 'True' : 'False') : String(v);
+  if (k.array) return [typeof v === 'boolean' ? (v ? 'True' : 'False') : String(v)];
+  return v;
+}
+
+function fieldSchema(k: Kinds, key: string): ZodTypeAny | undefined {
+  for (const o of k.objects) {
+    const shape = (o as z.AnyZodObject).shape as Record<string, ZodTypeAny>;
+    if (Object.prototype.hasOwnProperty.call(shape, key)) return shape[key];
+  }
+  return k.record;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** `value` converted where the schema's type asks for it, as Ansible's argument spec does. */
+export function coerce(schema: ZodTypeAny, value: unknown): unknown {
+  const k = kindsOf(schema);
+  if (k.any) return value;
+  if (typeof value === 'string') return fromText(value, k);
+  if (typeof value === 'number' || typeof value === 'boolean') return fromScalar(value, k);
+  if (Array.isArray(value)) return k.array ? value.map((x) => coerce(k.array!, x)) : value;
+  if (isPlainObject(value) && (k.objects.length > 0 || k.record)) {
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) {
+      const field = fieldSchema(k, key);
+      out[key] = field ? coerce(field, v) : v;
+    }
+    return out;
+  }
+  return value;
+}
+
+/** Validate a module's arguments after converting them as Ansible would. */
+export function parseModuleArgs<T extends ZodTypeAny>(schema: T, raw: unknown): SafeParseReturnType<unknown, z.output<T>> {
+  return schema.safeParse(coerce(schema, raw)) as SafeParseReturnType<unknown, z.output<T>>;
+}
