@@ -78,3 +78,26 @@ test('a bool argument takes the text a template gives ("True", "yes")', async (t
   t.deepEqual(r.results.filter((x) => x.result.status === 'failed').map((x) => `${x.task.name}: ${x.result.msg}`), []);
   t.is(r.summary.exitCode, 0);
 });
+
+test('retries and delay written as templates are read as numbers (their text, as Ansible int()s it)', async (t) => {
+  const ws = localWorkspace(t, ['h1']);
+  const deadline = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 60_000).unref());
+  const r = await Promise.race([deadline, run(ws, `
+- hosts: nodes
+  gather_facts: false
+  vars:
+    tries: "2"
+  tasks:
+    - name: never
+      debug: { msg: waiting }
+      register: w
+      until: w.msg == 'done'
+      retries: "{{ tries | int }}"
+      delay: "{{ 0 }}"
+`)]);
+  if (r === 'timeout') return t.fail('the until loop did not end');
+  const result = r.results.find((x) => x.task.name === 'never')!.result;
+  t.is(result.status, 'failed');
+  t.is(result.msg, "retries exhausted (2) waiting for: w.msg == 'done'");
+  t.is(result.result?.attempts, 3);
+});

@@ -67,8 +67,9 @@ export interface TaskDef extends TaskCommon {
   changedWhen?: unknown;
   failedWhen?: unknown;
   until?: unknown;
-  retries: number;
-  delay: number;
+  /** `retries:`/`delay:` (a number, or a template rendered per host when the task has `until`). */
+  retries: number | string;
+  delay: number | string;
   /** `async:` seconds (a number, or a template rendered per host): the task runs detached on the host. */
   async?: number | string;
   /** `poll:` seconds between status reads (Ansible's default 15); 0 fires and forgets (async_status reads it). */

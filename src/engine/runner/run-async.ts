@@ -15,17 +15,18 @@ export interface AsyncRunOptions {
 /** Ansible's DEFAULT_POLL_INTERVAL. */
 const DEFAULT_POLL = 15;
 
-function seconds(task: TaskDef, key: 'async' | 'poll', vars: Vars): number | undefined {
+/** A whole-number keyword of the task on this host: a template's text ("5") is read as Ansible's int(). */
+export function taskSeconds(task: TaskDef, key: 'async' | 'poll' | 'retries' | 'delay', vars: Vars): number | undefined {
   const raw = task[key];
   if (raw === undefined) return undefined;
   const v = typeof raw === 'string' ? renderValue(raw, vars, task.loc) : raw;
   const n = typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new BadInputError(`'${key}' must be a whole number of seconds, got ${JSON.stringify(v)}`, task.loc);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new BadInputError(`'${key}' must be a whole number${key === 'retries' ? '' : ' of seconds'}, got ${JSON.stringify(v)}`, task.loc);
   return n;
 }
 
 /** The async seconds of the task on this host (0 or none: not async). */
-export const asyncSeconds = (task: TaskDef, vars: Vars): number => (task.async === undefined ? 0 : seconds(task, 'async', vars) ?? 0);
+export const asyncSeconds = (task: TaskDef, vars: Vars): number => (task.async === undefined ? 0 : taskSeconds(task, 'async', vars) ?? 0);
 
 /** Waits `ms` in short steps; true when the run was interrupted meanwhile. */
 async function pause(ms: number, opts: AsyncRunOptions): Promise<boolean> {
@@ -40,7 +41,7 @@ export async function runAsync(mod: Module<any, any>, args: unknown, ctx: Module
   if (!mod.background) throw new BadInputError(`async is not supported for this task: hostwire runs command and shell in the background, not ${mod.name}`, task.loc);
   // ActionBase.run: "check mode and async cannot be used on same task."
   if (ctx.check) return { changed: false, failed: true, msg: 'check mode and async cannot be used on same task.' };
-  const poll = seconds(task, 'poll', ctx.vars) ?? DEFAULT_POLL;
+  const poll = taskSeconds(task, 'poll', ctx.vars) ?? DEFAULT_POLL;
   const job = await mod.background(args, ctx);
   if ('done' in job) return job.done;
   const { jid, resultsFile } = await launchJob(ctx.transport, job, limit, ctx.become);

@@ -18,7 +18,7 @@ import { formatArgsError } from './args-error.js';
 import { environmentFor, renderEnvironment } from './environment.js';
 import { atTemplateLine } from './template-error.js';
 import { askBeforeApply, type AskFn, type ConfirmFn } from './confirm.js';
-import { asyncSeconds, runAsync } from './run-async.js';
+import { asyncSeconds, runAsync, taskSeconds } from './run-async.js';
 import { displayName } from './task-name.js';
 
 export interface TaskRunOptions {
@@ -192,6 +192,8 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
   const ask: AskFn | undefined = opts.confirm && ((changes) => opts.confirm!({ host: h.name, task: task.name ?? task.module, changes }));
   let result: ModuleResult;
   let attempts = 0;
+  const retries = task.until === undefined ? 0 : taskSeconds(task, 'retries', vars)!;
+  const delay = task.until === undefined ? 0 : taskSeconds(task, 'delay', vars)!;
   for (;;) {
     attempts++;
     const detached = asyncSeconds(task, vars);
@@ -200,14 +202,14 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
     opts.onResult?.(result);
     if (task.until === undefined) break;
     const untilVars = withResult(task.register ? { [task.register]: result } : result);
-    if (evalCondition(task.until as string, untilVars, task.loc) || attempts > task.retries) {
-      if (attempts > task.retries && !evalCondition(task.until as string, untilVars, task.loc)) {
-        result = { ...result, failed: true, msg: `retries exhausted (${task.retries}) waiting for: ${String(task.until)}` };
+    if (evalCondition(task.until as string, untilVars, task.loc) || attempts > retries) {
+      if (attempts > retries && !evalCondition(task.until as string, untilVars, task.loc)) {
+        result = { ...result, failed: true, msg: `retries exhausted (${retries}) waiting for: ${String(task.until)}` };
       }
       result.attempts = attempts;
       break;
     }
-    await opts.sleep(task.delay * 1000);
+    await opts.sleep(delay * 1000);
   }
   const condVars = withResult({ ...result, ...(task.register ? { [task.register]: result } : {}) });
   let changed = Boolean(result.changed);
