@@ -7,3 +7,6 @@ export { ensureRootfs, DEFAULT_PACKAGES, type Rootfs, type RootfsOptions } from 
 export { readState, type LabState, type HostState, type HostKind, type LabCapabilities } from './state.js';
 export { registerLabCommands } from './cli.js';
 export { DEFAULT_LAB, checkLabName } from './names.js';
+export { labSetLink } from './lab-link.js';
+export { OWNER_ENV, sweepOrphanedLabs } from './owner.js';
+export { parseWire, type Wire, type WireEnd, type VmNic } from './vm/nics.js';

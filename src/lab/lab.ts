@@ -17,6 +17,8 @@ import { prepareVmHost, type VmOptions } from './vm/host.js';
 import { checkVmOptions, hostKinds } from './vm/kinds.js';
 import { startVm } from './vm/qemu.js';
 import { VM_TIMEOUT_MS, waitForVm } from './vm/ready.js';
+import { checkNics, type Wire } from './vm/nics.js';
+import { ownerOf, requestedOwner, startWatchdog, sweepOrphanedLabs } from './owner.js';
 
 export interface LabUpOptions {
   name?: string;
@@ -28,6 +30,13 @@ export interface LabUpOptions {
   kinds?: HostKind[];
   /** Memory (default 1024 MB) and vCPUs (default 2) per VM host. */
   vm?: VmOptions;
+  /** Point-to-point links between extra NICs of two VM hosts (LACP partners: a bridge drops LACP). */
+  wires?: Wire[];
+  /**
+   * The lab lives only as long as this process: a watchdog removes it when the process ends (killed, timed
+   * out). Default: HOSTWIRE_LAB_OWNER_PID (the test runner's workers set it); null: none.
+   */
+  ownerPid?: number | null;
   /** Readiness limit for VM hosts, default 600 s (timeoutMs when that is larger). */
   vmTimeoutMs?: number;
   /** Extra Debian packages for the rootfs (a new list means a new cached rootfs). */
@@ -57,6 +66,8 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabUpResult> {
   if (!Number.isInteger(count) || count < 1 || count > 50) throw new BadInputError(`--hosts ${count}: expected a whole number from 1 to 50`);
   const kinds = hostKinds(count, options);
   checkVmOptions(options.vm);
+  checkNics(options.vm?.nics, options.wires ?? [], kinds);
+  const ownerPid = options.ownerPid === null ? undefined : requestedOwner(options.ownerPid);
   const progress = options.onProgress ?? (() => {});
   const existing = await readState(name);
   if (existing && (await labHealthy(existing))) {
@@ -65,6 +76,7 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabUpResult> {
   // Whatever a crashed run left behind (stale state, or pieces without state) goes first.
   const stale = await teardownLab(name);
   if (existing || stale.killed || stale.netns.length || stale.unmounted) progress(`removed stale lab ${name}`);
+  for (const gone of await sweepOrphanedLabs(name)) progress(`removed lab ${gone} (the process it belonged to has ended)`);
 
   const rootfs = await ensureRootfs({ packages: options.packages, onProgress: progress });
   const image: VmImage | undefined = kinds.includes('vm') ? await ensureVmImage(rootfs, { onProgress: progress }) : undefined;
@@ -72,8 +84,13 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabUpResult> {
   const deadline = started + (options.timeoutMs ?? 120_000);
   const vmDeadline = Math.max(deadline, started + (options.vmTimeoutMs ?? VM_TIMEOUT_MS));
   const state = await newState(name, kinds, rootfs.path);
+  if (ownerPid !== undefined) state.owner = await ownerOf(ownerPid);
   try {
     await writeState(state);
+    if (state.owner) {
+      state.watchdogPid = await startWatchdog(name, state.createdAt);
+      await writeState(state);
+    }
     await createLabKey(state.keyFile, name);
     await createLabNetwork(state);
     state.capabilities = await probeCapabilities(state.netns, rootfs.path);
@@ -81,7 +98,7 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabUpResult> {
     const known: string[] = [];
     for (const host of state.hosts) {
       if (host.kind === 'vm') {
-        known.push(await prepareVmHost(state, host, image!, rootfs.path, options.vm));
+        known.push(await prepareVmHost(state, host, image!, rootfs.path, options.vm, options.wires));
         await writeState(state);
         continue;
       }

@@ -5,6 +5,7 @@ import { labDir, LABS_DIR } from './names.js';
 import type { LabSubnet } from './subnet.js';
 import { writeFileAtomic } from './fs-util.js';
 import { mkdirPrivate, PRIVATE_FILE_MODE } from '../private-files.js';
+import type { VmNic } from './vm/nics.js';
 
 export type LabCapabilities = Record<string, boolean>;
 
@@ -24,6 +25,8 @@ export interface VmHostState {
   mac: string;
   memoryMb: number;
   cpus: number;
+  /** NICs after eth0 (absent: eth0 only). */
+  nics?: VmNic[];
 }
 
 export interface HostState {
@@ -62,7 +65,14 @@ export interface LabState {
   knownHostsFile: string;
   capabilities: LabCapabilities;
   hosts: HostState[];
+  /** The process the lab lives only as long as (tests); absent: the lab stays until `lab down`. */
+  owner?: LabOwner;
+  /** The detached process that removes the lab when `owner` ends (src/lab/owner.ts). */
+  watchdogPid?: number;
 }
+
+/** A pid and its start time (clock ticks after boot, /proc/<pid>/stat field 22): a reused pid is not the owner. */
+export interface LabOwner { pid: number; startTicks: number }
 
 export const statePath = (lab: string): string => `${labDir(lab)}/state.json`;
 

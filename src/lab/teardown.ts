@@ -99,7 +99,10 @@ export async function teardownLab(lab: string): Promise<TeardownReport> {
   const killed = (await Promise.all(hosts.map((h) => killHost(lab, h)))).reduce((a, b) => a + b, 0);
   const dir = labDir(lab);
   // A VM's tap lives in the lab namespace and goes with it; removed first all the same, by name.
-  for (const h of hosts) if (h.kind === 'vm' && h.veth) await run('ip', ['-n', h.netns, 'link', 'del', h.veth], { check: false });
+  for (const h of hosts) {
+    if (h.kind !== 'vm') continue;
+    for (const tap of [h.veth, ...(h.vm?.nics ?? []).map((n) => n.tap)]) if (tap) await run('ip', ['-n', h.netns, 'link', 'del', tap], { check: false });
+  }
   const unmounted = (await mountsUnder(dir)).length;
   await unmountUnder(dir);
   const netns = (await netnsList()).filter((n) => isLabNetns(lab, n));

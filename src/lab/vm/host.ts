@@ -5,10 +5,14 @@ import { writeHostIdentity } from '../host-files.js';
 import { run } from '../run.js';
 import type { HostState, LabState, VmHostState } from '../state.js';
 import type { VmImage } from './image.js';
+import { hostName } from '../names.js';
+import { planExtraNics, type Wire } from './nics.js';
 
 export interface VmOptions {
   memoryMb?: number;
   cpus?: number;
+  /** NICs per VM host (default 1): eth0 on the lab bridge, eth1... too unless `wires` takes them. */
+  nics?: number;
 }
 
 export const VM_DEFAULTS = { memoryMb: 1024, cpus: 2 };
@@ -28,13 +32,15 @@ export async function createTap(state: LabState, tap: string): Promise<void> {
 }
 
 /** Everything the host needs before qemu starts; returns its known_hosts line. */
-export async function prepareVmHost(state: LabState, host: HostState, image: VmImage, rootfs: string, options: VmOptions = {}): Promise<string> {
+export async function prepareVmHost(state: LabState, host: HostState, image: VmImage, rootfs: string, options: VmOptions = {}, wires: readonly Wire[] = []): Promise<string> {
   await mkdir(host.dir, { recursive: true });
   const vm: VmHostState = {
     image: image.dir, kernel: image.kernel, initrd: image.initrd, kernelRelease: image.kernelRelease,
     disk: `${host.dir}/disk.qcow2`, seed: `${host.dir}/seed.img`, mac: vmMac(host.ip),
     memoryMb: options.memoryMb ?? VM_DEFAULTS.memoryMb, cpus: options.cpus ?? VM_DEFAULTS.cpus,
   };
+  const extra = planExtraNics(host.index, options.nics ?? 1, vmMac(host.ip), wires, (i) => hostName(state.name, i));
+  if (extra.length) vm.nics = extra;
   host.vm = vm;
   await run('qemu-img', ['create', '-q', '-f', 'qcow2', '-F', 'raw', '-b', image.disk, vm.disk]);
   const seedDir = `${host.dir}/seed`;
@@ -45,5 +51,6 @@ export async function prepareVmHost(state: LabState, host: HostState, image: VmI
   await run('mke2fs', ['-q', '-t', 'ext4', '-L', 'hwseed', '-d', seedDir, '-F', vm.seed, '8M']);
   await rm(seedDir, { recursive: true, force: true });
   await createTap(state, host.veth);
+  for (const nic of extra) if (nic.tap) await createTap(state, nic.tap);
   return known;
 }

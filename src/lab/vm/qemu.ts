@@ -5,6 +5,8 @@ import { closeSync, openSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { isAlive, sleep } from '../run.js';
 import type { HostState, LabState, VmHostState } from '../state.js';
+import { nicArgs } from './nics.js';
+import { qmpSocket } from './qmp.js';
 
 export const QEMU = 'qemu-system-x86_64';
 
@@ -32,6 +34,9 @@ export function qemuArgs(host: HostState, vm: VmHostState): string[] {
     '-netdev', `tap,id=net0,ifname=${host.veth},script=no,downscript=no,vnet_hdr=off`,
     // romfile=: no iPXE option ROM (not installed with --no-install-recommends, and not needed).
     '-device', `virtio-net-pci,netdev=net0,mac=${vm.mac},romfile=`,
+    ...nicArgs(vm.nics ?? []),
+    // Cutting a NIC's cable (setVmLink) for failover tests.
+    '-qmp', `unix:${qmpSocket(host)},server=on,wait=off`,
     '-device', 'virtio-rng-pci',
   ];
 }

@@ -1,0 +1,70 @@
+// Labs that live only as long as a process (tests): a test that times out or is killed never runs its
+// teardown, and its qemu/nspawn hosts are detached, so they would outlive it (a timed-out VM scenario once
+// left two VMs running after the suite ended). The lab records its owner; a detached watchdog tears the
+// lab down once the owner is gone, and every `lab up` sweeps labs whose owner died (if the watchdog died too).
+import { spawn } from 'node:child_process';
+import { access, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { listLabNames, readState, type LabOwner } from './state.js';
+import { teardownLab } from './teardown.js';
+
+/**
+ * A pid in the environment: every lab brought up (by this process or a child, like a `hostwire` CLI a
+ * test starts) belongs to that process. The test runner's workers set it to their own pid.
+ */
+export const OWNER_ENV = 'HOSTWIRE_LAB_OWNER_PID';
+
+export async function processStartTicks(pid: number): Promise<number | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  if (!stat) return undefined;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  if (fields[0] === 'Z') return undefined; // a zombie has ended
+  return Number(fields[19]); // field 22 of the whole line: starttime
+}
+
+export async function ownerOf(pid: number): Promise<LabOwner> {
+  const startTicks = await processStartTicks(pid);
+  if (startTicks === undefined) throw new Error(`lab owner pid ${pid} is not a running process`);
+  return { pid, startTicks };
+}
+
+export async function ownerAlive(owner: LabOwner): Promise<boolean> {
+  return (await processStartTicks(owner.pid)) === owner.startTicks;
+}
+
+/** The owner asked for: an explicit pid, else the environment's. */
+export function requestedOwner(ownerPid: number | undefined): number | undefined {
+  if (ownerPid !== undefined) return ownerPid;
+  const env = process.env[OWNER_ENV];
+  if (env === undefined || env === '') return undefined;
+  if (!/^[1-9]\d*$/.test(env)) throw new Error(`${OWNER_ENV}=${env}: expected a process id`);
+  return Number(env);
+}
+
+/** The watchdog's entry file: next to this one (dist/src/lab), or there from the bundle (dist/bundle/cli). */
+async function watchdogScript(): Promise<string> {
+  const candidates = [new URL('./watchdog-main.js', import.meta.url), new URL('../../src/lab/watchdog-main.js', import.meta.url)].map((u) => fileURLToPath(u));
+  for (const c of candidates) if (await access(c).then(() => true, () => false)) return c;
+  throw new Error(`lab watchdog not found (looked for ${candidates.join(', ')})`);
+}
+
+/** A detached process (its own session, outside the lab's cgroups) that removes the lab when its owner ends. */
+export async function startWatchdog(lab: string, createdAt: string): Promise<number> {
+  const child = spawn(process.execPath, [await watchdogScript(), lab, createdAt], { detached: true, stdio: 'ignore', cwd: '/' });
+  child.unref();
+  if (!child.pid) throw new Error(`lab ${lab}: could not start its watchdog`);
+  return child.pid;
+}
+
+/** Removes every lab whose recorded owner has ended; returns their names. Labs without an owner stay. */
+export async function sweepOrphanedLabs(except?: string): Promise<string[]> {
+  const removed: string[] = [];
+  for (const name of await listLabNames()) {
+    if (name === except) continue;
+    const state = await readState(name);
+    if (!state?.owner || (await ownerAlive(state.owner))) continue;
+    await teardownLab(name).catch(() => undefined);
+    removed.push(name);
+  }
+  return removed;
+}
