@@ -53,6 +53,7 @@ import { waitForConnectionModule } from './wait_for_connection/wait_for_connecti
 import { modprobeModule } from './modprobe/modprobe.js';
 import { openvswitchDbModule } from './ovs_db/openvswitch_db.js';
 import { uriModule } from './uri/uri.js';
+import { groupModule } from './group/group.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -78,6 +79,7 @@ for (const m of [setupModule, gatherFactsModule, addHostModule, groupByModule, s
 // The run's own modules that reach the host again (issue 17).
 for (const m of [rebootModule, waitForConnectionModule]) registerModule(m);
 registerModule(uriModule);
+registerModule(groupModule);
 
 /** Modules found for loaded tasks beyond the native ones: src/fallback registers them by the name a task runs under. */
 const resolvedModules = new Map<string, Module<any, any>>();
