@@ -74,8 +74,8 @@ const refused = async (t: import('ava').ExecutionContext, keyword: string, at: '
   t.regex((err as Error).message, expected);
 };
 
-test('timeout, ignore_unreachable and module_defaults are refused at load, naming file and line', async (t) => {
-  await refused(t, 'timeout: 5', 'task', /site\.yml:5:7: 'timeout' is not supported by hostwire \(Ansible would end the task after that many seconds\)/);
+test('ignore_unreachable and module_defaults are refused at load, naming file and line; a bad timeout too', async (t) => {
+  await refused(t, 'timeout: soon', 'task', /site\.yml:5:7: 'timeout' must be a whole number of seconds, got "soon"/);
   await refused(t, 'ignore_unreachable: true', 'play', /site\.yml:3:3: 'ignore_unreachable' is not supported by hostwire/);
   await refused(t, 'module_defaults: { file: { mode: "0600" } }', 'play', /site\.yml:3:3: 'module_defaults' is not supported by hostwire/);
 });

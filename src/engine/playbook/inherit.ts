@@ -13,9 +13,11 @@ export interface Inherited {
   remoteUser?: string;
   diff?: boolean;
   throttle?: number;
+  /** `timeout:` seconds (or a template): the task fails when its action takes longer. */
+  timeout?: number | string;
 }
 
-const KEYS = ['ignoreErrors', 'noLog', 'delegateTo', 'anyErrorsFatal', 'remoteUser', 'diff', 'throttle'] as const;
+const KEYS = ['ignoreErrors', 'noLog', 'delegateTo', 'anyErrorsFatal', 'remoteUser', 'diff', 'throttle', 'timeout'] as const;
 
 /** Fills what `items` (and every task below them) left unset with `from`'s values. */
 export function inheritInto(items: TaskItem[], from: Inherited): void {

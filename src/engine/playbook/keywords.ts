@@ -12,7 +12,7 @@ export const PLAY_KEYWORDS = new Set([
   'gather_facts', 'gather_subset', 'become', 'become_user', 'become_method', 'serial', 'any_errors_fatal',
   'max_fail_percentage', 'strategy', 'tags', 'check_mode', 'connection', 'remote_user', 'environment',
   'collections', 'order', 'force_handlers', 'ignore_unreachable', 'no_log', 'diff', 'vars_prompt', 'module_defaults',
-  'run_once', 'ignore_errors', 'debugger',
+  'run_once', 'ignore_errors', 'debugger', 'timeout',
 ]);
 
 /** Keys of a play's `roles:` entry that are keywords, not role parameters. */
@@ -21,7 +21,7 @@ export const PLAY_KEYWORDS = new Set([
 export const ROLE_ENTRY_KEYWORDS = new Set([
   'role', 'name', 'vars', 'when', 'tags', 'become', 'become_user', 'check_mode', 'environment',
   'ignore_errors', 'no_log', 'delegate_to', 'delegate_facts', 'any_errors_fatal', 'run_once', 'connection',
-  'become_method', 'collections', 'debugger', 'diff', 'throttle', 'module_defaults', 'remote_user',
+  'become_method', 'collections', 'debugger', 'diff', 'throttle', 'module_defaults', 'remote_user', 'timeout',
 ]);
 
 

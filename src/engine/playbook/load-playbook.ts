@@ -10,7 +10,7 @@ import { inheritCheckMode, loadTaskList, type TaskLoadContext } from './load-tas
 import { makeRoleLoader } from './load-role.js';
 import { inheritInto, inheritIntoHandlers, type Inherited } from './inherit.js';
 import { internalAction } from './action-form.js';
-import { boolKeyword, describe, keyLoc, listKeyword, mapKeyword, stringKeyword } from './keyword-types.js';
+import { boolKeyword, describe, keyLoc, listKeyword, mapKeyword, secondsKeyword, stringKeyword } from './keyword-types.js';
 import { checkPlayOnlyKeywords, orderKeyword } from './play-order.js';
 import { checkKeywordSupport, diffKeyword, throttleKeyword } from './keyword-support.js';
 import type { SourceLoc } from '../../errors.js';
@@ -113,7 +113,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
     playHandlers.push(h);
   }
   // The play's no_log/ignore_errors reach every task and handler that sets neither (nor a block around it).
-  const playInherited = { noLog: boolKeyword(p, 'no_log', loc), ignoreErrors: p.ignore_errors ?? undefined, diff: diffKeyword(p, loc) };
+  const playInherited = { noLog: boolKeyword(p, 'no_log', loc), ignoreErrors: p.ignore_errors ?? undefined, diff: diffKeyword(p, loc), timeout: secondsKeyword(p, 'timeout', loc) };
   for (const list of [preTasks, roleTasks, tasks, postTasks, extraHandlers, playHandlers]) inheritInto(list, playInherited);
   const serial = serialKeyword(p, loc);
   const varsFiles = varsFilesKeyword(p, loc);
@@ -178,6 +178,7 @@ function roleEntryKeywords(spec: Vars, loc: SourceLoc): Inherited {
     remoteUser: stringKeyword(spec, 'remote_user', loc),
     diff: diffKeyword(spec, loc),
     throttle: throttleKeyword(spec, loc),
+    timeout: secondsKeyword(spec, 'timeout', loc),
   };
 }
 

@@ -68,6 +68,7 @@ function commonKeywords(t: Record<string, unknown>, ctx: TaskLoadContext, loc: S
     remoteUser: stringKeyword(t, 'remote_user', loc),
     diff: diffKeyword(t, loc),
     throttle: throttleKeyword(t, loc),
+    timeout: secondsKeyword(t, 'timeout', loc),
     runOnce: boolKeyword(t, 'run_once', loc),
     connection: connectionKeyword(t.connection, locOf(t, 'connection') ?? loc),
     environment: t.environment ?? undefined,

@@ -39,6 +39,8 @@ export interface TaskCommon {
   diff?: boolean;
   /** `throttle:` on the task or its block/role: at most this many hosts run it at once (0: forks only). */
   throttle?: number;
+  /** `timeout:` (Ansible's task timeout, seconds or a template): the action fails when it runs longer. */
+  timeout?: number | string;
   /** `environment:` (a mapping or a template of one); outer ones first, the task's last wins per key. */
   environment?: unknown;
   /** `connection:` on a task or block; only local is acted on (the task runs on the controller). */

@@ -19,6 +19,7 @@ import { environmentFor, renderEnvironment } from './environment.js';
 import { atTemplateLine } from './template-error.js';
 import { askBeforeApply, type AskFn, type ConfirmFn } from './confirm.js';
 import { asyncSeconds, runAsync, taskSeconds } from './run-async.js';
+import { timeoutSeconds, underTimeout } from './task-timeout.js';
 import { displayName } from './task-name.js';
 
 export interface TaskRunOptions {
@@ -197,7 +198,7 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
   for (;;) {
     attempts++;
     const detached = asyncSeconds(task, vars);
-    result = detached > 0 ? await runAsync(mod, parsed.data, ctx, task, detached, opts) : await execModule(mod, parsed.data, ctx, h, ask);
+    result = await underTimeout(timeoutSeconds(task, vars), task.written, ctx, (c) => (detached > 0 ? runAsync(mod, parsed.data, c, task, detached, opts) : execModule(mod, parsed.data, c, h, ask)));
     if (readSecret) hideSecretDiff(result);
     opts.onResult?.(result);
     if (task.until === undefined) break;
