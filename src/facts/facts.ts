@@ -5,12 +5,12 @@ import type { NetworkManagerFacts } from './network-manager.js';
 import type { OvsFacts } from './ovs.js';
 import type { FirewalldFacts } from './firewalld.js';
 
-/** Ansible's ansible_default_ipv4/6: the default route's interface with its first address. */
+/** Ansible's ansible_default_ipv4/6 (ansible-shape.ts): the default route's interface with its first address. */
 export interface DefaultIpFacts {
   interface: string;
   gateway?: string;
   address?: string;
-  prefix?: number;
+  prefix?: string;
   netmask?: string;
   network?: string;
   mtu?: number;
@@ -28,9 +28,9 @@ export interface Facts {
   ansible_kernel: string;
   ansible_processor_nproc: number;
   ansible_memtotal_mb: number;
-  /** {} when there is no default route (as Ansible does). */
-  ansible_default_ipv4: DefaultIpFacts | Record<string, never>;
-  ansible_default_ipv6: DefaultIpFacts | Record<string, never>;
+  /** {} when there is no default route (as Ansible does); Ansible's keys (prefix a string, alias, type ...). */
+  ansible_default_ipv4: Record<string, unknown>;
+  ansible_default_ipv6: Record<string, unknown>;
   ansible_interfaces: string[];
   ansible_all_ipv4_addresses: string[];
   ansible_all_ipv6_addresses: string[];

@@ -3,8 +3,13 @@
 import { CommandError } from '../errors.js';
 import type { Transport } from '../transports/transport.js';
 import { buildBatch, splitBatch } from '../probe/batch.js';
-import { defaultRouteV4Fact, defaultRouteV6Fact, type DefaultRoute } from './default-routes.js';
-import type { DefaultIpFacts, Facts } from './facts.js';
+import { defaultRouteV4Fact, defaultRouteV6Fact } from './default-routes.js';
+import type { Facts } from './facts.js';
+import { allIpv4, allIpv6, ansibleDefault, ansibleInterface } from './ansible-shape.js';
+import { vcpusFact } from './cpus.js';
+import { fqdnFact } from './fqdn.js';
+import { localFactsFact } from './local-facts.js';
+import { pythonFact } from './python.js';
 import { firewalldFact } from './firewalld.js';
 import { hostnameFact } from './hostname.js';
 import { interfacesFact, type InterfaceFacts } from './interfaces.js';
@@ -12,7 +17,7 @@ import { kernelFact } from './kernel.js';
 import { memoryFact } from './memory.js';
 import { networkManagerFact } from './network-manager.js';
 import { nprocFact } from './nproc.js';
-import { distributionName, osFamily, osReleaseFact } from './os-release.js';
+import { distributionName, osFamily, osReleaseFact, type OsRelease } from './os-release.js';
 import { ovsFact } from './ovs.js';
 import { pkgMgrFact } from './pkg-mgr.js';
 import { systemdFact } from './systemd.js';
@@ -22,23 +27,8 @@ import type { ProbeOutput } from '../probe/types.js';
 export const FACT_PROBES: readonly FactProbe<unknown>[] = [
   osReleaseFact, kernelFact, hostnameFact, nprocFact, memoryFact, interfacesFact, defaultRouteV4Fact,
   defaultRouteV6Fact, systemdFact, networkManagerFact, ovsFact, firewalldFact, pkgMgrFact,
+  vcpusFact, pythonFact, fqdnFact, localFactsFact,
 ];
-
-function defaultIp(routes: DefaultRoute[], ifaces: Map<string, InterfaceFacts>, family: 4 | 6): DefaultIpFacts | Record<string, never> {
-  const r = routes[0];
-  if (!r) return {};
-  const i = ifaces.get(r.interface);
-  const a4 = family === 4 ? i?.ipv4[0] : undefined;
-  const a6 = family === 6 ? i?.ipv6.find((a) => a.scope === 'global') ?? i?.ipv6[0] : undefined;
-  return {
-    interface: r.interface,
-    ...(r.gateway ? { gateway: r.gateway } : {}),
-    ...(a4 ? { address: a4.address, prefix: a4.prefix, netmask: a4.netmask, network: a4.network } : {}),
-    ...(a6 ? { address: a6.address, prefix: a6.prefix } : {}),
-    ...(i ? { mtu: i.mtu } : {}),
-    ...(i?.macaddress ? { macaddress: i.macaddress } : {}),
-  };
-}
 
 /** Pure: turn the split batch output into Facts. */
 export function assembleFacts(outputs: Map<string, ProbeOutput>, gathered?: Set<string>): Facts {
@@ -66,11 +56,12 @@ export function assembleFacts(outputs: Map<string, ProbeOutput>, gathered?: Set<
     ansible_kernel: read(kernelFact, ''),
     ansible_processor_nproc: read(nprocFact, 0),
     ansible_memtotal_mb: read(memoryFact, 0),
-    ansible_default_ipv4: defaultIp(read(defaultRouteV4Fact, []), byName, 4),
-    ansible_default_ipv6: defaultIp(read(defaultRouteV6Fact, []), byName, 6),
+    ansible_default_ipv4: ansibleDefault(read(defaultRouteV4Fact, []), byName, 4),
+    ansible_default_ipv6: ansibleDefault(read(defaultRouteV6Fact, []), byName, 6),
     ansible_interfaces: ifaces.map((i) => i.device),
-    ansible_all_ipv4_addresses: ifaces.flatMap((i) => i.ipv4.map((a) => a.address)),
-    ansible_all_ipv6_addresses: ifaces.flatMap((i) => i.ipv6.map((a) => a.address)),
+    ansible_all_ipv4_addresses: allIpv4(ifaces),
+    ansible_all_ipv6_addresses: allIpv6(ifaces),
+    ...platformFacts(os, read),
     ansible_service_mgr: sd.systemd ? 'systemd' : sd.pid1 ?? 'unknown',
     ansible_pkg_mgr: pkg,
     hostwire_interfaces: Object.fromEntries(byName),
@@ -82,13 +73,31 @@ export function assembleFacts(outputs: Map<string, ProbeOutput>, gathered?: Set<
     hostwire_fact_errors: errors,
   };
   // Ansible's per-interface keys: dashes and dots become underscores (br-ex -> ansible_br_ex).
-  for (const i of ifaces) facts[`ansible_${i.device.replace(/[^A-Za-z0-9_]/g, '_')}`] = i;
+  for (const i of ifaces) facts[`ansible_${i.device.replace(/[^A-Za-z0-9_]/g, '_')}`] = ansibleInterface(i);
   // Facts outside gather_subset are left undefined (as in Ansible), not filled with empty values.
   if (gathered) for (const [key, probe] of FACT_KEYS) if (!gathered.has(probe)) delete (facts as unknown as Record<string, unknown>)[key];
   return facts;
 }
 
+type Read = <T>(p: FactProbe<T>, fallback: T) => T;
+
+/** The facts beside the distribution's and the network's: CPUs, Python, fqdn, facts.d, the release file. */
+function platformFacts(os: OsRelease, read: Read): Record<string, unknown> {
+  const python = read(pythonFact, undefined);
+  const debian = osFamily(os) === 'Debian';
+  return {
+    ...(os.debianMinor ? { ansible_distribution_minor_version: os.debianMinor } : {}),
+    // Where distribution.py found the release: os-release, parsed as Debian's (Debian and Ubuntu).
+    ...(debian ? { ansible_distribution_file_path: '/etc/os-release', ansible_distribution_file_variety: 'Debian', ansible_distribution_file_parsed: true } : {}),
+    ansible_processor_vcpus: read(vcpusFact, 0),
+    ...(python ? { ansible_python: python, ansible_python_version: python.version_info.slice(0, 3).join('.') } : {}),
+    ansible_fqdn: read(fqdnFact, ''),
+    ansible_local: read(localFactsFact, {}),
+  };
+}
+
 const FACT_KEYS: [string, string][] = [
+  ['ansible_processor_vcpus', vcpusFact.id], ['ansible_fqdn', fqdnFact.id], ['ansible_local', localFactsFact.id],
   ['ansible_processor_nproc', nprocFact.id], ['ansible_memtotal_mb', memoryFact.id],
   ['ansible_default_ipv4', defaultRouteV4Fact.id], ['ansible_default_ipv6', defaultRouteV6Fact.id],
   ['ansible_interfaces', interfacesFact.id], ['ansible_all_ipv4_addresses', interfacesFact.id],

@@ -18,6 +18,8 @@ export interface InterfaceFacts {
   type: string;
   /** Master device (bridge, bond, OVS system) when enslaved. */
   master?: string;
+  /** The PROMISC flag. */
+  promisc?: boolean;
   ipv4: Ipv4Address[];
   ipv6: Ipv6Address[];
 }
@@ -51,6 +53,7 @@ export function parseIpAddr(out: ProbeOutput): InterfaceFacts[] {
       macaddress: l.link_type === 'ether' ? l.address : undefined,
       type: l.link_type ?? 'unknown',
       master: l.master,
+      promisc: (l.flags ?? []).includes('PROMISC'),
       ipv4: addrs.filter((a) => a.family === 'inet').map((a) => ({
         address: a.local, prefix: a.prefixlen, netmask: netmaskOf(a.prefixlen), network: networkOf(a.local, a.prefixlen),
         ...(a.broadcast ? { broadcast: a.broadcast } : {}),

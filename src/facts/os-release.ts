@@ -10,12 +10,17 @@ export interface OsRelease {
   version: string;
   codename: string;
   prettyName: string;
+  /** /etc/debian_version's minor number (12.15 -> 15), Ansible's ansible_distribution_minor_version on Debian. */
+  debianMinor?: string;
 }
+
+const DEBIAN_MARK = '@@debian_version';
 
 export function parseOsRelease(out: ProbeOutput): OsRelease {
   if (out.rc !== 0) throw new ProbeParseError(`cannot read /etc/os-release (rc=${out.rc})`, out.stdout);
   const kv: Record<string, string> = {};
-  for (const line of out.stdout.split('\n')) {
+  const [osRelease = '', debianVersion = ''] = out.stdout.split(`${DEBIAN_MARK}\n`);
+  for (const line of osRelease.split('\n')) {
     const m = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
     if (m) kv[m[1]!] = m[2]!.replace(/^(["'])(.*)\1$/, '$2').replace(/\\(["$`\\])/g, '$1');
   }
@@ -27,10 +32,15 @@ export function parseOsRelease(out: ProbeOutput): OsRelease {
     version: kv.VERSION_ID ?? '',
     codename: kv.VERSION_CODENAME ?? '',
     prettyName: kv.PRETTY_NAME ?? '',
+    ...(/(\d+)\.(\d+)/.exec(debianVersion) ? { debianMinor: /(\d+)\.(\d+)/.exec(debianVersion)![2] } : {}),
   };
 }
 
-export const osReleaseFact: FactProbe<OsRelease> = { id: 'os_release', command: 'cat /etc/os-release', parse: parseOsRelease };
+export const osReleaseFact: FactProbe<OsRelease> = {
+  id: 'os_release',
+  command: `cat /etc/os-release && { echo ${DEBIAN_MARK}; cat /etc/debian_version 2>/dev/null; true; }`,
+  parse: parseOsRelease,
+};
 
 const DISTRIBUTION: Record<string, string> = {
   debian: 'Debian', ubuntu: 'Ubuntu', fedora: 'Fedora', rhel: 'RedHat', centos: 'CentOS', rocky: 'Rocky',

@@ -15,11 +15,15 @@ import { ovsFact } from './ovs.js';
 import { pkgMgrFact } from './pkg-mgr.js';
 import { systemdFact } from './systemd.js';
 import type { FactProbe } from './types.js';
+import { vcpusFact } from './cpus.js';
+import { fqdnFact } from './fqdn.js';
+import { localFactsFact } from './local-facts.js';
+import { pythonFact } from './python.js';
 
 const SUBSETS: Record<string, readonly FactProbe<unknown>[]> = {
-  min: [osReleaseFact, kernelFact, hostnameFact, systemdFact, pkgMgrFact],
+  min: [osReleaseFact, kernelFact, hostnameFact, systemdFact, pkgMgrFact, pythonFact, fqdnFact, localFactsFact],
   network: [interfacesFact, defaultRouteV4Fact, defaultRouteV6Fact],
-  hardware: [nprocFact, memoryFact],
+  hardware: [nprocFact, memoryFact, vcpusFact],
   hostwire: [networkManagerFact, ovsFact, firewalldFact],
   // Ansible's virtual facts have no counterpart here; accepted so Ansible playbooks load.
   virtual: [],

@@ -160,7 +160,8 @@ test('setup as a task: one exec, filtered, merged into ansible_facts and ansible
   t.is(c.summary.exitCode, 0);
   t.is(resultOf(c, 'none yet').msg, '0');
   const facts = resultOf(c, 'gather').result!.ansible_facts as Record<string, unknown>;
-  t.deepEqual(Object.keys(facts).sort(), ['ansible_distribution', 'ansible_distribution_major_version', 'ansible_distribution_release', 'ansible_distribution_version', 'ansible_os_family']);
+  t.true(Object.keys(facts).every((k) => k.startsWith('ansible_distribution') || k === 'ansible_os_family'), Object.keys(facts).join(' '));
+  t.true(['ansible_distribution', 'ansible_distribution_version', 'ansible_distribution_release', 'ansible_os_family'].every((k) => k in facts));
   t.regex(String(resultOf(c, 'read').msg), /^\S+ \S+ False$/);
   t.is(resultOf(c, 'read more').msg, 'True True True', 'facts merge: earlier ones stay');
 });

@@ -11,15 +11,17 @@ test('facts of this Debian machine, Ansible names', (t) => {
     ansible_kernel: '6.18.44-fc-v669', ansible_processor_nproc: 2, ansible_memtotal_mb: 24105, ansible_pkg_mgr: 'apt',
     hostwire_systemd: false, hostwire_pkg_mgr: 'apt',
   });
+  // Ansible's shapes (module_utils/facts/network/linux.py): prefixes as strings, alias, broadcast, type.
   t.deepEqual(f.ansible_default_ipv4, {
-    interface: 'eth0', gateway: '192.0.2.1', address: '192.0.2.2', prefix: 24, netmask: '255.255.255.0', network: '192.0.2.0',
-    mtu: 1400, macaddress: '02:fc:00:00:00:01',
+    interface: 'eth0', alias: 'eth0', gateway: '192.0.2.1', address: '192.0.2.2', broadcast: '192.0.2.255', prefix: '24', netmask: '255.255.255.0',
+    network: '192.0.2.0', mtu: 1400, macaddress: '02:fc:00:00:00:01', type: 'ether',
   });
-  t.deepEqual(f.ansible_default_ipv6, { interface: 'eth0', gateway: 'fd00::1', address: 'fd00::2', prefix: 64, mtu: 1400, macaddress: '02:fc:00:00:00:01' });
+  t.deepEqual(f.ansible_default_ipv6, { interface: 'eth0', gateway: 'fd00::1', address: 'fd00::2', prefix: '64', scope: 'global', mtu: 1400, macaddress: '02:fc:00:00:00:01', type: 'ether' });
   t.deepEqual(f.ansible_interfaces, ['lo', 'ifb0', 'ifb1', 'eth0']);
-  t.deepEqual(f.ansible_all_ipv4_addresses, ['127.0.0.1', '192.0.2.2']);
+  t.deepEqual(f.ansible_all_ipv4_addresses, ['192.0.2.2'], 'no loopback addresses, as Ansible');
   t.is(f.hostwire_interfaces.eth0!.mtu, 1400);
-  t.is(f.ansible_eth0, f.hostwire_interfaces.eth0);
+  t.like(f.ansible_eth0, { device: 'eth0', mtu: 1400, ipv4: { address: '192.0.2.2', prefix: '24' }, type: 'ether', promisc: false });
+  t.like(f, { ansible_processor_vcpus: 2, ansible_python_version: '3.11.7', ansible_fqdn: 'vm', ansible_local: {} });
   t.deepEqual(f.hostwire_fact_errors, []);
 });
 

@@ -22,7 +22,7 @@ test('gathers facts over ssh in exactly one exec', async (t) => {
   t.is(f.ansible_processor_nproc, Number(execFileSync('nproc', { encoding: 'utf8' })));
   t.is(f.ansible_memtotal_mb, Math.floor(totalmem() / 1024 / 1024));
   t.true(f.ansible_interfaces.includes('lo'));
-  t.true(f.ansible_all_ipv4_addresses.includes('127.0.0.1'));
+  t.false(f.ansible_all_ipv4_addresses.includes('127.0.0.1'), 'loopback addresses left out, as Ansible');
   // The local transport sees the same machine.
   const local = await gatherFacts(new LocalTransport());
   t.deepEqual(local.ansible_interfaces, f.ansible_interfaces);

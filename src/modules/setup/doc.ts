@@ -10,7 +10,8 @@ export const setupDoc: ModuleDoc = {
   description:
     'Gathers the host\'s facts as a task (ansible.builtin.setup, ansible-core 2.14): the facts of the gather_subset are read in ' +
     'one remote exec, as a play\'s own gathering reads them, narrowed by filter, and merged into the host\'s facts (ansible_facts.* ' +
-    'and ansible_*) for the rest of the run. Runs under --check too (it changes nothing).',
+    'and ansible_*) for the rest of the run. Runs under --check too (it changes nothing). The facts and where they differ from ' +
+    'Ansible\'s: docs/facts.md.',
   args: common,
   example: '- setup:\n    gather_subset: [network]\n    filter: [ansible_default_ipv4, ansible_all_ipv4_addresses]',
   check: 'full',
