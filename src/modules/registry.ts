@@ -54,6 +54,7 @@ import { modprobeModule } from './modprobe/modprobe.js';
 import { openvswitchDbModule } from './ovs_db/openvswitch_db.js';
 import { uriModule } from './uri/uri.js';
 import { groupModule } from './group/group.js';
+import { openvswitchBridgeModule } from './ovs_bridge/openvswitch_bridge.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -71,7 +72,7 @@ registerModule(ovsGatewayModule);
 registerModule(validateArgumentSpecModule);
 for (const m of [statModule, slurpModule, pingModule, rawModule, blockinfileModule, replaceModule, tempfileModule, fetchModule]) registerModule(m);
 for (const m of [systemdModule, systemdServiceModule, includeVarsModule]) registerModule(m);
-for (const m of [serviceFactsModule, packageFactsModule, modprobeModule, openvswitchDbModule]) registerModule(m);
+for (const m of [serviceFactsModule, packageFactsModule, modprobeModule, openvswitchDbModule, openvswitchBridgeModule]) registerModule(m);
 registerModule(findModule);
 registerModule(scriptModule);
 registerModule(getUrlModule);

@@ -80,3 +80,34 @@ test.serial('openvswitch_db converges a map key, no-op again, --check predicts, 
   t.like(checked.result('key'), { outcome: 'changed' });
   t.is(await read(), '{disable-in-band="true"}\n', '--check left OVSDB alone');
 });
+
+const BRIDGE = (owner: string) => `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - name: bridge
+      openvswitch.openvswitch.openvswitch_bridge:
+        bridge: br-mpb
+        fail_mode: secure
+        external_ids: { owner: ${owner} }
+        set: Bridge br-mpb datapath_type=netdev
+    - name: fake bridge
+      openvswitch_bridge: { bridge: br-mpf, parent: br-mpb, vlan: 10 }
+      ignore_errors: true
+`;
+
+test.serial('openvswitch_bridge converges a bridge, no-op again, --check predicts, refuses a fake bridge', async (t) => {
+  t.timeout(3 * 60_000);
+  const read = () => host!.sh('ovs-vsctl get Bridge br-mpb datapath_type fail_mode external_ids');
+  const first = await play('bridge', BRIDGE('mp'));
+  t.like(first.result('bridge'), { outcome: 'changed' });
+  t.is(await read(), 'netdev\nsecure\n{owner=mp}\n');
+  t.like(first.result('fake bridge'), { outcome: 'failed' });
+  t.regex(first.result('fake bridge').msg, /parent\/vlan \(a fake bridge\) is not built/);
+  const again = await play('bridge-again', BRIDGE('mp'));
+  t.like(again.result('bridge'), { outcome: 'ok', changed: false, commands: [] });
+  t.is(again.changed, 0);
+  const checked = await play('bridge-check', BRIDGE('other'), { check: true });
+  t.like(checked.result('bridge'), { outcome: 'changed' });
+  t.is(await read(), 'netdev\nsecure\n{owner=mp}\n', '--check left the bridge alone');
+});
