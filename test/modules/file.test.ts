@@ -67,6 +67,8 @@ test('schema: unknown args, link without src, recurse', (t) => {
   const m = getModule('file')!;
   t.false(m.args.safeParse({ path: '/x', bogus: 1 }).success);
   t.false(m.args.safeParse({ path: '/x', state: 'link' }).success);
-  t.false(m.args.safeParse({ path: '/x', state: 'directory', recurse: true }).success);
+  t.true(m.args.safeParse({ path: '/x', state: 'directory', recurse: true }).success);
+  t.is(m.args.parse({ path: '/x', recurse: 'yes' }).state, 'directory', "recurse: the default state is directory, as Ansible's");
+  t.regex(JSON.stringify(m.args.safeParse({ path: '/x', state: 'file', recurse: true }).error?.issues), /recurse option requires state to be 'directory'/);
   t.false(m.args.safeParse({ state: 'directory' }).success);
 });

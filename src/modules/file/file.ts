@@ -10,31 +10,49 @@ import { quoteWord } from '../kit/shell-words.js';
 import type { Change, Module } from '../types.js';
 import { planAttrs } from '../kit/attrs.js';
 import { modeArg, resolveMode, showMode } from '../kit/mode.js';
-import type { FileStat } from '../kit/file-stat.js';
-import { statProbe } from '../kit/stat-probe.js';
+import { parseStat, type FileStat } from '../kit/file-stat.js';
+import { statProbe, UMASK_LINE } from '../kit/stat-probe.js';
+import { isSymbolicMode } from '../kit/symbolic-mode.js';
+import { ansibleBool } from '../kit/ansible-args.js';
+import { fileRead } from '../../probe/kinds/files.js';
+import type { Probe } from '../../probe/types.js';
+import { parseTree, planTree, treeListing, type TreeEntry } from './tree.js';
 import { fileDoc } from './doc.js';
 
 const fileArgs = z
   .object({
     path: z.string().min(1),
-    state: z.enum(['file', 'directory', 'absent', 'link', 'touch']).default('file'),
+    state: z.enum(['file', 'directory', 'absent', 'link', 'touch']).optional(),
     src: z.string().min(1).optional(),
     mode: modeArg.optional(),
     owner: ownerArg.optional(),
     group: groupArg.optional(),
     /** Replace a file or directory standing where a link should be. */
     force: z.boolean().default(false),
-    recurse: z.literal(false, { errorMap: () => ({ message: 'recurse: yes is not supported' }) }).optional(),
+    /** state directory: mode/owner/group on everything under it too (tree.ts). */
+    recurse: ansibleBool.default(false),
   })
   .strict()
-  .refine((a) => a.state !== 'link' || a.src !== undefined, { message: "state 'link' requires 'src' (the link target)", path: ['src'] });
+  // Ansible's default state: directory with recurse, else file (for a path that does not exist).
+  .transform((a) => ({ ...a, state: a.state ?? (a.recurse ? 'directory' : 'file') }))
+  .refine((a) => a.state !== 'link' || a.src !== undefined, { message: "state 'link' requires 'src' (the link target)", path: ['src'] })
+  .refine((a) => !a.recurse || a.state === 'directory', { message: "recurse option requires state to be 'directory'", path: ['recurse'] });
 
 export type FileArgs = z.infer<typeof fileArgs>;
+
+/** The path, and with recurse what lies under it. */
+export type FileState = FileStat & { tree?: TreeEntry[] };
 
 const describe = (st: FileStat) =>
   st.exists ? `state: ${st.type}\n${st.type === 'link' ? `src: ${st.target}\n` : `mode: ${showMode(st.mode!)}\n`}` : 'state: absent\n';
 
-export function planFile(st: FileStat, a: FileArgs): Change[] {
+export function planFile(st: FileState, a: FileArgs): Change[] {
+  const changes = planPath(st, a);
+  if (!a.recurse || (a.mode === undefined && a.owner === undefined && a.group === undefined)) return changes;
+  return [...changes, ...planTree(a.path, st.tree ?? [], { mode: a.mode, owner: a.owner, group: a.group, umask: st.umask })];
+}
+
+function planPath(st: FileStat, a: FileArgs): Change[] {
   const p = quoteWord(a.path);
   const attrs = { mode: a.mode, owner: a.owner, group: a.group };
   const fail = (msg: string) => {
@@ -72,10 +90,16 @@ export function planFile(st: FileStat, a: FileArgs): Change[] {
   }
 }
 
-export const fileModule: Module<FileArgs, FileStat> = {
+function fileProbe(a: FileArgs): Probe<FileState> {
+  if (!a.recurse) return statProbe(a.path, false, false, a.mode);
+  const umask = isSymbolicMode(a.mode) ? `${UMASK_LINE}; ` : '';
+  return { ...fileRead({ path: a.path, content: false, before: `${umask}${treeListing(a.path)}` }), parse: (o) => ({ ...parseStat(o), tree: parseTree(o.stdout) }) };
+}
+
+export const fileModule: Module<FileArgs, FileState> = {
   name: 'file',
   doc: fileDoc,
   args: withPathAliases(fileArgs, ['dest', 'name']),
-  probe: (a) => statProbe(a.path, false, false, a.mode),
+  probe: fileProbe,
   plan: (st, a) => planFile(st, a),
 };
