@@ -90,6 +90,16 @@ export async function startTransaction(changes: TxnChange[], ctx: ModuleContext,
   return id;
 }
 
+/**
+ * How long one poll may take before the session counts as hanging: 3 s, or a quarter of the host's
+ * ansible_timeout when that is longer (at most 20 s). Emulated lab VMs (ansible_timeout 60) under load
+ * answer an exec in 5-30 s: with 3 s every poll "hung" and the move was never confirmed.
+ */
+export function pollTimeoutMs(ansibleTimeout: unknown): number {
+  const seconds = Number(ansibleTimeout);
+  return Number.isFinite(seconds) && seconds > 0 ? Math.min(20_000, Math.max(3000, (seconds * 1000) / 4)) : 3000;
+}
+
 /** Confirm (unless told not to) and wait for the host's verdict, reconnecting as needed. */
 export async function awaitTransaction(id: string, ctx: ModuleContext, o: CommitOptions): Promise<CommitResult> {
   const t = ctx.transport as Reconnectable;
@@ -97,13 +107,14 @@ export async function awaitTransaction(id: string, ctx: ModuleContext, o: Commit
   const deadline = Date.now() + (o.timeoutSec + 90) * 1000;
   let lastError = '';
   let dead = false;
+  const pollMs = pollTimeoutMs(ctx.vars?.ansible_timeout);
   while (Date.now() < deadline) {
     try {
       if (dead && t.reconnect) await t.reconnect();
       // A session the move left hanging must not hold us for long: 4 s, then reconnect.
       const r = await Promise.race([
-        t.exec(pollScript(id, o.confirm), { become: ctx.become, timeoutMs: 3000 }),
-        sleep(4000).then(() => ({ code: 124, stdout: '', stderr: '' })),
+        t.exec(pollScript(id, o.confirm), { become: ctx.become, timeoutMs: pollMs }),
+        sleep(pollMs + 1000).then(() => ({ code: 124, stdout: '', stderr: '' })),
       ]);
       if (r.code === 124) throw new TransportError(`${ctx.host}: the session hangs`, ctx.host);
       dead = false;

@@ -30,6 +30,7 @@ export function desiredEnv(u: UplinkConfig, a: OvsGatewayArgs, bridge: string, m
     dropIngress: a.drop_kernel_ingress === 'auto' ? a.datapath_type === 'netdev' : a.drop_kernel_ingress,
     check: primary && a.check_targets ? a.check_targets : v4gw ? [v4gw] : [],
     backend,
+    ...(u.device && u.device.kind !== 'nic' ? { device: u.device } : {}),
   };
 }
 

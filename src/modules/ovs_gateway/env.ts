@@ -2,6 +2,8 @@
 // <bridge>.prev (the uplink as it was before the move, restored on rollback/removal).
 // KEY='value' lines in a fixed order, so equal state renders to equal text.
 import { shellQuote } from '../../transports/quote.js';
+import { deviceEnvPairs, deviceFromEnv } from './device-env.js';
+import type { UplinkDevice } from './uplink-device.js';
 
 export interface UplinkConfig {
   iface: string;
@@ -16,6 +18,8 @@ export interface UplinkConfig {
   gateways: string[];
   /** NetworkManager connection active on the NIC (reactivated on restore), if NM managed it. */
   nmConn?: string;
+  /** A bond or a VLAN (absent: a NIC): how to make it again. */
+  device?: UplinkDevice;
 }
 
 export interface BridgeEnv {
@@ -31,6 +35,7 @@ export interface BridgeEnv {
   dropIngress: boolean;
   check: string[];
   backend: 'ovs' | 'nm';
+  device?: UplinkDevice;
 }
 
 const line = (k: string, v: string | number) => `${k}=${shellQuote(String(v))}\n`;
@@ -40,6 +45,7 @@ export function renderEnv(e: BridgeEnv): string {
     line('BRIDGE', e.bridge), line('UPLINK', e.uplink), line('MAC', e.mac), line('MTU', e.mtu), line('METHOD', e.method),
     line('ADDRS', e.addrs.join(' ')), line('ROUTES', e.routes.join(';')), line('METRIC', e.metric), line('DATAPATH', e.datapath),
     line('DROP_INGRESS', e.dropIngress ? 1 : 0), line('CHECK', e.check.join(' ')), line('BACKEND', e.backend),
+    ...deviceEnvPairs(e.device).map(([k, v]) => line(k, v)),
   ].join('');
 }
 
@@ -47,6 +53,7 @@ export function renderPrev(u: UplinkConfig): string {
   return '# hostwire configure_ovs: the uplink before the move (restored on rollback or removal)\n' + [
     line('IFACE', u.iface), line('MAC', u.mac), line('MTU', u.mtu), line('METHOD', u.method), line('ADDRS', u.addrs.join(' ')),
     line('ROUTES', u.routes.join(';')), line('GATEWAYS', u.gateways.join(' ')), line('NMCONN', u.nmConn ?? ''),
+    ...deviceEnvPairs(u.device).map(([k, v]) => line(k, v)),
   ].join('');
 }
 
@@ -70,5 +77,6 @@ export function parsePrev(text: string): UplinkConfig | undefined {
     iface: v.IFACE, mac: v.MAC, mtu: Number(v.MTU) || 1500, method: v.METHOD === 'dhcp' ? 'dhcp' : 'static',
     addrs: list(v.ADDRS, ' '), routes: list(v.ROUTES, ';'), gateways: list(v.GATEWAYS, ' '),
     ...(v.NMCONN ? { nmConn: v.NMCONN } : {}),
+    ...(deviceFromEnv(v) ? { device: deviceFromEnv(v)! } : {}),
   };
 }

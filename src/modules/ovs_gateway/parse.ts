@@ -5,7 +5,17 @@ import { readSections, type Section } from '../../probe/sections.js';
 import { asMap, parseOvsTables } from '../kit/ovsdb.js';
 
 export interface Addr { family: 'inet' | 'inet6'; local: string; prefixlen: number; scope: string; dynamic: boolean }
-export interface Link { name: string; mac?: string; mtu: number; up: boolean; master?: string; addrs: Addr[]; linkType?: string; kind?: string; maxMtu?: number }
+export interface Link {
+  name: string; mac?: string; mtu: number; up: boolean; master?: string; addrs: Addr[]; linkType?: string; kind?: string; maxMtu?: number;
+  /** false when the kernel flags NO-CARRIER (a cable out, a bond with no active port, a VLAN's parent down). */
+  carrier?: boolean;
+  /** ip -d: the kind's own settings (a bond's mode and options, a VLAN's id and protocol), as the kernel reports them. */
+  info?: Record<string, unknown>;
+  /** A port of a bond: 'bond' (its master is the bond). */
+  slaveKind?: string;
+  /** The device this one is stacked on (a VLAN's parent). */
+  parent?: string;
+}
 export interface Route { dst: string; gateway?: string; dev?: string; metric?: number; protocol?: string; scope?: string; family: 4 | 6 }
 export interface OvsBridgeInfo { name: string; datapathType: string; failMode: string; otherConfig: Record<string, string>; externalIds: Record<string, string>; ports: string[] }
 export interface NmDevice { device: string; type: string; state: string; conUuid: string }
@@ -49,7 +59,8 @@ function json<T>(s: Section | undefined, what: string): T {
   return parseToolJson<T>(s?.out.trim() || '[]', what, ['ifname', 'dev', 'dst']);
 }
 
-interface AddrJson { ifname: string; address?: string; mtu: number; flags?: string[]; master?: string; link_type?: string; max_mtu?: number; linkinfo?: { info_kind?: string }; addr_info?: { family: string; local: string; prefixlen: number; scope?: string; dynamic?: boolean }[] }
+interface AddrJson { ifname: string; address?: string; mtu: number; flags?: string[]; master?: string; link_type?: string; max_mtu?: number; link?: string | null;
+  linkinfo?: { info_kind?: string; info_data?: Record<string, unknown>; info_slave_kind?: string }; addr_info?: { family: string; local: string; prefixlen: number; scope?: string; dynamic?: boolean }[] }
 
 export function parseLinks(s: Section | undefined): Link[] {
   return json<AddrJson[]>(s, 'ip -j addr').map((l) => ({
@@ -62,6 +73,10 @@ export function parseLinks(s: Section | undefined): Link[] {
     ...(l.link_type ? { linkType: l.link_type } : {}),
     ...(l.linkinfo?.info_kind ? { kind: l.linkinfo.info_kind } : {}),
     ...(l.max_mtu ? { maxMtu: l.max_mtu } : {}),
+    ...((l.flags ?? []).includes('NO-CARRIER') ? { carrier: false } : (l.flags ?? []).includes('LOWER_UP') ? { carrier: true } : {}),
+    ...(l.linkinfo?.info_data ? { info: l.linkinfo.info_data } : {}),
+    ...(l.linkinfo?.info_slave_kind ? { slaveKind: l.linkinfo.info_slave_kind } : {}),
+    ...(typeof l.link === 'string' && l.link ? { parent: l.link } : {}),
     addrs: (l.addr_info ?? []).filter((a) => a.family === 'inet' || a.family === 'inet6').map((a) => ({
       family: a.family as Addr['family'], local: a.local, prefixlen: a.prefixlen, scope: a.scope ?? 'global', dynamic: Boolean(a.dynamic),
     })),

@@ -15,6 +15,7 @@ import { BOOT_UNIT, BOOT_UNIT_PATH, BOOT_UNIT_TEXT, SCRIPT, SCRIPT_PATH } from '
 import { prevPath, uplinkConfig } from './uplink-config.js';
 import { planPending } from './plan-pending.js';
 import { assertBridgeName, assertRemoteTargets, assertUplink } from './validate.js';
+import { assertUplinkCarrier } from './uplink-device.js';
 
 
 export interface TxnAction {
@@ -40,6 +41,13 @@ const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
 function bridgeChange(s: GatewayState, u: { config: UplinkConfig; moved: boolean }, e: BridgeEnv, primary: boolean): TxnChange[] {
   const drift = driftOf(s, e);
   if (drift.length === 0) return [];
+  const device = u.config.device;
+  if (device && device.kind !== 'nic') {
+    if (e.backend === 'nm') {
+      throw new HostwireError('bad-input', `ovs_gateway: the uplink ${e.uplink} is a ${device.kind}; the nm backend moves NICs only so far - use backend: ovs (configure_ovs_backend: ovs)`);
+    }
+    if (!u.moved) assertUplinkCarrier(s, e.uplink, device);
+  }
   const before = s.files[envPath(e.bridge)] ?? `${e.uplink}: ${u.config.method} ${u.config.addrs.join(' ')} mtu ${u.config.mtu} mac ${u.config.mac}\n`;
   return [{
     summary: `${u.moved ? 're-apply' : 'move'} ${e.uplink} into ${e.bridge} (${drift.join(', ')})`,

@@ -4,6 +4,7 @@ import { HostwireError } from '../../errors.js';
 import { parsePrev, type UplinkConfig } from './env.js';
 import type { GatewayState, Route } from './parse.js';
 import { LIB_DIR } from './script/index.js';
+import { uplinkDevice } from './uplink-device.js';
 
 export const prevPath = (bridge: string) => `${LIB_DIR}/${bridge}.prev`;
 
@@ -26,6 +27,7 @@ export function liveUplinkConfig(s: GatewayState, iface: string): UplinkConfig {
   const dhcp = global.some((a) => a.family === 'inet' && a.dynamic) || s.routes.some((r) => r.dev === iface && r.protocol === 'dhcp');
   const nmDev = s.nm.devices.find((d) => d.device === iface);
   const nmManaged = nmDev && !/externally|unmanaged|unavailable/.test(nmDev.state) && nmDev.conUuid;
+  const device = uplinkDevice(s, iface);
   return {
     iface,
     mac: link.mac,
@@ -35,6 +37,7 @@ export function liveUplinkConfig(s: GatewayState, iface: string): UplinkConfig {
     routes: (dhcp ? routes.filter((r) => r.protocol !== 'dhcp') : routes).map((r) => routeArgs(r)),
     gateways: routes.filter((r) => r.dst === 'default' && r.gateway).sort((a, b) => a.family - b.family).map((r) => r.gateway!),
     ...(nmManaged ? { nmConn: nmDev!.conUuid } : {}),
+    ...(device.kind !== 'nic' ? { device } : {}),
   };
 }
 
@@ -48,7 +51,8 @@ export function uplinkConfig(s: GatewayState, iface: string, bridge: string): { 
     // Moved by someone else (e.g. MCO or by hand): what is on the bridge now is the config.
     const onBridge = liveUplinkConfig(s, bridge);
     const link = s.links.find((l) => l.name === iface);
-    return { config: { ...onBridge, iface, mac: link?.mac ?? onBridge.mac }, moved: true };
+    const device = uplinkDevice(s, iface);
+    return { config: { ...onBridge, iface, mac: link?.mac ?? onBridge.mac, ...(device.kind !== 'nic' ? { device } : { device: undefined }) }, moved: true };
   }
   return { config: liveUplinkConfig(s, iface), moved: false };
 }

@@ -5,7 +5,34 @@
 
 vsctl() { ovs-vsctl --timeout=10 "$@"; }
 nm_running() { command -v nmcli >/dev/null 2>&1 && [ "$(nmcli -t -f RUNNING general 2>/dev/null)" = running ]; }
-load_env() { BRIDGE= UPLINK= MAC= MTU= METHOD= ADDRS= ROUTES= METRIC= DATAPATH= DROP_INGRESS= CHECK= BACKEND= NMCONN=; . "$1"; }
+load_env() { BRIDGE= UPLINK= MAC= MTU= METHOD= ADDRS= ROUTES= METRIC= DATAPATH= DROP_INGRESS= CHECK= BACKEND= NMCONN=; no_device; . "$1"; }
+no_device() { KIND= BOND_OPTS= MEMBERS= VLAN_ID= VLAN_PROTO= VLAN_PARENT=; }
+
+# A bond or VLAN uplink that is gone (at boot NetworkManager leaves it unmanaged, so nothing else makes it)
+# is made again from the recorded options before it becomes the bridge's port; a bond's members stay
+# bonded in the kernel. $1: the device; KIND, BOND_OPTS, MEMBERS, VLAN_* as loaded; $2: its MAC.
+make_bond() { # name mac
+  if ! ip link show dev "$1" >/dev/null 2>&1; then
+    # shellcheck disable=SC2086
+    step ip link add "$1" type bond $BOND_OPTS || return 1
+    step ip link set dev "$1" address "$2" || return 1
+  fi
+  for m in $MEMBERS; do
+    [ "$(cat "/sys/class/net/$m/master/ifindex" 2>/dev/null)" = "$(cat "/sys/class/net/$1/ifindex")" ] && continue
+    step ip link set dev "$m" down && step ip link set dev "$m" master "$1" || return 1
+  done
+  for m in $MEMBERS; do step ip link set dev "$m" up || return 1; done
+}
+ensure_device() { # name mac
+  case "$KIND" in
+    bond) make_bond "$1" "$2" ;;
+    vlan)
+      if [ -n "$BOND_OPTS" ]; then make_bond "$VLAN_PARENT" "$2" || return 1; fi
+      step ip link set dev "$VLAN_PARENT" up || return 1
+      ip link show dev "$1" >/dev/null 2>&1 || step ip link add link "$VLAN_PARENT" name "$1" type vlan protocol "$VLAN_PROTO" id "$VLAN_ID" ;;
+    *) return 0 ;;
+  esac
+}
 nft_table() { echo "hostwire_$(echo "$1" | tr -c 'A-Za-z0-9_\n' _)"; }
 
 # NetworkManager must leave every bridge and uplink hostwire owns alone (also after a reboot).
@@ -14,7 +41,8 @@ nm_unmanage_all() {
   devs=""
   for f in "$ETC"/*.env; do
     [ -e "$f" ] || continue
-    ( load_env "$f"; echo "interface-name:$BRIDGE;interface-name:$UPLINK" ) >>"$RUN/nm.$$"
+    ( load_env "$f"; echo "interface-name:$BRIDGE;interface-name:$UPLINK"
+      for d in $VLAN_PARENT $MEMBERS; do echo "interface-name:$d"; done ) >>"$RUN/nm.$$"
   done
   if [ -s "$RUN/nm.$$" ]; then
     devs=$(tr '\n' ';' <"$RUN/nm.$$" | sed 's/;$//')
@@ -84,8 +112,11 @@ apply_bridge() {
   echo "apply $BRIDGE: uplink $UPLINK mac $MAC mtu $MTU $METHOD $ADDRS ($BACKEND backend)"
   if [ "$BACKEND" = nm ]; then step sh "$ETC/$BRIDGE.nm" up; return $?; fi
   nm_unmanage_all
-  if nm_running; then nmcli device set "$UPLINK" managed no 2>/dev/null || true; fi
-  step vsctl --may-exist add-br "$BRIDGE" -- set bridge "$BRIDGE" datapath_type="$DATAPATH" fail_mode=standalone \
+  if nm_running; then for d in "$UPLINK" $VLAN_PARENT $MEMBERS; do nmcli device set "$d" managed no 2>/dev/null || true; done; fi
+  ensure_device "$UPLINK" "$MAC" || return 1
+  # 60 s: the kernel datapath's first bridge loads the openvswitch module and creates ovs-system (over
+  # 10 s on an emulated lab VM under load: ovs-vsctl's alarm cut it off).
+  step ovs-vsctl --timeout=60 --may-exist add-br "$BRIDGE" -- set bridge "$BRIDGE" datapath_type="$DATAPATH" fail_mode=standalone \
     other_config:hwaddr="\"$MAC\"" external_ids:bridge-id="$BRIDGE" external_ids:hostwire-uplink="$UPLINK" \
     -- set interface "$BRIDGE" mtu_request="$MTU" \
     -- --may-exist add-port "$BRIDGE" "$UPLINK" -- set interface "$UPLINK" mtu_request="$MTU" || return 1
@@ -129,13 +160,14 @@ restore_prev() {
   # $1 = bridge name; puts the uplink back as it was before hostwire moved it.
   b=$1; p="$LIB/$b.prev"
   [ -e "$p" ] || { echo "no saved configuration for $b"; return 1; }
-  IFACE= MAC= MTU= METHOD= ADDRS= ROUTES= NMCONN=; . "$p"
+  IFACE= MAC= MTU= METHOD= ADDRS= ROUTES= NMCONN=; no_device; . "$p"
   echo "restore $IFACE from $p"
   t=$(nft_table "$IFACE")
   nft delete table netdev "$t" 2>/dev/null || true
   nmb=0
   if [ -e "$ETC/$b.nm" ]; then nmb=1; sh "$ETC/$b.nm" down; rm -f "$ETC/$b.nm"; fi
   vsctl --if-exists del-br "$b"
+  ensure_device "$IFACE" "$MAC" || echo "cannot make $IFACE again: $FAILED"
   if [ -e "/run/systemd/network/10-hostwire-$b.network" ]; then
     rm -f "/run/systemd/network/10-hostwire-$b.network"
     systemctl is-active -q systemd-networkd && networkctl reload
