@@ -9,12 +9,13 @@ const argsOf = (name: string) => new Map(describeArgs(getModule(name)!.args).map
 
 test('copy: through refine and the shared file attributes', (t) => {
   const a = argsOf('copy');
-  t.deepEqual([...a.keys()], ['dest', 'content', 'src', 'mode', 'owner', 'group', 'backup', 'force']);
+  t.deepEqual([...a.keys()], ['dest', 'content', 'src', 'mode', 'owner', 'group', 'backup', 'force', 'validate']);
   t.deepEqual(a.get('dest'), { name: 'dest', type: 'str', required: true, aliases: [] });
   t.is(a.get('content')!.required, false);
   t.is(a.get('force')!.type, 'bool');
   t.is(a.get('force')!.default, true);
   t.is(a.get('mode')!.type, 'str or int');
+  t.is(a.get('validate')!.type, 'str');
 });
 
 test('sysctl: enum choices, defaults, a union transformed to text', (t) => {
