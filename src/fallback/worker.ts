@@ -18,7 +18,7 @@ const WORKER_FILE = fileURLToPath(new URL('../../../src/fallback/host/worker.py'
 let workerCode: string | undefined;
 
 /** What the fallback sent, for tests and the bench: a second run of the same content uploads nothing. */
-export const fallbackStats = { workersStarted: 0, uploads: 0, uploadBytes: 0, calls: 0 };
+export const fallbackStats = { workersStarted: 0, uploads: 0, uploadBytes: 0, calls: 0, payloadChecks: 0 };
 
 type Reply = Record<string, unknown>;
 
@@ -66,6 +66,8 @@ export class FallbackWorker {
       w.close();
       throw new HostwireError('command-failed', `${python} on ${transport.name} is Python ${String(hello.python)}; hostwire's fallback needs Python 3`, { host: transport.name });
     }
+    // The worker looked for the payload it was started with: when there, no "have" round trip is needed.
+    if (hash && hello.present === true) w.present.set(preload!, Promise.resolve());
     return w;
   }
 
@@ -95,12 +97,14 @@ export class FallbackWorker {
     return p;
   }
 
-  /** The payload is on the host after this: asked once per run, uploaded only when missing. */
+  /** The payload is on the host after this: asked at most once per run (not at all when the worker's
+   * hello said it has the payload it was started with), uploaded only when missing. */
   ensurePayload(payload: Payload): Promise<void> {
     let p = this.present.get(payload.hash);
     if (!p) {
       p = (async () => {
         const t0 = performance.now();
+        fallbackStats.payloadChecks++;
         const have = await this.request({ op: 'have', hash: payload.hash });
         trace(this.host, `fallback payload ${have.present === true ? 'present' : 'missing'}`, t0);
         if (have.present === true) return;

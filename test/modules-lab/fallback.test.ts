@@ -95,6 +95,7 @@ test.serial('fallback modules converge, re-run with changed=0 and no upload, hon
   t.deepEqual(first.results.get('warns')?.result?.warnings, ['hw_line was asked to warn']);
   t.is(fallbackStats.uploads - before.uploads, 1, 'the payload went up once');
   t.is(fallbackStats.workersStarted - before.workersStarted, 1, 'one worker for the host');
+  t.is(fallbackStats.payloadChecks - before.payloadChecks, 1, 'the host was asked once whether it has the payload');
   const cache = await host.sh('stat -c "%a %U" ~/.cache/hostwire ~/.cache/hostwire/ansible; find ~/.cache/hostwire -perm /022 | wc -l');
   t.is(cache, '700 root\n700 root\n0\n', 'the cache is private and nothing in it is group/world-writable');
   t.true(await noWorkerLeft(host), 'the worker ended with the run');
@@ -105,6 +106,7 @@ test.serial('fallback modules converge, re-run with changed=0 and no upload, hon
   t.is(changedCount(second), 0, JSON.stringify(statuses(second)));
   t.is(fallbackStats.uploads - before.uploads, 1, 'the re-run uploaded nothing');
   t.is(fallbackStats.uploadBytes, uploaded);
+  t.is(fallbackStats.payloadChecks - before.payloadChecks, 1, "the re-run's worker said in its hello that the payload is there: no extra round trip");
   const sent = Object.values(second.summary.bytesSent)[0]!;
   t.true(sent < 40_000, `the re-run sent ${sent} bytes (the payload alone is ${uploaded - before.uploadBytes})`);
 

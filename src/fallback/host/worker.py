@@ -4,7 +4,8 @@
 # it ends when its stdin closes (the run ended or the connection dropped).
 #
 # Protocol: frames of a 4-byte big-endian length and that many bytes of UTF-8 JSON, both ways.
-#   worker -> {"op": "hello", "python": "3.11.2", "pid": 123}                   (once, at start)
+#   worker -> {"op": "hello", "python": "3.11.2", "pid": 123, "present": bool}  (once, at start;
+#             present: whether the HASH named on the command line is here, so no "have" is needed)
 #   {"op": "have", "hash": H}                 -> {"ok": true, "present": bool}
 #   {"op": "put", "hash": H, "zip": base64}   -> {"ok": true}   (verified by sha256, unpacked, kept)
 #   {"op": "run", "hash": H, "fqn": "ansible.modules.getent", "args": {...}, "env": {...}}
@@ -233,16 +234,19 @@ def run(req, inp):
 
 def main():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    present = False
     if len(sys.argv) > 1:
-        # The controller names the run's payload: when it is here, basic is imported before hello.
+        # The controller names the run's payload: when it is here, basic is imported before hello,
+        # and hello says so (the controller then skips its "have" round trip).
         try:
             root = payload_dir(sys.argv[1])
-            if os.path.isfile(os.path.join(root, '.complete')):
+            present = os.path.isfile(os.path.join(root, '.complete'))
+            if present:
                 preload(root)
         except Exception:
-            pass
+            present = False
     inp = Input()
-    send({'op': 'hello', 'python': '%d.%d.%d' % sys.version_info[:3], 'pid': os.getpid()})
+    send({'op': 'hello', 'python': '%d.%d.%d' % sys.version_info[:3], 'pid': os.getpid(), 'present': present})
     ops = {'have': lambda r: have(r), 'put': lambda r: put(r), 'run': lambda r: run(r, inp)}
     while True:
         req = inp.frame()
