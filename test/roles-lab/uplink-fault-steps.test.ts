@@ -16,7 +16,7 @@ test('add-br failing and a refused gateway roll back completely and name the fai
   const addBr = await l.role();
   await l.host.sh('rm -f /usr/local/sbin/ovs-vsctl');
   t.is(addBr.summary.exitCode, 2, failure(addBr));
-  t.regex(failure(addBr), /rolled back after [\d.]+ s: applying br-ex failed: vsctl --may-exist add-br br-ex .*\(exit 1\): ovs-vsctl: injected: cannot create bridge/);
+  t.regex(failure(addBr), /rolled back after [\d.]+ s: applying br-ex failed: ovs-vsctl --timeout=\d+ --may-exist add-br br-ex .*\(exit 1\): ovs-vsctl: injected: cannot create bridge/);
   t.is(await snapshot(l), before, 'add-br failure: the host is exactly as before (no script, unit or hint left either)');
 
   // The kernel refuses a gateway outside the subnet: the route step fails with iproute2's own words.
