@@ -126,7 +126,7 @@ test('role templates that render a script parse and pass shellcheck in every var
       t.regex(text, sdn === 'ovs' ? /dump-flows "\$br"/ : /iptables -w -t/, name);
       t.is(parseErrors(name, text), '', name);
       // SC2015: `del && add || fail` - fail is meant when either ovs-ofctl fails.
-      const known = sdn === 'ovs' ? ['SC2015 ovs-ofctl del-flows "$br" \'cookie=0x999/-1\' && ovs-ofctl add-flows "$br" "$want" || fail "cannot set the flows on $br"'] : [];
+      const known = sdn === 'ovs' ? ['SC2015 ovs-ofctl del-flows "$br" "cookie=$cookie/-1" && ovs-ofctl add-flows "$br" "$want" || fail "cannot set the flows on $br"'] : [];
       t.deepEqual(shellcheck(name, text), known, name);
     }
   }
