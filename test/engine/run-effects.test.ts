@@ -55,6 +55,23 @@ test('add_host: host:port sets ansible_ssh_port; a var holding a template is dat
   t.is(resultOf(c, 'port', 'odd').msg, '2222 {{ 7 * 6 }} g', 'add_host.py keeps `group` as a host var too');
 });
 
+test('add_host: read through hostvars from a play that does not run on the added host, its vars stay data', async (t) => {
+  const ws = localWorkspace(t, ['h1']);
+  const c = await run(ws, `
+- hosts: nodes
+  gather_facts: false
+  vars: { raw: "{{ '{{' }} 7 * 6 {{ '}}' }}" }
+  tasks:
+    - name: add
+      add_host: { name: other, ansible_connection: local, note: "{{ raw }}" }
+    - { name: read, debug: { msg: "{{ hostvars['other'].note }}" } }
+    - { name: read all, debug: { msg: "{{ hostvars.other | dict2items | selectattr('key', 'eq', 'note') | map(attribute='value') | first }}" } }
+`);
+  t.is(c.summary.exitCode, 0);
+  t.is(resultOf(c, 'read').msg, '{{ 7 * 6 }}');
+  t.is(resultOf(c, 'read all').msg, '{{ 7 * 6 }}');
+});
+
 test('group_by: each host joins its group (spaces become dashes) under its parents; changed only the first time', async (t) => {
   const ws = localWorkspace(t, ['h1', 'h2']);
   ws.write('inventory.ini', `[nodes]\nh1 ansible_connection=local kind="big one"\nh2 ansible_connection=local kind=small\n`);

@@ -105,7 +105,11 @@ async function playVarsContext(run: RunContext, play: PlayDef, names: string[]):
     playFileVars: await loadVarsFiles(play, extraVars),
     extraVars,
     hosts: run.hosts.states,
-    inventoryHosts: { names: [...run.inv.hosts.keys()], vars: (name) => run.hosts.inventoryVarsOf(name) },
+    inventoryHosts: {
+      names: [...run.inv.hosts.keys()],
+      vars: (name) => run.hosts.inventoryVarsOf(name),
+      dataKeys: (name) => new Set(run.inv.hosts.get(name)?.dataKeys ?? []),
+    },
     playHosts: names,
     groups: (hostVars(run.inv, names[0]).groups as Record<string, string[]>) ?? {},
     check: Boolean(run.opts.check),

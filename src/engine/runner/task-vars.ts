@@ -50,7 +50,8 @@ export interface RunVarsContext {
   extraVars: Vars;
   hosts: Map<string, HostState>;
   /** Every inventory host, for `hostvars` (Ansible has them all, not only the hosts of this run). */
-  inventoryHosts?: { names: string[]; vars(name: string): Vars };
+  /** Every inventory host (also those the play does not run on); `dataKeys`: the vars add_host set (data). */
+  inventoryHosts?: { names: string[]; vars(name: string): Vars; dataKeys?(name: string): ReadonlySet<string> | undefined };
   playHosts: string[];
   groups: Record<string, string[]>;
   check: boolean;
@@ -69,10 +70,14 @@ export function hostLevelVars(h: HostState): Vars {
 
 /** A host's inventory vars as layers: what add_host set is data (see HostState.dataKeys). */
 function inventoryLayers(h: HostState): [Vars, 'trusted' | 'data'][] {
-  if (!h.dataKeys?.size) return [[h.inventoryVars, 'trusted']];
+  return splitDataKeys(h.inventoryVars, h.dataKeys);
+}
+
+function splitDataKeys(inventoryVars: Vars, dataKeys: ReadonlySet<string> | undefined): [Vars, 'trusted' | 'data'][] {
+  if (!dataKeys?.size) return [[inventoryVars, 'trusted']];
   const trusted: Vars = {};
   const data: Vars = {};
-  for (const [k, v] of Object.entries(h.inventoryVars)) (h.dataKeys.has(k) ? data : trusted)[k] = v;
+  for (const [k, v] of Object.entries(inventoryVars)) (dataKeys.has(k) ? data : trusted)[k] = v;
   return [[trusted, 'trusted'], [data, 'data']];
 }
 
@@ -109,7 +114,7 @@ function hostView(ctx: RunVarsContext, name: string): Vars {
   const magic: Vars = { inventory_hostname: name, inventory_hostname_short: name.split('.')[0], groups: ctx.groups };
   const { vars, isData } = mergeTrustedLayers(other
     ? [...inventoryLayers(other), [other.facts, 'data'], [other.includedVars, 'trusted'], [other.runtimeVars, 'data'], [magic, 'data']]
-    : [[ctx.inventoryHosts!.vars(name), 'trusted'], [magic, 'data']]);
+    : [...splitDataKeys(ctx.inventoryHosts!.vars(name), ctx.inventoryHosts!.dataKeys?.(name)), [magic, 'data']]);
   return templatedVars(vars, undefined, isData);
 }
 
