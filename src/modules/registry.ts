@@ -55,6 +55,7 @@ import { openvswitchDbModule } from './ovs_db/openvswitch_db.js';
 import { uriModule } from './uri/uri.js';
 import { groupModule } from './group/group.js';
 import { openvswitchBridgeModule } from './ovs_bridge/openvswitch_bridge.js';
+import { openvswitchPortModule } from './ovs_port/openvswitch_port.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -72,7 +73,7 @@ registerModule(ovsGatewayModule);
 registerModule(validateArgumentSpecModule);
 for (const m of [statModule, slurpModule, pingModule, rawModule, blockinfileModule, replaceModule, tempfileModule, fetchModule]) registerModule(m);
 for (const m of [systemdModule, systemdServiceModule, includeVarsModule]) registerModule(m);
-for (const m of [serviceFactsModule, packageFactsModule, modprobeModule, openvswitchDbModule, openvswitchBridgeModule]) registerModule(m);
+for (const m of [serviceFactsModule, packageFactsModule, modprobeModule, openvswitchDbModule, openvswitchBridgeModule, openvswitchPortModule]) registerModule(m);
 registerModule(findModule);
 registerModule(scriptModule);
 registerModule(getUrlModule);
