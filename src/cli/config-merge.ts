@@ -1,6 +1,7 @@
 // The command line over the environment over ansible.cfg, as Ansible merges them: a flag given wins,
 // otherwise the configured value, otherwise hostwire's default.
 import { loadConfig, type HostwireConfig } from '../config/index.js';
+import { defaultRolesPath } from '../config/settings.js';
 import type { ConnectionDefaults, PlayDefaults } from '../engine/runner/run-playbook.js';
 import { parseForks } from './run-options.js';
 
@@ -36,7 +37,7 @@ export function mergeSettings(f: CliConfigFlags, config: HostwireConfig = loadCo
   return {
     config,
     inventory: f.inventory.length ? f.inventory : config.inventory ?? [],
-    rolesPath: [...(f.rolesPath ?? []), ...(config.rolesPath ?? [])],
+    rolesPath: [...(f.rolesPath ?? []), ...(config.rolesPath ?? defaultRolesPath())],
     forks: f.forks !== undefined ? parseForks(f.forks) : config.forks ?? DEFAULT_FORKS,
     hostKeyChecking: f.hostKeyChecking ?? config.hostKeyPolicy ?? hostKeyFromAnsible,
     // Ansible adds the configured file to those given on the command line.

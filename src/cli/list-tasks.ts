@@ -1,11 +1,20 @@
 // `run --list-tasks` as ansible-playbook prints it (cli/playbook.py): a named task as
 // `role : name`, an unnamed one by its action as written (no role prefix), an include_* task as itself
 // (not what it includes), tags sorted; tag filters (--tags/--skip-tags, never) apply as in a run.
+// Only a block's own task list is walked (_process_block reads b.block): tasks under rescue: and
+// always: are never listed. A named include_role shows its name alone (IncludeRole.get_name).
 import { shouldRunByTags, type TagFilter } from '../engine/runner/tags.js';
-import type { PlayDef, TaskItem } from '../engine/playbook/types.js';
+import { internalAction } from '../engine/playbook/action-form.js';
+import { roleDisplayName, type PlayDef, type TaskItem } from '../engine/playbook/types.js';
+
+function shownName(it: TaskItem, name: string): string {
+  if (!it.role) return name;
+  if (it.kind === 'block' && it.include !== undefined && internalAction(it.include) === 'include_role') return name;
+  return `${roleDisplayName(it.role)} : ${name}`;
+}
 
 function line(it: TaskItem, label: string, tags: string[]): string {
-  const shown = it.name !== undefined ? (it.role ? `${it.role.name} : ${it.name}` : it.name) : label;
+  const shown = it.name !== undefined ? shownName(it, it.name) : label;
   return `      ${shown}\tTAGS: [${[...tags].sort().join(', ')}]\n`;
 }
 
@@ -15,7 +24,7 @@ export function listPlayTasks(play: PlayDef, filter: TagFilter): string {
     for (const it of items) {
       const tags = [...new Set([...inherited, ...it.tags])];
       if (it.kind === 'block' && it.include === undefined) {
-        walk([...it.block, ...it.rescue, ...it.always], tags);
+        walk(it.block, tags);
         continue;
       }
       if (!shouldRunByTags(tags, filter)) continue;

@@ -5,7 +5,7 @@ import { formatConfirmSummary, type ConfirmFn } from '../engine/runner/confirm.j
 import { runPlaybook, EXIT } from '../engine/runner/run-playbook.js';
 import { loadPlaybook } from '../engine/playbook/load-playbook.js';
 import { isKnownModule } from '../modules/registry.js';
-import { createFallbackResolver } from '../fallback/resolve.js';
+import { collectionRootsFinder, createFallbackResolver } from '../fallback/resolve.js';
 import { formatPending, pendingHostWork } from '../modules/pending.js';
 import { loadInventory, selectHosts } from '../engine/inventory/index.js';
 import { checkLimit } from '../engine/runner/run-checks.js';
@@ -238,7 +238,7 @@ function parseLockTimeout(v: string | undefined): number | undefined {
 }
 
 async function listOnly(playbook: string, f: RunFlags, cfg: MergedSettings): Promise<number> {
-  const pb = await loadPlaybook(playbook, { rolesPath: cfg.rolesPath, knownModule: isKnownModule, resolveModule: createFallbackResolver() });
+  const pb = await loadPlaybook(playbook, { rolesPath: cfg.rolesPath, collectionRoots: collectionRootsFinder(), knownModule: isKnownModule, resolveModule: createFallbackResolver() });
   if (f.syntaxCheck) {
     process.stdout.write(`\nplaybook: ${playbook}\n`);
     return 0;

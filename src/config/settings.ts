@@ -62,9 +62,22 @@ function expected(kind: Kind): string {
   }[kind];
 }
 
-function resolvePath(p: string, baseDir: string): string {
-  const home = p === '~' || p.startsWith('~/') ? path.join(homedir(), p.slice(1)) : p;
+/** os.path.expandvars: $NAME and ${NAME} replaced when set, left as written when not. */
+export function expandVars(p: string, env: NodeJS.ProcessEnv = process.env): string {
+  return p.replace(/\$(\w+)|\$\{([^}]*)\}/g, (whole, a: string | undefined, b: string | undefined) => env[(a ?? b)!] ?? whole);
+}
+
+/** unfrackpath (utils/path.py) without following links: $VARS, then ~, expanded; relative to baseDir. */
+export function resolvePath(p: string, baseDir: string): string {
+  const expanded = expandVars(p);
+  const home = expanded === '~' || expanded.startsWith('~/') ? path.join(homedir(), expanded.slice(1)) : expanded;
   return path.resolve(baseDir, home);
+}
+
+/** DEFAULT_ROLES_PATH's default in base.yml: {{ ANSIBLE_HOME }}/roles, /usr/share/ansible/roles, /etc/ansible/roles. */
+export function defaultRolesPath(env: NodeJS.ProcessEnv = process.env): string[] {
+  const ansibleHome = env.ANSIBLE_HOME ? resolvePath(env.ANSIBLE_HOME, process.cwd()) : path.join(homedir(), '.ansible');
+  return [path.join(ansibleHome, 'roles'), '/usr/share/ansible/roles', '/etc/ansible/roles'];
 }
 
 export type SettingValue = string | string[] | number | boolean;

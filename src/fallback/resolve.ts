@@ -87,6 +87,12 @@ function collectionRoots(paths: ModuleSearchPaths, core: AnsibleCore | undefined
   return [...new Set([...paths.collections, ...(core?.sysPathCollections ?? [])])];
 }
 
+/** The installed collection roots (for `ns.coll.role` names), worked out on first call only. */
+export function collectionRootsFinder(search: ConfigSearch = {}): () => string[] {
+  let roots: string[] | undefined;
+  return () => (roots ??= collectionRoots(moduleSearchPaths(search), findAnsibleCore(search.env ?? process.env).core));
+}
+
 /** The name a task runs the module under: as written, unless that name already means another file. */
 function register(found: FoundModule, make: (key: string) => Module<Record<string, unknown>>, payloadModules?: FoundModule[]): string {
   if (payloadModules && !payloadModules.some((m) => m.path === found.path)) payloadModules.push(found);

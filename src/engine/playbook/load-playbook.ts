@@ -8,6 +8,7 @@ import { connectionKeyword, keywordBoolean } from './keyword-values.js';
 import { PLAY_KEYWORDS, ROLE_ENTRY_KEYWORDS } from './keywords.js';
 import { inheritCheckMode, loadTaskList, type TaskLoadContext } from './load-tasks.js';
 import { makeRoleLoader } from './load-role.js';
+import type { RoleSearch } from './role-path.js';
 import { inheritInto, inheritIntoHandlers, type Inherited } from './inherit.js';
 import { internalAction } from './action-form.js';
 import { boolKeyword, describe, keyLoc, listKeyword, mapKeyword, secondsKeyword, stringKeyword } from './keyword-types.js';
@@ -17,8 +18,10 @@ import type { SourceLoc } from '../../errors.js';
 import type { PlayDef, Playbook, RoleContext, TaskDef, TaskItem, Vars } from './types.js';
 
 export interface LoadPlaybookOptions {
-  /** Extra role directories (--roles-path / HOSTWIRE_ROLES_PATH). */
+  /** The roles path: --roles-path, then ANSIBLE_ROLES_PATH / ansible.cfg roles_path (or Ansible's default). */
   rolesPath?: string[];
+  /** Installed collection roots, for `ns.coll.role` names (asked only when such a name is met). */
+  collectionRoots?(): string[];
   knownModule(name: string): boolean;
   /** Modules hostwire has no native version of, found from the playbook's directory (src/fallback). */
   resolveModule?(written: string, from: { playbookDir: string; roleDir?: string }): { name: string } | { error: string };
@@ -35,10 +38,10 @@ export async function loadPlaybook(file: string, opts: LoadPlaybookOptions, chai
   if (!Array.isArray(raw)) {
     throw new BadInputError('a playbook must be a list of plays (each with hosts: and tasks: or roles:)', locOf(raw) ?? { file: abs, line: 1 });
   }
-  const searchPath = [path.join(dir, 'roles'), ...(opts.rolesPath ?? []), path.resolve('roles'), dir];
   const plays: PlayDef[] = [];
   for (const [i, rawPlay] of raw.entries()) {
-    const loadRole = makeRoleLoader({ searchPath, knownModule: opts.knownModule, resolveModule: resolverFrom(dir, opts) });
+    const search = roleSearch(dir, opts, rawPlay);
+    const loadRole = makeRoleLoader({ search, knownModule: opts.knownModule, resolveModule: resolverFrom(dir, opts) });
     const importKey = rawPlay && typeof rawPlay === 'object' ? Object.keys(rawPlay).find((k) => internalAction(k) === 'import_playbook') : undefined;
     if (importKey) {
       const at = locOf(rawPlay, importKey) ?? { file: abs };
@@ -55,6 +58,18 @@ export async function loadPlaybook(file: string, opts: LoadPlaybookOptions, chai
     plays.push(await loadPlay(rawPlay, locOfItem(raw, i) ?? { file: abs }, abs, dir, loadRole, opts));
   }
   return { path: abs, dir, plays };
+}
+
+/** Where this play's role names are looked up (role-path.ts); ./roles is hostwire's own last resort. */
+function roleSearch(playbookDir: string, opts: LoadPlaybookOptions, rawPlay: unknown): RoleSearch {
+  const collections = rawPlay && typeof rawPlay === 'object' ? (rawPlay as Vars).collections : undefined;
+  return {
+    playbookDir,
+    rolesPath: opts.rolesPath ?? [],
+    collectionRoots: opts.collectionRoots,
+    collections: Array.isArray(collections) ? collections.filter((c): c is string => typeof c === 'string') : undefined,
+    extraPaths: [path.resolve('roles')],
+  };
 }
 
 function resolverFrom(playbookDir: string, opts: LoadPlaybookOptions): TaskLoadContext['resolveModule'] {

@@ -1,6 +1,6 @@
 // Roles in Ansible's shape: roles/<name>/{tasks,handlers,defaults,vars,meta}/main.yml, or the files
 // include_role/import_role name with tasks_from, vars_from, defaults_from and handlers_from.
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { BadInputError, type SourceLoc } from '../../errors.js';
 import { locOf, locOfItem } from '../yaml-source.js';
@@ -8,24 +8,27 @@ import { describe, keyLoc, listKeyword } from './keyword-types.js';
 import { loadTaskList, type LoadedRole, type RoleLoadOptions, type TaskLoadContext } from './load-tasks.js';
 import { asRoleVars, readRoleFile, roleFilePath } from './role-files.js';
 import { argumentSpecTask } from './role-argspec.js';
+import { isFoundRole, resolveRolePath, type FoundRole, type RoleSearch } from './role-path.js';
 import type { RoleContext, TaskDef, TaskItem, Vars } from './types.js';
 
 export interface RoleLoaderOptions {
-  searchPath: string[];
+  search: RoleSearch;
   knownModule(name: string): boolean;
   resolveModule?: TaskLoadContext['resolveModule'];
 }
 
-export function findRoleDir(name: string, searchPath: string[]): string | undefined {
-  if (path.isAbsolute(name) || name.includes('/')) {
-    const dir = path.resolve(name);
-    return existsSync(dir) && statSync(dir).isDirectory() ? dir : undefined;
+/** The role a name leads to (role-path.ts), or Ansible's error naming every place looked. */
+function findRole(name: string, search: RoleSearch, loc: SourceLoc, ownerDir?: string): FoundRole {
+  const found = resolveRolePath(name, search, ownerDir);
+  if (!isFoundRole(found)) throw new BadInputError(`the role '${name}' was not found in ${found.looked.join(':')}`, loc);
+  let isDir = false;
+  try {
+    isDir = statSync(found.dir).isDirectory();
+  } catch {
+    // unreadable: said below
   }
-  for (const base of searchPath) {
-    const dir = path.join(base, name);
-    if (existsSync(dir) && statSync(dir).isDirectory()) return dir;
-  }
-  return undefined;
+  if (!isDir) throw new BadInputError(`the role '${name}' names ${found.dir}, which is not a directory (a role is a folder with tasks/, defaults/, meta/ ...)`, loc);
+  return found;
 }
 
 async function readMeta(dir: string): Promise<Vars> {
@@ -52,15 +55,15 @@ export function makeRoleLoader(opts: RoleLoaderOptions) {
   const seen = new Set<string>();
   // Roles import_role brings in, anywhere in the play: public, as Ansible appends them to play.roles.
   const publicRoles: RoleContext[] = [];
-  const load = async (name: string, params: Vars, loc: SourceLoc, lo: RoleLoadOptions = {}, stack: string[] = []): Promise<LoadedRole> => {
-    const dir = findRoleDir(name, opts.searchPath);
-    if (!dir) {
-      throw new BadInputError(`the role '${name}' was not found in: ${opts.searchPath.join(', ')}`, loc);
-    }
+  // ownerDir: the role whose meta/main.yml lists this one (its folder's parent is searched too).
+  const load = async (name: string, params: Vars, loc: SourceLoc, lo: RoleLoadOptions = {}, stack: string[] = [], ownerDir?: string): Promise<LoadedRole> => {
+    const found = findRole(name, opts.search, loc, ownerDir);
+    const dir = found.dir;
     if (stack.includes(dir)) throw new BadInputError(`role dependency cycle: ${[...stack, dir].map((d) => path.basename(d)).join(' -> ')}`, loc);
     const from = lo.from ?? {};
     const ctx: RoleContext = {
-      name: path.basename(dir),
+      name: found.name,
+      ...(found.collection ? { collection: found.collection } : {}),
       dir,
       defaults: asRoleVars(await readRoleFile(dir, 'defaults', from.defaults, { allowDir: true, at: loc }), roleFilePath(dir, 'defaults', from.defaults)),
       vars: asRoleVars(await readRoleFile(dir, 'vars', from.vars, { allowDir: true, at: loc }), roleFilePath(dir, 'vars', from.vars)),
@@ -79,7 +82,7 @@ export function makeRoleLoader(opts: RoleLoaderOptions) {
       const depParams = typeof dep === 'object' && dep ? { ...(dep as Vars) } : {};
       delete depParams.role;
       delete depParams.name;
-      const d = await load(depName, (depParams.vars as Vars) ?? depParams, depLoc, {}, [...stack, dir]);
+      const d = await load(depName, (depParams.vars as Vars) ?? depParams, depLoc, {}, [...stack, dir], dir);
       ctx.dependencies!.push(d.ctx);
       tasks.push(...d.tasks);
       handlers.push(...d.handlers);

@@ -7,7 +7,10 @@ export type Vars = Record<string, unknown>;
 
 /** Where a task came from: its role (if any) decides the TASK [role : name] prefix and files/templates dirs. */
 export interface RoleContext {
+  /** role_name: as written where it was found in a search path, else its folder's name. */
   name: string;
+  /** `ns.coll` of a collection role. */
+  collection?: string;
   dir: string;
   defaults: Vars;
   vars: Vars;
@@ -15,6 +18,11 @@ export interface RoleContext {
   params: Vars;
   /** Its meta dependencies (loaded before it): their defaults and vars come with it when it is public. */
   dependencies?: RoleContext[];
+}
+
+/** Role.get_name(): how task names and --list-tasks show the role (ns.coll.name for a collection role). */
+export function roleDisplayName(role: RoleContext): string {
+  return role.collection ? `${role.collection}.${role.name}` : role.name;
 }
 
 export interface TaskCommon {

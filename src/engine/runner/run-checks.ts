@@ -6,6 +6,7 @@ import { getModule } from '../../modules/registry.js';
 import { parseModuleArgs } from '../../modules/kit/ansible-coerce.js';
 import { selectHosts, type Inventory } from '../inventory/index.js';
 import type { PlayDef, TaskItem, Vars } from '../playbook/types.js';
+import { roleDisplayName } from '../playbook/types.js';
 import { isTemplated } from '../vars/index.js';
 import { formatArgsError } from './args-error.js';
 
@@ -20,7 +21,7 @@ export function checkStartAtTask(plays: PlayDef[], name: string | undefined): vo
   if (name === undefined) return;
   const found = (items: TaskItem[]): boolean => items.some((it) => it.kind === 'block'
     ? found(it.block) || found(it.rescue) || found(it.always)
-    : it.name === name || (it.role !== undefined && `${it.role.name} : ${it.name}` === name));
+    : it.name === name || (it.role !== undefined && `${roleDisplayName(it.role)} : ${it.name}` === name));
   if (!plays.some((p) => found(p.preTasks) || found(p.tasks) || found(p.postTasks))) {
     throw new BadInputError(`--start-at-task: no task named '${name}' in the playbook (names are matched exactly, or as 'role : task')`);
   }

@@ -8,7 +8,7 @@ import { LockInterruptedError } from '../../transports/index.js';
 import { assembleFacts, gatherFacts } from '../../facts/index.js';
 import { splitBatch } from '../../probe/batch.js';
 import { isKnownModule } from '../../modules/registry.js';
-import { createFallbackResolver } from '../../fallback/resolve.js';
+import { collectionRootsFinder, createFallbackResolver } from '../../fallback/resolve.js';
 import type { RunEvent, RunSummary } from './events.js';
 import { PlayRunner } from './run-play.js';
 import type { PlayRunOptions } from './play-run.js';
@@ -42,7 +42,7 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
   const started = Date.now();
   // Secrets (vault values, hostwire_secret_vars) are masked before any listener sees an event.
   const emit = (e: RunEvent) => opts.onEvent?.(maskValue(e));
-  const playbook = await loadPlaybook(opts.playbook, { rolesPath: opts.rolesPath, knownModule: isKnownModule, resolveModule: createFallbackResolver() });
+  const playbook = await loadPlaybook(opts.playbook, { rolesPath: opts.rolesPath, collectionRoots: collectionRootsFinder(), knownModule: isKnownModule, resolveModule: createFallbackResolver() });
   checkPlays(playbook.plays, opts.extraVars ?? {});
   checkStartAtTask(playbook.plays, opts.startAtTask);
   const inv = await loadInventory(opts.inventory);

@@ -5,6 +5,7 @@ import { BadInputError } from '../../errors.js';
 import { keywordUser } from './remote-user.js';
 import { evalCondition, isTemplated, renderValue } from '../vars/index.js';
 import type { TaskDef, Vars } from '../playbook/types.js';
+import { roleDisplayName } from '../playbook/types.js';
 import { countResult, type HostResult, type TaskInfo } from './events.js';
 import { isActive, type HostState } from './host-state.js';
 import type { PlayRun } from './play-run.js';
@@ -31,13 +32,13 @@ async function interruptibleWait(p: PlayRun, ms: number): Promise<boolean> {
 /** `first`: the host whose variables template the task's name, as Ansible shows it. */
 export function taskInfo(p: PlayRun, task: TaskDef, handler: boolean, scope: Scope, first?: HostState): TaskInfo {
   const name = task.name === undefined ? task.module : displayName(task.name, () => first && taskVars(p.vctx, first, scope, task));
-  return { name, module: task.module, role: task.role?.name, loc: task.loc, handler };
+  return { name, module: task.module, role: task.role && roleDisplayName(task.role), loc: task.loc, handler };
 }
 
 /** --start-at-task: tasks before the named one are passed over (handlers are never). */
 function reachedStart(p: PlayRun, task: TaskDef): boolean {
   if (p.startReached) return true;
-  const full = task.role ? `${task.role.name} : ${task.name}` : task.name;
+  const full = task.role ? `${roleDisplayName(task.role)} : ${task.name}` : task.name;
   if (task.name !== p.opts.startAtTask && full !== p.opts.startAtTask) return false;
   p.startReached = true;
   return true;

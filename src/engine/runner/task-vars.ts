@@ -3,6 +3,7 @@
 // < role vars and params < block vars < task vars < include_vars < set_fact/register < extra vars (-e).
 import { mergeTrustedLayers, mergeVars, templatedVars } from '../vars/index.js';
 import type { PlayDef, RoleContext, TaskDef, Vars } from '../playbook/types.js';
+import { roleDisplayName } from '../playbook/types.js';
 import type { HostState } from './host-state.js';
 import type { CheckModeValue } from './check-mode.js';
 
@@ -173,6 +174,7 @@ export function taskVars(ctx: RunVarsContext, h: HostState, scope: Scope, task?:
     ansible_version: ANSIBLE_VERSION,
     playbook_dir: ctx.playbookDir,
     role_name: role?.name,
+    ansible_role_name: role && roleDisplayName(role),
     role_path: role?.dir,
     ansible_facts: namespacedFacts(h.facts),
   };
