@@ -54,6 +54,7 @@ import { modprobeModule } from './modprobe/modprobe.js';
 import { openvswitchDbModule } from './ovs_db/openvswitch_db.js';
 import { uriModule } from './uri/uri.js';
 import { groupModule } from './group/group.js';
+import { userModule } from './user/user.js';
 import { openvswitchBridgeModule } from './ovs_bridge/openvswitch_bridge.js';
 import { openvswitchPortModule } from './ovs_port/openvswitch_port.js';
 
@@ -82,6 +83,7 @@ for (const m of [setupModule, gatherFactsModule, addHostModule, groupByModule, s
 for (const m of [rebootModule, waitForConnectionModule]) registerModule(m);
 registerModule(uriModule);
 registerModule(groupModule);
+registerModule(userModule);
 
 /** Modules found for loaded tasks beyond the native ones: src/fallback registers them by the name a task runs under. */
 const resolvedModules = new Map<string, Module<any, any>>();
