@@ -56,9 +56,10 @@ export function driftOf(s: GatewayState, e: BridgeEnv): string[] {
   }
   const up = s.links.find((l) => l.name === e.uplink);
   if (up?.addrs.some((a) => a.scope === 'global')) d.push(`${e.uplink} still holds addresses`);
-  for (const r of e.routes.filter((x) => /^default /.test(x))) {
+  for (const r of e.routes.filter((x) => /^(-6 )?default /.test(x))) {
     const via = / via (\S+)/.exec(r)?.[1];
-    const ok = s.routes.some((x) => x.family === 4 && x.dst === 'default' && x.dev === e.bridge && (x.metric ?? 0) === e.metric && (!via || x.gateway === via));
+    const family = r.startsWith('-6 ') ? 6 : 4;
+    const ok = s.routes.some((x) => x.family === family && x.dst === 'default' && x.dev === e.bridge && (x.metric ?? 0) === e.metric && (!via || x.gateway === via));
     if (!ok) d.push(`route "${r}" missing on ${e.bridge}`);
   }
   if (e.method === 'dhcp' && !s.routes.some((x) => x.dst === 'default' && x.dev === e.bridge)) d.push(`no default route on ${e.bridge}`);

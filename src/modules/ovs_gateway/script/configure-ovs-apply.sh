@@ -79,6 +79,12 @@ ensure_addrs() {
   return 1
 }
 
+# A recorded route's words, `-6 default via ...` for an IPv6 default route: `ip route` takes -6 only before
+# its object ("any valid prefix is expected rather than -6"), so it moves in front.
+route_replace() { # words... dev DEV
+  if [ "$1" = -6 ]; then shift; ip -6 route replace "$@"; else ip route replace "$@"; fi
+}
+
 has_v4() { ip -o -4 addr show dev "$1" scope global 2>/dev/null | grep -q inet; }
 
 # Every step of a move goes through step: the first one that fails names the transaction's reason
@@ -138,7 +144,7 @@ apply_bridge() {
     for r in $ROUTES; do
       IFS=$ifs
       # shellcheck disable=SC2086
-      [ -z "$r" ] || step ip route replace $r dev "$BRIDGE" || { IFS=$ifs; return 1; }
+      [ -z "$r" ] || step route_replace $r dev "$BRIDGE" || { IFS=$ifs; return 1; }
     done
     IFS=$ifs
   fi
@@ -183,7 +189,7 @@ restore_prev() {
     for a in $ADDRS; do ip addr replace "$a" dev "$IFACE"; done
     echo "$ROUTES" | tr ';' '\n' | while read -r r; do
       # shellcheck disable=SC2086
-      [ -n "$r" ] && ip route replace $r dev "$IFACE"
+      [ -n "$r" ] && route_replace $r dev "$IFACE"
     done
     rm -f "$ETC/$b.env"; nm_unmanage_all
     [ $nmb = 1 ] && [ -n "$NMCONN" ] && { nmcli connection up uuid "$NMCONN" || true; }

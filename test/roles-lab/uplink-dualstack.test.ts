@@ -1,0 +1,65 @@
+// configure_ovs (mode uplink) on a dual-stack static uplink (IPv4 and IPv6 addresses, a default route of
+// each family): a withheld confirmation puts both families back exactly, the move keeps the IPv6 address
+// and default route on br-ex (the lab's namespace pings the host over IPv6 afterwards), a second run and
+// --check change nothing, and a lost IPv6 default route is seen as drift and repaired.
+import test from 'ava';
+import { execa } from 'execa';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { labSshArgv } from '../../src/lab/ssh.js';
+import { GATEWAY_PROBE } from '../../src/modules/ovs_gateway/probe.js';
+import { labPing } from '../helpers/lab-ping.js';
+import { failure, snapshot, uplinkLab, type UplinkLab } from './uplink-helpers.js';
+
+const V6_GW = 'fd5c:8a::1';
+const V6_HOST = 'fd5c:8a::11';
+
+/** The module's own probe output, kept as recorded real output for the pure tests when HW_RECORD_DIR is set. */
+async function record(l: UplinkLab, name: string): Promise<void> {
+  const out = process.env.HW_RECORD_DIR;
+  if (!out) return;
+  mkdirSync(out, { recursive: true });
+  writeFileSync(path.join(out, `${name}.txt`), await l.host.sh(GATEWAY_PROBE));
+}
+
+test('a dual-stack static uplink keeps its IPv6 address and default route through the move and the rollback', async (t) => {
+  const l = await uplinkLab(t, 's8v6', 280_000);
+  const { netns, bridge } = l.host.state;
+  // The lab's namespace is the IPv6 gateway (an address on its bridge), as it is the IPv4 one.
+  await execa('ip', ['-n', netns, 'addr', 'add', `${V6_GW}/64`, 'dev', bridge, 'nodad']);
+  await l.host.sh(`ip addr add ${V6_HOST}/64 dev eth0 nodad && ip -6 route add default via ${V6_GW} dev eth0`);
+  t.is((await labPing(l.host.state, V6_HOST, ['-6', '-c1', '-W5'])).code, 0, 'IPv6 before the move');
+  await record(l, 'probe-dualstack-fresh');
+  const before = await snapshot(l);
+  t.regex(before, new RegExp(`eth0 inet6 ${V6_HOST}/64[\\s\\S]*default via ${V6_GW} dev eth0`));
+
+  const drill = await l.role({ configure_ovs_confirm: false, configure_ovs_confirm_timeout: 15 });
+  t.regex(failure(drill), /rolled back after [\d.]+ s: no confirmation from hostwire within 15 s/);
+  t.is(await snapshot(l), before, 'the rollback restored both families exactly');
+
+  const moved = await l.role();
+  t.deepEqual(moved.failed, []);
+  t.true(moved.changed.length > 0);
+  t.regex(await l.host.sh('ip -o -6 addr show dev br-ex scope global'), new RegExp(`inet6 ${V6_HOST}/64`));
+  t.regex(await l.host.sh('ip -6 route show default'), new RegExp(`default via ${V6_GW} dev br-ex metric 48`));
+  t.regex(await l.host.sh('ip -o addr show dev eth0 scope global'), /^$/, 'eth0 holds no address');
+  // IPv6 through br-ex (DAD of the moved address may take a moment), and SSH to the IPv6 address.
+  let ping6 = await labPing(l.host.state, V6_HOST, ['-6', '-c3', '-i0.5', '-W3']);
+  for (let i = 0; i < 5 && ping6.code !== 0; i++) ping6 = await labPing(l.host.state, V6_HOST, ['-6', '-c3', '-i0.5', '-W3']);
+  t.is(ping6.code, 0, ping6.stdout);
+  const h = l.host.state.hosts[0]!;
+  const [cmd, ...args] = labSshArgv(l.host.state, { ...h, ip: V6_HOST }, ['ip -o -6 addr show dev br-ex scope global'], ['-o', 'BatchMode=yes', '-o', `HostKeyAlias=${h.ip}`]);
+  t.regex((await execa(cmd!, args)).stdout, new RegExp(`inet6 ${V6_HOST}/64`), 'SSH over IPv6 reaches the host on br-ex');
+  await record(l, 'probe-dualstack-moved');
+
+  t.deepEqual((await l.role()).changed, [], 'second run');
+  const checked = await l.role({}, true);
+  t.deepEqual([checked.changed, checked.failed], [[], []], '--check');
+
+  // A lost IPv6 default route is drift: --check sees it, a run puts it back.
+  await l.host.sh(`ip -6 route del default via ${V6_GW} dev br-ex`);
+  await record(l, 'probe-dualstack-lost-v6-default');
+  t.true((await l.role({}, true)).changed.length > 0, '--check reports the missing IPv6 default route');
+  t.deepEqual((await l.role()).failed, []);
+  t.regex(await l.host.sh('ip -6 route show default'), new RegExp(`default via ${V6_GW} dev br-ex metric 48`));
+});
