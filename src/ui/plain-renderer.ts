@@ -101,6 +101,7 @@ function hostLine(view: View, task: TaskInfo, r: HostResult): string {
     }
     case 'unreachable':
       lines.push(paint('red', `fatal: ${target}: UNREACHABLE! => ${JSON.stringify({ changed: false, msg: r.msg, unreachable: true })}`));
+      if (r.ignored) lines.push(paint('cyan', '...ignoring'));
       break;
     default:
       // Ansible's callback: "included: FILE for HOST" (v2_playbook_on_include), in the skip colour.

@@ -6,6 +6,7 @@ import type { TaskDef, TaskItem } from './types.js';
 /** The inheritable keywords hostwire acts on that the runner does not already scope (become, when...). */
 export interface Inherited {
   ignoreErrors?: unknown;
+  ignoreUnreachable?: boolean | string;
   noLog?: boolean;
   delegateTo?: string;
   delegateFacts?: boolean;
@@ -17,7 +18,7 @@ export interface Inherited {
   timeout?: number | string;
 }
 
-const KEYS = ['ignoreErrors', 'noLog', 'delegateTo', 'anyErrorsFatal', 'remoteUser', 'diff', 'throttle', 'timeout'] as const;
+const KEYS = ['ignoreErrors', 'ignoreUnreachable', 'noLog', 'delegateTo', 'anyErrorsFatal', 'remoteUser', 'diff', 'throttle', 'timeout'] as const;
 
 /** Fills what `items` (and every task below them) left unset with `from`'s values. */
 export function inheritInto(items: TaskItem[], from: Inherited): void {

@@ -8,7 +8,6 @@ const isTemplate = (v: unknown) => typeof v === 'string' && /{{|{%/.test(v);
 
 // Keywords whose Ansible behaviour hostwire does not have: what each would do, for the message.
 const NOT_IMPLEMENTED: Record<string, string> = {
-  ignore_unreachable: 'Ansible would count an unreachable host on these tasks as ignored and go on',
   module_defaults: 'Ansible would add these default arguments to the modules named',
 };
 

@@ -24,6 +24,12 @@ export function boolKeyword(obj: Record<string, unknown>, key: string, fallback:
   throw new BadInputError(`'${key}' must be a boolean (true/false, yes/no), got ${JSON.stringify(v)}`, keyLoc(obj, key, fallback));
 }
 
+/** A boolean keyword that may be a template: the template is kept as written, rendered per host at run time. */
+export function flagKeyword(obj: Record<string, unknown>, key: string, fallback: SourceLoc): boolean | string | undefined {
+  const v = obj[key];
+  return isTemplate(v) ? (v as string) : boolKeyword(obj, key, fallback);
+}
+
 /** A mapping keyword (vars, args, loop_control); null/absent is empty. */
 export function mapKeyword(obj: Record<string, unknown>, key: string, fallback: SourceLoc): Record<string, unknown> | undefined {
   const v = obj[key];

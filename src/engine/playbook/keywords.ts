@@ -21,7 +21,7 @@ export const PLAY_KEYWORDS = new Set([
 export const ROLE_ENTRY_KEYWORDS = new Set([
   'role', 'name', 'vars', 'when', 'tags', 'become', 'become_user', 'check_mode', 'environment',
   'ignore_errors', 'no_log', 'delegate_to', 'delegate_facts', 'any_errors_fatal', 'run_once', 'connection',
-  'become_method', 'collections', 'debugger', 'diff', 'throttle', 'module_defaults', 'remote_user', 'timeout',
+  'become_method', 'collections', 'debugger', 'diff', 'throttle', 'module_defaults', 'remote_user', 'timeout', 'ignore_unreachable',
 ]);
 
 

@@ -11,7 +11,7 @@ import { makeRoleLoader } from './load-role.js';
 import type { RoleSearch } from './role-path.js';
 import { inheritInto, inheritIntoHandlers, type Inherited } from './inherit.js';
 import { internalAction } from './action-form.js';
-import { boolKeyword, describe, keyLoc, listKeyword, mapKeyword, secondsKeyword, stringKeyword } from './keyword-types.js';
+import { boolKeyword, describe, flagKeyword, keyLoc, listKeyword, mapKeyword, secondsKeyword, stringKeyword } from './keyword-types.js';
 import { checkPlayOnlyKeywords, orderKeyword } from './play-order.js';
 import { checkKeywordSupport, diffKeyword, throttleKeyword } from './keyword-support.js';
 import type { SourceLoc } from '../../errors.js';
@@ -128,7 +128,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
     playHandlers.push(h);
   }
   // The play's no_log/ignore_errors reach every task and handler that sets neither (nor a block around it).
-  const playInherited = { noLog: boolKeyword(p, 'no_log', loc), ignoreErrors: p.ignore_errors ?? undefined, diff: diffKeyword(p, loc), timeout: secondsKeyword(p, 'timeout', loc) };
+  const playInherited = { noLog: boolKeyword(p, 'no_log', loc), ignoreErrors: p.ignore_errors ?? undefined, ignoreUnreachable: flagKeyword(p, 'ignore_unreachable', loc), diff: diffKeyword(p, loc), timeout: secondsKeyword(p, 'timeout', loc) };
   for (const list of [preTasks, roleTasks, tasks, postTasks, extraHandlers, playHandlers]) inheritInto(list, playInherited);
   const serial = serialKeyword(p, loc);
   const varsFiles = varsFilesKeyword(p, loc);
@@ -186,6 +186,7 @@ function varsFilesKeyword(p: Record<string, unknown>, loc: SourceLoc): string[] 
 function roleEntryKeywords(spec: Vars, loc: SourceLoc): Inherited {
   return {
     ignoreErrors: spec.ignore_errors ?? undefined,
+    ignoreUnreachable: flagKeyword(spec, 'ignore_unreachable', loc),
     noLog: boolKeyword(spec, 'no_log', loc),
     delegateTo: spec.delegate_to === undefined || spec.delegate_to === null ? undefined : String(spec.delegate_to),
     delegateFacts: boolKeyword(spec, 'delegate_facts', loc),

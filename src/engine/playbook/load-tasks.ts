@@ -8,7 +8,7 @@ import { internalAction, taskAction } from './action-form.js';
 import { connectionKeyword, keywordBoolean } from './keyword-values.js';
 import { parseKeyValueArgs, splitFreeForm } from './kv-args.js';
 import { loopKeyword } from './loop-keyword.js';
-import { boolKeyword, describe, keyLoc, mapKeyword, registerKeyword, secondsKeyword, stringKeyword } from './keyword-types.js';
+import { boolKeyword, describe, flagKeyword, keyLoc, mapKeyword, registerKeyword, secondsKeyword, stringKeyword } from './keyword-types.js';
 import { inheritInto, inheritIntoHandlers } from './inherit.js';
 import { checkIncludeKeywords, loadInclude } from './load-include.js';
 import { checkKeywordSupport, diffKeyword, throttleKeyword } from './keyword-support.js';
@@ -60,6 +60,7 @@ function commonKeywords(t: Record<string, unknown>, ctx: TaskLoadContext, loc: S
     become: boolKeyword(t, 'become', loc),
     becomeUser: t.become_user === undefined ? undefined : String(t.become_user),
     ignoreErrors: t.ignore_errors,
+    ignoreUnreachable: flagKeyword(t, 'ignore_unreachable', loc),
     checkMode: keywordBoolean(t.check_mode, 'check_mode', locOf(t, 'check_mode') ?? loc),
     noLog: boolKeyword(t, 'no_log', loc),
     delegateTo: t.delegate_to === undefined ? undefined : String(t.delegate_to),

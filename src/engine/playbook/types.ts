@@ -33,6 +33,8 @@ export interface TaskCommon {
   become?: boolean;
   becomeUser?: string;
   ignoreErrors?: unknown;
+  /** `ignore_unreachable:` a literal boolean or a template rendered per host (inherited like ignore_errors). */
+  ignoreUnreachable?: boolean | string;
   /** A literal boolean or a template rendered per host; the innermost one set wins. */
   checkMode?: boolean | string;
   noLog?: boolean;
@@ -166,6 +168,8 @@ export interface PlayDef {
   /** no_log and ignore_errors on the play: every task without its own (or a block's) inherits them. */
   noLog?: boolean;
   ignoreErrors?: unknown;
+  /** ignore_unreachable on the play: inherited by its tasks, and its Gathering Facts keeps an unreachable host. */
+  ignoreUnreachable?: boolean | string;
   diff?: boolean;
   /** vars_prompt names: hostwire never prompts, so each must come with -e (as Ansible skips the prompt then). */
   varsPrompt: { name: string; loc: SourceLoc }[];

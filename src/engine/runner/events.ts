@@ -40,7 +40,7 @@ export interface HostResult {
   diff?: DiffEntry[];
   /** The task's own `diff:` keyword (over --diff): whether its diff is shown. */
   diffMode?: boolean;
-  /** True when failed but ignore_errors applied. */
+  /** True when failed but ignore_errors applied, or unreachable but ignore_unreachable applied. */
   ignored?: boolean;
   /** When the task was delegated: the host it really ran on. */
   delegatedTo?: string;
@@ -84,15 +84,16 @@ export function emptyStats(): HostStats {
 /**
  * Counts one task result as Ansible's recap does (plugins/strategy/__init__.py): `ok` counts every
  * task that ran, changed ones included (ok=5 changed=2: five ran, two of them changed); an ignored
- * failure counts as ok and ignored (and changed when its result says so).
+ * failure counts as ok and ignored (and changed when its result says so), and so does an
+ * unreachable result under ignore_unreachable.
  */
 export function countResult(s: HostStats, r: Pick<HostResult, 'status' | 'ignored' | 'result'>): void {
-  if (r.status === 'unreachable') s.unreachable++;
+  if (r.status === 'unreachable' && !r.ignored) s.unreachable++;
   else if (r.status === 'skipped') s.skipped++;
   else if (r.status === 'failed' && !r.ignored) s.failed++;
   else {
     s.ok++;
     if (r.status === 'changed' || (r.status === 'failed' && r.result?.changed === true)) s.changed++;
-    if (r.status === 'failed') s.ignored++;
+    if (r.status === 'failed' || r.status === 'unreachable') s.ignored++;
   }
 }

@@ -23,6 +23,12 @@ export interface HostState {
   reads: HostReads;
   failed: boolean;
   unreachable: boolean;
+  /**
+   * No connection, yet still in the play: the connect failed with gather_facts off (as Ansible, the
+   * first task that acts on the host finds out: `error`, reported then instead of a second try), or
+   * an ignore_unreachable task kept it (each later task tries again).
+   */
+  unreached?: { error?: Error };
   /** Set by meta: end_host / end_play until the play ends. */
   ended: boolean;
   /** Handler names (and listen topics) notified in this play. */

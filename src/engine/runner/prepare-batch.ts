@@ -1,33 +1,49 @@
 // A batch's start ("Gathering Facts"): connect every host, take the run locks, whose exec also makes
 // the first read (the facts, or without facts the first tasks' probes), then turn that read into
 // facts. A host that cannot be reached or locked is unreachable and says why; the others go on.
-import { HostwireError } from '../../errors.js';
+import { HostwireError, TransportError } from '../../errors.js';
 import { factsScript } from '../../facts/index.js';
 import { probeBatch } from '../../probe/read-ahead.js';
-import type { TaskInfo } from './events.js';
+import { countResult, type HostResult, type TaskInfo } from './events.js';
 import { isActive, type HostState } from './host-state.js';
 import type { PlayRun } from './play-run.js';
 import { forEachLimited } from './pool.js';
+import { rootScope, taskVars } from './task-vars.js';
+import { ignoresUnreachable, withIgnoredUnreachable } from './unreachable.js';
+
+/** Keeps the host in the play with no connection (and no lock): its next task tries to reach it. */
+function unreached(h: HostState, error?: Error): void {
+  void h.transport?.close().catch(() => undefined);
+  h.transport = undefined;
+  h.unreached = { error };
+}
 
 export async function prepareBatch(p: PlayRun, batch: HostState[]): Promise<void> {
   const info: TaskInfo = { name: 'Gathering Facts', module: 'setup', loc: p.play.loc, handler: false };
   const active = batch.filter(isActive);
   if (p.play.gatherFacts && active.length) p.opts.emit({ type: 'task_start', task: info });
   const unreachable = (h: HostState, err: unknown, started: number) => {
-    h.unreachable = true;
-    h.stats.unreachable++;
     const msg = err instanceof HostwireError ? err.message : String(err);
-    p.opts.emit({ type: 'host_result', task: info, result: { host: h.name, status: 'unreachable', msg, durationMs: Date.now() - started } });
+    // Without facts Ansible touches the host first at its first task (which may ignore_unreachable):
+    // the host stays, with no connection, and that task reports this error.
+    if (!p.play.gatherFacts) return unreached(h, err instanceof Error ? err : new TransportError(msg, h.name));
+    const result: HostResult = { host: h.name, status: 'unreachable', msg, durationMs: Date.now() - started };
+    const kept = withIgnoredUnreachable(result, () => ignoresUnreachable(p.play.ignoreUnreachable, () => taskVars(p.vctx, h, rootScope(p.play)), p.play.loc));
+    if (kept.ignored) unreached(h);
+    else h.unreachable = true;
+    countResult(h.stats, kept);
+    p.opts.emit({ type: 'host_result', task: info, result: kept });
   };
   await forEachLimited(active, p.opts.forks, async (h) => {
     const started = Date.now();
-    await p.opts.connect(h).catch((err: unknown) => unreachable(h, err, started));
+    await p.opts.connect(h).then(() => { h.unreached = undefined; }, (err: unknown) => unreachable(h, err, started));
   });
   const lockStarted = Date.now();
   const outputs = await lockWithFirstRead(p, active.filter(isActive));
   for (const [h, err] of outputs.unreachable) unreachable(h, err, lockStarted);
   if (!p.play.gatherFacts) return;
-  await forEachLimited(active.filter(isActive), p.opts.forks, async (h) => {
+  // A host kept without a connection (ignore_unreachable) already has its Gathering Facts result.
+  await forEachLimited(active.filter((h) => isActive(h) && h.transport), p.opts.forks, async (h) => {
     const started = Date.now();
     try {
       // Gathered facts update the host's facts (ansible-core's set_host_facts): what a module returned earlier stays.

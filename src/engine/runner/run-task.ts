@@ -21,6 +21,7 @@ import { askBeforeApply, type AskFn, type ConfirmFn } from './confirm.js';
 import { asyncSeconds, runAsync, taskSeconds } from './run-async.js';
 import { timeoutSeconds, underTimeout } from './task-timeout.js';
 import { displayName } from './task-name.js';
+import { registerUnreachable } from './unreachable.js';
 
 export interface TaskRunOptions {
   /** The task's effective check mode (its check_mode keyword, inherited, or --check). */
@@ -119,7 +120,10 @@ function failedItemsMessage(items: HostResult[]): string {
 /** A task that raised (bad input, a template error, a lost connection): Ansible's failed result, registered too. */
 export function failedResult(h: HostState, task: TaskDef, err: unknown, started = Date.now(), delegatedTo?: string): HostResult {
   const base: Pick<HostResult, 'host' | 'noLog' | 'delegatedTo'> = { host: h.name, noLog: task.noLog, delegatedTo };
-  if (err instanceof TransportError) return { ...base, status: 'unreachable', msg: err.message, durationMs: Date.now() - started };
+  if (err instanceof TransportError) {
+    registerUnreachable(h, task.register, err.message);
+    return { ...base, status: 'unreachable', msg: err.message, durationMs: Date.now() - started };
+  }
   const msg = err instanceof HostwireError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
   const ignored = isTrue(task.ignoreErrors);
   if (task.register) h.runtimeVars[task.register] = { failed: true, changed: false, msg };

@@ -19,6 +19,7 @@ import { shouldRunByTags } from './tags.js';
 import { runMeta } from './meta.js';
 import { getModule } from '../../modules/registry.js';
 import { runEffects } from './run-effects.js';
+import { ignoresUnreachable, transportFor, withIgnoredUnreachable } from './unreachable.js';
 
 /** Waits `ms` in short steps so that an interrupted run stops waiting at once; false when interrupted. */
 async function interruptibleWait(p: PlayRun, ms: number): Promise<boolean> {
@@ -96,7 +97,7 @@ async function runOnHost(p: PlayRun, task: TaskDef, scope: Scope, h: HostState, 
     diff: task.diff ?? p.opts.diff,
     verbosity: p.opts.verbosity,
     become,
-    transport: acting.target.transport!,
+    transport: transportFor(p, acting.target),
     deferred: acting.target.deferred,
     delegatedTo: acting.delegatedTo,
     factsTo: acting.factsTo,
@@ -108,7 +109,8 @@ async function runOnHost(p: PlayRun, task: TaskDef, scope: Scope, h: HostState, 
     ask: p.opts.prompt,
     onResult: runEffects(p, task, h, runOnce),
   });
-  return withDiffKeyword(result, task.diff);
+  const ignore = () => ignoresUnreachable(task.ignoreUnreachable, varsFor, task.loc);
+  return withIgnoredUnreachable(withDiffKeyword(result, task.diff), ignore);
 }
 
 interface Acting {
@@ -142,7 +144,7 @@ async function actingHost(p: PlayRun, task: TaskDef, scope: Scope, h: HostState,
 }
 
 export function record(p: PlayRun, task: TaskDef, h: HostState, result: HostResult, info: TaskInfo): void {
-  if (result.status === 'unreachable') h.unreachable = true;
+  if (result.status === 'unreachable' && !result.ignored) h.unreachable = true;
   else if (result.status === 'failed' && !result.ignored) h.failed = true;
   countResult(h.stats, result);
   if (result.status === 'changed') notify(task, h);
