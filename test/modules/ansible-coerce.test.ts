@@ -30,3 +30,11 @@ test('a number or bool for a text argument becomes its Python text; accepted val
   t.like(args('lineinfile', { path: '/x', line: true }), { line: 'True' });
   t.like(args('ip_route', { dst: '10.0.0.0/8', via: '10.1.0.1', table: 'main' }), { table: 'main' }, 'text where text is accepted');
 });
+
+test('a value given under an alias converts as its argument does (aliases are mapped before check_type_*)', (t) => {
+  t.like(args('blockinfile', { dest: '/x', content: 42 }), { path: '/x', block: '42' }, 'content is an alias of block (str)');
+  t.like(args('uri', { url: 'http://127.0.0.1/', user: 'u', password: 1234 }), { url_username: 'u', url_password: '1234' }, 'a numeric password');
+  t.like(args('lineinfile', { dest: '/x', line: 'a', create: 'yes' }), { path: '/x', create: true });
+  t.like(args('file', { name: 42, state: 'touch' }), { path: '42' }, 'name is an alias of path (path: str)');
+  t.true('error' in args('file', { name: '/a', path: '/b', state: 'touch' }), 'two different values for one argument are still refused');
+});

@@ -3,8 +3,11 @@
 // (`"{{ (x | int) + 120 }}"` is "480" in Ansible 2.14), so "480" for an int argument becomes 480,
 // "yes" / "true" / "1" for a bool argument becomes true, "a,b" for a list argument becomes [a, b],
 // and a number or bool for a text argument becomes its text. The argument's type is read from the
-// module's zod schema; a value the schema already accepts as it is stays untouched.
+// module's zod schema; a value the schema already accepts as it is stays untouched. A value given under
+// an alias (`dest:` for `path`, `content:` for blockinfile's `block`) converts as its argument's, since
+// AnsibleModule maps aliases before it checks types.
 import { z, type SafeParseReturnType, type ZodTypeAny } from 'zod';
+import { aliasesOf } from './arg-aliases.js';
 
 interface Kinds {
   any: boolean;
@@ -16,6 +19,8 @@ interface Kinds {
   array?: ZodTypeAny;
   objects: ZodTypeAny[];
   record?: ZodTypeAny;
+  /** Alias -> argument (withAliases, withPathAliases): a value given under an alias converts as its argument's. */
+  aliases: Map<string, string>;
 }
 
 const BOOL_TRUE = new Set(['y', 'yes', 'on', '1', 'true', 't']);
@@ -26,7 +31,7 @@ const PY_INT = /^\s*[+-]?\d+(?:_\d+)*\s*$/;
 const PY_FLOAT = /^\s*[+-]?(?:(?:\d+(?:_\d+)*)?\.?\d+(?:_\d+)*(?:[eE][+-]?\d+(?:_\d+)*)?|\d+(?:_\d+)*\.|inf(?:inity)?|nan)\s*$/i;
 
 function emptyKinds(): Kinds {
-  return { any: false, string: false, number: false, int: false, boolean: false, literals: [], objects: [] };
+  return { any: false, string: false, number: false, int: false, boolean: false, literals: [], objects: [], aliases: new Map() };
 }
 
 /** What a schema accepts, looking through optional/default/effects wrappers and unions. */
@@ -34,6 +39,7 @@ function collect(schema: ZodTypeAny, k: Kinds, depth: number): void {
   if (depth > 20) return;
   const s = schema;
   const d = depth + 1;
+  for (const [name, names] of Object.entries(aliasesOf(s))) for (const alias of names) if (!k.aliases.has(alias)) k.aliases.set(alias, name);
   if (s instanceof z.ZodEffects) collect(s.innerType(), k, d);
   else if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault) collect(s._def.innerType, k, d);
   else if (s instanceof z.ZodPipeline) collect(s._def.in, k, d);
@@ -108,9 +114,12 @@ function fromScalar(v: number | boolean, k: Kinds): unknown {
 }
 
 function fieldSchema(k: Kinds, key: string): ZodTypeAny | undefined {
-  for (const o of k.objects) {
-    const shape = (o as z.AnyZodObject).shape as Record<string, ZodTypeAny>;
-    if (Object.prototype.hasOwnProperty.call(shape, key)) return shape[key];
+  for (const name of [key, k.aliases.get(key)]) {
+    if (name === undefined) continue;
+    for (const o of k.objects) {
+      const shape = (o as z.AnyZodObject).shape as Record<string, ZodTypeAny>;
+      if (Object.prototype.hasOwnProperty.call(shape, name)) return shape[name];
+    }
   }
   return k.record;
 }
