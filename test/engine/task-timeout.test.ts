@@ -36,3 +36,29 @@ test('timeout on a task, inherited from a block and the play: the action fails w
   await sleep(4500);
   t.false(existsSync(`${ws.dir}/h1/late`));
 });
+
+// ansible-playbook 2.14 on a lab host, same playbook: include_tasks accepts timeout (TaskInclude's
+// VALID_INCLUDE_KEYWORDS) and ignores it - the include returns before the task timer, and tasks of a
+// dynamic include do not inherit from it - so both slow tasks ran; import_tasks' timeout reaches its task.
+test('timeout on include_tasks is accepted and ignored as Ansible does; on import_tasks it times each imported task', async (t) => {
+  const ws = localWorkspace(t, ['h1']);
+  ws.write('slow.yml', '- name: slow\n  command: sleep 2\n');
+  const r = await run(ws, `
+- hosts: nodes
+  gather_facts: false
+  tasks:
+    - name: dynamic
+      include_tasks: slow.yml
+      timeout: 1
+    - name: dynamic role-ish
+      include_tasks: { file: slow.yml, apply: { tags: [x] } }
+      timeout: "{{ nope }}"
+    - name: static
+      import_tasks: slow.yml
+      timeout: 1
+`);
+  const slow = r.results.filter((x) => x.task.name === 'slow').map((x) => x.result);
+  t.deepEqual(slow.map((s) => s.status), ['changed', 'changed', 'failed']);
+  t.is(slow[2]?.msg, 'The command action failed to execute in the expected time frame (1) and was terminated');
+  t.like(r.summary.stats.h1, { ok: 4, changed: 2, failed: 1 });
+});

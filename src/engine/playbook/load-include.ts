@@ -25,7 +25,6 @@ const VALID_ARGS = {
 // Keywords hostwire does not act on for an include: refused rather than silently dropped.
 const NOT_SUPPORTED: Record<string, string> = {
   run_once: 'put run_once on the included tasks (or in apply:)',
-  timeout: 'Ansible times the include itself, not the included tasks: put timeout on them (or in apply:)',
 };
 
 export interface IncludeParts {

@@ -110,6 +110,9 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
       ...common, kind: 'task', module, written: moduleKey, args: {}, loop, loopWith,
       loopLabel: lc.label === undefined ? undefined : String(lc.label), loopVar: lc.loop_var === undefined ? 'item' : String(lc.loop_var),
       notify: [], retries: 0, delay: 0, listen: [], register: registerKeyword(t, loc),
+      // Ansible accepts timeout on an include and ignores it: the include returns before the task
+      // timer starts, and included tasks do not inherit from a dynamic include (Block._get_parent_attribute).
+      timeout: undefined,
     };
     return [await loadInclude({ module, written: moduleKey, rawArgs, task, loc: mloc }, t, ctx, loadTask, loadTaskList)];
   }
