@@ -13,6 +13,7 @@ import { sysctlModule } from './sysctl/sysctl.js';
 import { systemdUnitModule } from './systemd_unit/systemd_unit.js';
 import { serviceModule } from './service/service.js';
 import { packageModule } from './package/package.js';
+import { aptModule } from './apt/apt.js';
 import { waitForModule } from './wait_for/wait_for.js';
 import { ipLinkModule } from './ip_link/ip_link.js';
 import { ipAddrModule } from './ip_addr/ip_addr.js';
@@ -103,3 +104,4 @@ export function isKnownModule(name: string): boolean {
 export function moduleNames(): string[] {
   return [...modules.keys()].sort();
 }
+registerModule(aptModule);
