@@ -58,6 +58,7 @@ import { groupModule } from './group/group.js';
 import { userModule } from './user/user.js';
 import { openvswitchBridgeModule } from './ovs_bridge/openvswitch_bridge.js';
 import { openvswitchPortModule } from './ovs_port/openvswitch_port.js';
+import { nmcliModule } from './nm_connection/nmcli.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -75,7 +76,7 @@ registerModule(ovsGatewayModule);
 registerModule(validateArgumentSpecModule);
 for (const m of [statModule, slurpModule, pingModule, rawModule, blockinfileModule, replaceModule, tempfileModule, fetchModule]) registerModule(m);
 for (const m of [systemdModule, systemdServiceModule, includeVarsModule]) registerModule(m);
-for (const m of [serviceFactsModule, packageFactsModule, modprobeModule, openvswitchDbModule, openvswitchBridgeModule, openvswitchPortModule]) registerModule(m);
+for (const m of [serviceFactsModule, packageFactsModule, modprobeModule, openvswitchDbModule, openvswitchBridgeModule, openvswitchPortModule, nmcliModule]) registerModule(m);
 registerModule(findModule);
 registerModule(scriptModule);
 registerModule(getUrlModule);
