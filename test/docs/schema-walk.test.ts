@@ -9,7 +9,7 @@ const argsOf = (name: string) => new Map(describeArgs(getModule(name)!.args).map
 
 test('copy: through refine and the shared file attributes', (t) => {
   const a = argsOf('copy');
-  t.deepEqual([...a.keys()], ['dest', 'content', 'src', 'mode', 'owner', 'group', 'backup', 'force', 'validate']);
+  t.deepEqual([...a.keys()], ['dest', 'content', 'src', 'mode', 'owner', 'group', 'backup', 'force', 'validate', 'remote_src', 'directory_mode']);
   t.deepEqual(a.get('dest'), { name: 'dest', type: 'str', required: true, aliases: [] });
   t.is(a.get('content')!.required, false);
   t.is(a.get('force')!.type, 'bool');
