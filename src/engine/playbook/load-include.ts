@@ -92,7 +92,7 @@ export async function loadInclude(p: IncludeParts, t: Record<string, unknown>, c
     throw new BadInputError(p.module === 'include_tasks' ? `No file specified for ${p.module}` : `${p.module} needs 'name: <role>'`, p.loc);
   }
   const from = fromFiles(args, p.loc);
-  const options = includeRoleOptions(args, p.loc, false);
+  const options = includeRoleOptions(args, p.loc);
   const apply = await applyBlock(args.apply, p, ctx, loadTask);
   const wrap = (tasks: TaskItem[]): TaskItem[] => {
     if (!apply) return tasks;
@@ -100,11 +100,12 @@ export async function loadInclude(p: IncludeParts, t: Record<string, unknown>, c
     return [{ ...apply, block: tasks, rescue: [], always: [] }];
   };
   const cache = new Map<string, Promise<IncludeLoaded>>();
-  const load = (name: string, rendered: RoleFromFiles, at: SourceLoc) => {
-    const key = `${name}\0${JSON.stringify(rendered)}`;
+  // rolespec_validate as rendered for the host (a literal one, or true before any host renders a template).
+  const load = (name: string, rendered: RoleFromFiles, at: SourceLoc, validate = options.validate !== false) => {
+    const key = `${name}\0${JSON.stringify(rendered)}\0${validate}`;
     let hit = cache.get(key);
     if (!hit) {
-      hit = p.module === 'include_tasks' ? loadTaskFile(name, ctx, at, loadTaskList) : loadRoleTasks(name, rendered, options.validate, p.task.vars, ctx, at);
+      hit = p.module === 'include_tasks' ? loadTaskFile(name, ctx, at, loadTaskList) : loadRoleTasks(name, rendered, validate, p.task.vars, ctx, at);
       hit = hit.then((r) => ({ ...r, tasks: wrap(r.tasks) }));
       cache.set(key, hit);
     }
@@ -112,7 +113,7 @@ export async function loadInclude(p: IncludeParts, t: Record<string, unknown>, c
   };
   const spec: IncludeSpec = {
     action: p.module, task: p.task, target, from, load, loopWith: p.task.loopWith, args: resultArgs(p, args),
-    public: options.public, allowDuplicates: options.allowDuplicates,
+    public: options.public, allowDuplicates: options.allowDuplicates, validate: options.validate,
   };
   const fixed = !isTemplated(target) && !Object.values(from).some((f) => f !== undefined && isTemplated(f));
   const preloaded = fixed ? await load(target, from, p.loc) : undefined;

@@ -12,7 +12,7 @@ import { boolKeyword, describe, flagKeyword, keyLoc, mapKeyword, registerKeyword
 import { inheritInto, inheritIntoHandlers } from './inherit.js';
 import { checkIncludeKeywords, loadInclude } from './load-include.js';
 import { checkKeywordSupport, diffKeyword, throttleKeyword } from './keyword-support.js';
-import { fromFiles, includeRoleOptions } from './role-include-args.js';
+import { fromFiles, importRoleOptions } from './role-include-args.js';
 import type { BlockDef, TaskDef, TaskItem, Vars } from './types.js';
 import { taskFilePath } from './task-file-path.js';
 import type { TaskLoadContext } from './load-context.js';
@@ -157,7 +157,7 @@ async function importRole(t: Record<string, unknown>, rawArgs: unknown, mloc: So
   const from = fromFiles(a, mloc);
   const templated = Object.entries(from).find(([, v]) => typeof v === 'string' && /{{|{%/.test(v));
   if (templated) throw new BadInputError(`import_role: ${templated[0]}_from is a template; an import is loaded before the run: use include_role`, locOf(a, `${templated[0]}_from`) ?? mloc);
-  const options = includeRoleOptions(a, mloc, true);
+  const options = importRoleOptions(a, mloc);
   const role = await ctx.loadRole(name, (t.vars as Vars) ?? {}, mloc, { from, duplicates: options.allowDuplicates, validate: options.validate });
   // A statically imported role joins the play's roles (IncludeRole.get_block_list): its vars are public.
   ctx.publicRoles?.push(role.ctx);

@@ -35,18 +35,41 @@ function boolArg(args: Record<string, unknown>, key: string, dflt: boolean, loc:
   throw new BadInputError(`'${key}' of include_role/import_role must be a boolean (${why})`, locOf(args, key) ?? loc);
 }
 
-export interface IncludeRoleOptions {
-  /** A template (include_role) is rendered per host when the role is included. */
-  public: boolean | string;
-  allowDuplicates: boolean;
-  validate: boolean;
+export interface IncludeRoleOptions<T = boolean | string> {
+  /** A template (include_role only) is rendered per host when the role is included. */
+  public: T;
+  allowDuplicates: T;
+  validate: T;
 }
 
-/** public (default: false for include_role, true for import_role), allow_duplicates and rolespec_validate (default true). */
-export function includeRoleOptions(args: Record<string, unknown>, loc: SourceLoc, imported: boolean): IncludeRoleOptions {
-  return {
-    public: !imported && typeof args.public === 'string' && /{{|{%/.test(args.public) ? args.public : boolArg(args, 'public', imported, loc),
-    allowDuplicates: boolArg(args, 'allow_duplicates', true, loc),
-    validate: boolArg(args, 'rolespec_validate', true, loc),
-  };
+const isTemplate = (v: unknown): v is string => typeof v === 'string' && /{{|{%/.test(v);
+
+/**
+ * include_role's public (default false), allow_duplicates and rolespec_validate (default true): a template
+ * stays one, rendered per host when the role is included (included_file.py post-validates the copied task).
+ */
+export function includeRoleOptions(args: Record<string, unknown>, loc: SourceLoc): IncludeRoleOptions {
+  const opt = (key: string, dflt: boolean): boolean | string => (isTemplate(args[key]) ? args[key] : boolArg(args, key, dflt, loc));
+  return { public: opt('public', false), allowDuplicates: opt('allow_duplicates', true), validate: opt('rolespec_validate', true) };
+}
+
+/** import_role's options, fixed at load (its role is public). */
+export function importRoleOptions(args: Record<string, unknown>, loc: SourceLoc): IncludeRoleOptions<boolean> {
+  return { public: boolArg(args, 'public', true, loc), allowDuplicates: boolArg(args, 'allow_duplicates', true, loc), validate: boolArg(args, 'rolespec_validate', true, loc) };
+}
+
+/**
+ * An include_role option rendered for one host, made a bool as FieldAttribute(isa='bool') is
+ * (module_utils boolean, strict): anything else is Ansible's "could not be converted to an bool".
+ */
+export function renderedIncludeBool(key: string, value: boolean | string | undefined, render: (template: string) => unknown, loc: SourceLoc): boolean | undefined {
+  if (typeof value !== 'string') return value;
+  const v = render(value);
+  if (v === null || v === undefined) return undefined;
+  if (typeof v === 'boolean') return v;
+  if (v === 1 || v === 0) return v === 1;
+  const w = String(v).trim().toLowerCase();
+  if (TRUE.includes(w)) return true;
+  if (FALSE.includes(w)) return false;
+  throw new BadInputError(`the field '${key}' has an invalid value (${String(v)}), and could not be converted to an bool. The error was: The value '${String(v)}' is not a valid boolean.`, loc);
 }

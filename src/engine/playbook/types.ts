@@ -120,10 +120,12 @@ export interface IncludeSpec {
   args: Vars;
   /** include_role `public: true` (or a template true for a host): the role's vars and defaults are seen by the play's later tasks. */
   public?: boolean | string;
-  /** include_role `allow_duplicates: false`: a host that already ran the role (same files, vars) skips it. */
-  allowDuplicates?: boolean;
-  /** Loads what a rendered target names, `apply:` wrapped round it (cached per target). */
-  load(target: string, from: IncludeSpec['from'], loc: SourceLoc): Promise<IncludeLoaded>;
+  /** include_role `allow_duplicates: false` (or a template false for a host): a host that already ran the role (same files, vars) skips it. */
+  allowDuplicates?: boolean | string;
+  /** include_role `rolespec_validate` (default true; a template rendered per host): the argument_specs check first. */
+  validate?: boolean | string;
+  /** Loads what a rendered target names, `apply:` wrapped round it (cached per target and validate). */
+  load(target: string, from: IncludeSpec['from'], loc: SourceLoc, validate?: boolean): Promise<IncludeLoaded>;
 }
 
 /** What an include loaded: its tasks (apply: wrapped round them), handlers, and for a role, the role. */

@@ -7,6 +7,7 @@ import { BadInputError, HostwireError, TransportError } from '../../errors.js';
 import { evalCondition, renderValue, withLoopItems } from '../vars/index.js';
 import type { BlockDef, IncludeLoaded, IncludeSpec, PlayDef, TaskDef, TaskItem, Vars } from '../playbook/types.js';
 import { includeRegistered, markRoleRun, roleAlreadyRun } from './include-result.js';
+import { renderedIncludeBool } from '../playbook/role-include-args.js';
 import type { HostResult, TaskInfo } from './events.js';
 import { isActive, type HostState } from './host-state.js';
 import { childScope, type Scope } from './task-vars.js';
@@ -30,6 +31,8 @@ interface Inclusion {
   loaded: IncludeLoaded;
   /** public: rendered true for a host that included it. */
   public?: boolean;
+  /** Hosts whose allow_duplicates rendered false: they skip the role if they ran it already. */
+  noDuplicates: Set<HostState>;
 }
 
 interface Found {
@@ -38,6 +41,7 @@ interface Found {
   target: string;
   loaded: IncludeLoaded;
   public?: boolean;
+  allowDuplicates?: boolean;
 }
 
 const TRUE_WORDS = new Set(['yes', 'true', 'on', '1', 'y', 't']);
@@ -88,10 +92,14 @@ async function resolveOnHost(r: IncludeHost, spec: IncludeSpec, scope: Scope, h:
     }
     const target = String(renderValue(spec.target, vars, task.loc));
     const from = renderFrom(spec, vars);
-    const loaded = await spec.load(target, from, task.loc);
+    // include_role's options, templates rendered with this host's vars (Ansible post-validates the include per host).
+    const option = (key: string, v: boolean | string | undefined) => renderedIncludeBool(key, v, (tpl) => renderValue(tpl, vars, task.loc), task.loc);
+    const validate = option('rolespec_validate', spec.validate);
+    const loaded = await spec.load(target, from, task.loc, validate);
     const shown = from.tasks ? `${target} (${from.tasks})` : target;
-    const isPublic = typeof spec.public === 'string' ? TRUE_WORDS.has(String(renderValue(spec.public, vars, task.loc)).trim().toLowerCase()) : spec.public;
-    found.push({ key: `${target}\0${JSON.stringify(from)}\0${JSON.stringify(item) ?? ''}`, itemVars, target: shown, loaded, public: isPublic });
+    const isPublic = option('public', spec.public);
+    const allowDuplicates = option('allow_duplicates', spec.allowDuplicates);
+    found.push({ key: `${target}\0${JSON.stringify(from)}\0${JSON.stringify(item) ?? ''}\0${validate}`, itemVars, target: shown, loaded, public: isPublic, allowDuplicates });
     results.push({ ...includeRegistered(spec, target), ...itemVars });
   }
   return { found, results };
@@ -114,7 +122,8 @@ export async function runInclude(r: IncludeHost, block: BlockDef, scope: Scope, 
         if (same) {
           same.hosts.push(h);
           same.public ||= f.public;
-        } else inclusions.push({ key: f.key, hosts: [h], itemVars: f.itemVars, loaded: f.loaded, public: f.public });
+          if (f.allowDuplicates === false) same.noDuplicates.add(h);
+        } else inclusions.push({ key: f.key, hosts: [h], itemVars: f.itemVars, loaded: f.loaded, public: f.public, noDuplicates: new Set(f.allowDuplicates === false ? [h] : []) });
       }
       if (task.register) h.runtimeVars[task.register] = registeredValue(task, found.length, results);
       const status = found.length ? 'ok' : 'skipped';
@@ -136,7 +145,7 @@ export async function runInclude(r: IncludeHost, block: BlockDef, scope: Scope, 
     const withItem = inc.itemVars ? childScope(scope, { vars: {}, data: inc.itemVars, when: [], tags: [] }) : scope;
     const s = childScope(withItem, { vars: block.vars, when: [], tags: [] });
     // allow_duplicates: false - a host that already ran this role (same files and vars) does not run it again.
-    const active = inc.hosts.filter((h) => isActive(h) && !(spec.allowDuplicates === false && roleAlreadyRun(h, inc.loaded.roleKey)));
+    const active = inc.hosts.filter((h) => isActive(h) && !(inc.noDuplicates.has(h) && roleAlreadyRun(h, inc.loaded.roleKey)));
     if (active.length) await r.runItems(inc.loaded.tasks, s, active);
     for (const h of active) markRoleRun(h, inc.loaded.roleKey);
   }
