@@ -4,6 +4,7 @@
 // expression's native value instead of its text.
 import nunjucks from 'nunjucks';
 import './compiler-patch.js';
+import './float-literals.js';
 import { withBlockEscapes } from './lexer-patch.js';
 import { nj, transformer, type NjNode } from './nj.js';
 import { VARS_KEY } from './runtime-patch.js';
@@ -11,6 +12,8 @@ import { TemplateFailure } from './undefined.js';
 import { registerAll } from './register.js';
 import { lendTemplateRenderer } from './lookup-template.js';
 import { STRING_TYPE_FILTERS } from './concat.js';
+import { floatWitnesses, kindOf } from './float-kinds.js';
+import { addFloatTextGlobals, callGlobal as callGlobalWith, withFloatText } from './float-text.js';
 
 /** Ansible: trim_blocks=True, lstrip_blocks=False; we never HTML-escape. `dev` keeps error causes. */
 export const env = new nunjucks.Environment(null, {
@@ -21,6 +24,7 @@ export const env = new nunjucks.Environment(null, {
   dev: true,
 } as nunjucks.ConfigureOptions);
 registerAll(env);
+addFloatTextGlobals(env);
 // lookup('template') renders with this environment; lent so that the lookups need not import it back.
 lendTemplateRenderer((text, scope) => renderCompiled(compile(text, 'text'), scope, text));
 
@@ -28,10 +32,11 @@ const OUT_KEY = '__hw_out';
 const CAPTURE = '__hw_capture';
 const KEEP_TEXT = '__hw_keep_text';
 const MARK_FLOAT = '__hw_float';
+const MARK_FLOAT_IF = '__hw_float_if';
 interface Holder {
   value: unknown;
   keepText: boolean;
-  /** The value is a Python float (`| float`, `/`): 2 prints as "2.0". */
+  /** The value is a Python float (`| float`, `/`, `2.0`, float-kinds.ts): 2 prints as "2.0". */
   float: boolean;
 }
 env.addGlobal(CAPTURE, function (this: { ctx: Record<string, Holder> }, v: unknown) {
@@ -47,8 +52,11 @@ env.addGlobal(MARK_FLOAT, function (this: { ctx: Record<string, Holder> }, v: un
   this.ctx[OUT_KEY]!.float = true;
   return v;
 });
-/** Jinja's float results that JavaScript numbers cannot tell from ints. */
-const FLOAT_FILTERS = new Set(['float', 'round']);
+// A float when one of the expression's variables holds a non-integer (float-kinds.ts floatWitnesses).
+env.addGlobal(MARK_FLOAT_IF, function (this: { ctx: Record<string, Holder> }, v: unknown, ...witnesses: unknown[]) {
+  if (witnesses.some((w) => typeof w === 'number' && !Number.isInteger(w))) this.ctx[OUT_KEY]!.float = true;
+  return v;
+});
 
 export interface Compiled {
   template: nunjucks.Template;
@@ -81,7 +89,7 @@ export function parseTemplate(src: string): NjNode {
 function build(ast: NjNode, src: string): nunjucks.Template {
   try {
     const c = new nj.compiler.Compiler('template', true);
-    c.compile(transformer.transform(ast, [], 'template'));
+    c.compile(transformer.transform(withFloatText(ast), [], 'template'));
     const props = new Function(c.getCode() as string)() as object;
     compiles++;
     return new nunjucks.Template({ type: 'code', obj: props } as never, env, 'template', true);
@@ -106,9 +114,14 @@ function singleExpression(ast: NjNode): NjNode | undefined {
   return expr;
 }
 
-function callGlobal(name: string, arg: NjNode): NjNode {
-  const n = nj.nodes;
-  return new n.FunCall!(arg.lineno, arg.colno, new n.Symbol!(0, 0, name), new n.NodeList!(0, 0, [arg]));
+const callGlobal = (name: string, arg: NjNode): NjNode => callGlobalWith(name, [arg]);
+
+/** The expression, marked when its value is a Python float (float-kinds.ts). */
+function markFloat(node: NjNode): NjNode {
+  const kind = kindOf(node);
+  if (kind === 'float') return callGlobal(MARK_FLOAT, node);
+  const witnesses = kind === 'dyn' && node.typename !== 'Symbol' && node.typename !== 'LookupVal' ? floatWitnesses(node) : [];
+  return witnesses.length > 0 ? callGlobalWith(MARK_FLOAT_IF, [node, ...witnesses]) : node;
 }
 
 /**
@@ -121,11 +134,8 @@ function markTextFilters(node: NjNode, depth = 0): NjNode {
   switch (node.typename) {
     case 'Filter': {
       const name = String((node.name as NjNode).value);
-      if (STRING_TYPE_FILTERS.has(name)) return callGlobal(KEEP_TEXT, node);
-      return FLOAT_FILTERS.has(name) ? callGlobal(MARK_FLOAT, node) : node;
+      return STRING_TYPE_FILTERS.has(name) ? callGlobal(KEEP_TEXT, node) : markFloat(node);
     }
-    case 'Div':
-      return callGlobal(MARK_FLOAT, node);
     case 'InlineIf':
       node.body = markTextFilters(node.body as NjNode, depth + 1);
       if (node.else_) node.else_ = markTextFilters(node.else_ as NjNode, depth + 1);
@@ -138,7 +148,7 @@ function markTextFilters(node: NjNode, depth = 0): NjNode {
       if ((node.children as NjNode[]).length === 1) (node.children as NjNode[])[0] = markTextFilters((node.children as NjNode[])[0]!, depth + 1);
       return node;
     default:
-      return node;
+      return markFloat(node);
   }
 }
 

@@ -11,6 +11,7 @@ import { pyMethod } from './py-methods.js';
 import { TemplateFailure, Undef, UndefinedError } from './undefined.js';
 import { unwrapUnsafe } from './unsafe.js';
 import { noteLeafRead } from './taint.js';
+import { pyPercentFormat } from './py-format.js';
 
 /** Key in the nunjucks context that holds the caller's vars object. */
 export const VARS_KEY = '__hw_vars';
@@ -134,9 +135,11 @@ function mul(a: unknown, b: unknown): unknown {
 
 /** Python's `/`, `//` and `%`: a zero divisor is ZeroDivisionError (never inf or NaN); `%` takes the divisor's sign. */
 function divide(op: '/' | '//' | '%') {
-  return (a: unknown, b: unknown): number => {
+  return (a: unknown, b: unknown): number | string => {
     if (a instanceof Undef) throw new UndefinedError(a);
     if (b instanceof Undef) throw new UndefinedError(b);
+    // str % args: Python's printf-style formatting ('%0.1f' % x).
+    if (op === '%' && typeof a === 'string') return pyPercentFormat(a, b);
     const x = typeof a === 'boolean' ? Number(a) : a;
     const y = typeof b === 'boolean' ? Number(b) : b;
     if (typeof x !== 'number' || typeof y !== 'number') throw new TemplateFailure(`unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);

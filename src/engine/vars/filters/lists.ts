@@ -3,6 +3,7 @@ import { isPlainObject, pyEq, pyStr, pyTypeName } from '../py.js';
 import { TemplateFailure, Undef } from '../undefined.js';
 import { arg, iter, splitArgs, type Args, type Fn } from './args.js';
 import { attrGetter } from './attr.js';
+import { doRound } from './py-round.js';
 
 export function unique(xs: unknown[]): unknown[] {
   const out: unknown[] = [];
@@ -201,9 +202,8 @@ export const listFilters: Record<string, Fn> = {
     return iter(v).map((x) => pyStr(key(x))).join(pyStr(arg(a, 0, 'd', '')));
   },
   abs: (v: unknown) => Math.abs(v as number),
-  round: (v: unknown, precision: unknown = 0, method: unknown = 'common') => {
-    const f = 10 ** Number(precision);
-    const fn = method === 'ceil' ? Math.ceil : method === 'floor' ? Math.floor : Math.round;
-    return fn((v as number) * f) / f;
+  round: (v: unknown, ...rest: unknown[]) => {
+    const a = splitArgs(rest);
+    return doRound(v, arg(a, 0, 'precision', 0), arg(a, 1, 'method', 'common'));
   },
 };
