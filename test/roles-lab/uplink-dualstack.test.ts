@@ -1,7 +1,8 @@
 // configure_ovs (mode uplink) on a dual-stack static uplink (IPv4 and IPv6 addresses, a default route of
 // each family): a withheld confirmation puts both families back exactly, the move keeps the IPv6 address
 // and default route on br-ex (the lab's namespace pings the host over IPv6 afterwards), a second run and
-// --check change nothing, and a lost IPv6 default route is seen as drift and repaired.
+// --check change nothing, and a lost IPv6 default route is seen as drift and repaired. datapath_type auto
+// picks netdev here (the container's kernel has no openvswitch module).
 import test from 'ava';
 import { execa } from 'execa';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,8 @@ import { failure, snapshot, uplinkLab, type UplinkLab } from './uplink-helpers.j
 
 const V6_GW = 'fd5c:8a::1';
 const V6_HOST = 'fd5c:8a::11';
+/** datapath_type auto: this container's kernel has no openvswitch module, so the bridge must be netdev. */
+const AUTO = { configure_ovs_datapath_type: 'auto' };
 
 /** The module's own probe output, kept as recorded real output for the pure tests when HW_RECORD_DIR is set. */
 async function record(l: UplinkLab, name: string): Promise<void> {
@@ -33,13 +36,14 @@ test('a dual-stack static uplink keeps its IPv6 address and default route throug
   const before = await snapshot(l);
   t.regex(before, new RegExp(`eth0 inet6 ${V6_HOST}/64[\\s\\S]*default via ${V6_GW} dev eth0`));
 
-  const drill = await l.role({ configure_ovs_confirm: false, configure_ovs_confirm_timeout: 15 });
+  const drill = await l.role({ ...AUTO, configure_ovs_confirm: false, configure_ovs_confirm_timeout: 15 });
   t.regex(failure(drill), /rolled back after [\d.]+ s: no confirmation from hostwire within 15 s/);
   t.is(await snapshot(l), before, 'the rollback restored both families exactly');
 
-  const moved = await l.role();
+  const moved = await l.role(AUTO);
   t.deepEqual(moved.failed, []);
   t.true(moved.changed.length > 0);
+  t.is((await l.host.sh('ovs-vsctl get bridge br-ex datapath_type')).trim(), 'netdev', 'auto: no kernel module here');
   t.regex(await l.host.sh('ip -o -6 addr show dev br-ex scope global'), new RegExp(`inet6 ${V6_HOST}/64`));
   t.regex(await l.host.sh('ip -6 route show default'), new RegExp(`default via ${V6_GW} dev br-ex metric 48`));
   t.regex(await l.host.sh('ip -o addr show dev eth0 scope global'), /^$/, 'eth0 holds no address');
@@ -52,14 +56,14 @@ test('a dual-stack static uplink keeps its IPv6 address and default route throug
   t.regex((await execa(cmd!, args)).stdout, new RegExp(`inet6 ${V6_HOST}/64`), 'SSH over IPv6 reaches the host on br-ex');
   await record(l, 'probe-dualstack-moved');
 
-  t.deepEqual((await l.role()).changed, [], 'second run');
-  const checked = await l.role({}, true);
+  t.deepEqual((await l.role(AUTO)).changed, [], 'second run');
+  const checked = await l.role(AUTO, true);
   t.deepEqual([checked.changed, checked.failed], [[], []], '--check');
 
   // A lost IPv6 default route is drift: --check sees it, a run puts it back.
   await l.host.sh(`ip -6 route del default via ${V6_GW} dev br-ex`);
   await record(l, 'probe-dualstack-lost-v6-default');
-  t.true((await l.role({}, true)).changed.length > 0, '--check reports the missing IPv6 default route');
-  t.deepEqual((await l.role()).failed, []);
+  t.true((await l.role(AUTO, true)).changed.length > 0, '--check reports the missing IPv6 default route');
+  t.deepEqual((await l.role(AUTO)).failed, []);
   t.regex(await l.host.sh('ip -6 route show default'), new RegExp(`default via ${V6_GW} dev br-ex metric 48`));
 });

@@ -14,7 +14,8 @@ export const ovsGatewayArgs = z
     mode: z.enum(['no_uplink', 'uplink']),
     bridge: iface.default('br-ex'),
     extra_bridge: iface.default('br-ex1'),
-    datapath_type: z.string().min(1).default('system'),
+    /** auto: system where the kernel has the openvswitch module, else netdev. */
+    datapath_type: z.string().regex(/^[a-z]{1,16}$/, 'a datapath type: auto, system or netdev').default('auto'),
     /** auto: NetworkManager ovs profiles where NM's OVS plugin exists, else ovs-vsctl + iproute2. */
     backend: z.enum(['auto', 'nm', 'ovs']).default('auto'),
     /** Force the uplink instead of MCO's choice. */

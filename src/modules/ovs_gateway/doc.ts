@@ -11,7 +11,7 @@ export const ovsGatewayDoc: ModuleDoc = {
     mode: 'no_uplink (br-ex alone) or uplink (the NIC and its IP move onto br-ex).',
     bridge: 'The gateway bridge.',
     extra_bridge: 'The second bridge for /etc/ovnk/extra_bridge\'s NIC.',
-    datapath_type: 'system (kernel) or netdev.',
+    datapath_type: 'auto (system where the kernel has the openvswitch module, else netdev), system (kernel) or netdev.',
     backend: 'auto (NetworkManager where its OVS plugin exists), nm or ovs.',
     uplink: 'Force this NIC as the uplink instead of MCO\'s choice.',
     node_ip: 'The node IP hint (default: /run/nodeip-configuration/primary-ip).',

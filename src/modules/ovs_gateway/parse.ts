@@ -3,6 +3,7 @@ import { HostwireError, ProbeParseError } from '../../errors.js';
 import { parseToolJson } from '../../probe/tool-json.js';
 import { readSections, type Section } from '../../probe/sections.js';
 import { asMap, parseOvsTables } from '../kit/ovsdb.js';
+import { parseOvsKernel, type OvsKernel } from './datapath.js';
 
 export interface Addr { family: 'inet' | 'inet6'; local: string; prefixlen: number; scope: string; dynamic: boolean }
 export interface Link {
@@ -33,6 +34,8 @@ export interface GatewayState {
   files: Record<string, string>;
   nm: { present: boolean; running: boolean; ovsPlugin: boolean; devices: NmDevice[] };
   nftTables: string[];
+  /** The kernel's openvswitch module (datapath_type auto). */
+  ovsKernel: OvsKernel;
   bootUnitEnabled: boolean;
   scriptSha: string;
   /** Transactions an earlier run started that have no result yet (e.g. its controller was killed). */
@@ -144,6 +147,7 @@ export function parseGatewayProbe(stdout: string): GatewayState {
     routes: [...parseRoutes(s.get('route4'), 4), ...parseRoutes(s.get('route6'), 6)],
     files: parseFiles(s.get('files')?.out ?? ''),
     nm: parseNm(s.get('nm')),
+    ovsKernel: parseOvsKernel(s.get('kmod')),
     nftTables: (s.get('nft')?.out ?? '').split('\n').flatMap((l) => /^table netdev (\S+)/.exec(l.trim())?.[1] ?? []),
     bootUnitEnabled: boot[0] === 'enabled',
     scriptSha: /^[0-9a-f]{64}$/.test(boot[1] ?? '') ? boot[1]! : '',

@@ -7,6 +7,7 @@ import { shellJoin } from '../../transports/quote.js';
 import type { Change } from '../types.js';
 import type { OvsGatewayArgs } from './args.js';
 import type { GatewayState } from './parse.js';
+import { resolveDatapath } from './datapath.js';
 
 /** A stable, locally administered unicast MAC from the machine-id and the bridge name. */
 export function machineMac(machineId: string, bridge: string): string {
@@ -14,7 +15,8 @@ export function machineMac(machineId: string, bridge: string): string {
   return ['02', ...[...h.subarray(0, 5)].map((b) => b.toString(16).padStart(2, '0'))].join(':');
 }
 
-export function planNoUplink(s: GatewayState, a: OvsGatewayArgs): Change[] {
+export function planNoUplink(s: GatewayState, asked: OvsGatewayArgs): Change[] {
+  const a = resolveDatapath(s.ovsKernel, asked);
   if (s.ovsError) throw new HostwireError('command-failed', `Open vSwitch is not running (start openvswitch-switch / openvswitch): ${s.ovsError}`);
   if (!a.mac && !/^[0-9a-f]{32}$/.test(s.machineId)) throw new HostwireError('command-failed', `cannot derive ${a.bridge}'s MAC: /etc/machine-id is empty or invalid (set configure_ovs_bridge_mac)`);
   const mac = (a.mac ?? machineMac(s.machineId, a.bridge)).toLowerCase();

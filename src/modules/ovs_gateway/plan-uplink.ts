@@ -16,6 +16,7 @@ import { prevPath, uplinkConfig } from './uplink-config.js';
 import { planPending } from './plan-pending.js';
 import { assertBridgeName, assertRemoteTargets, assertUplink } from './validate.js';
 import { assertUplinkCarrier } from './uplink-device.js';
+import { resolveDatapath } from './datapath.js';
 
 
 export interface TxnAction {
@@ -57,7 +58,8 @@ function bridgeChange(s: GatewayState, u: { config: UplinkConfig; moved: boolean
   }];
 }
 
-export function planUplink(s: GatewayState, a: OvsGatewayArgs): Change[] {
+export function planUplink(s: GatewayState, asked: OvsGatewayArgs): Change[] {
+  const a = resolveDatapath(s.ovsKernel, asked);
   if (s.ovsError) throw new HostwireError('command-failed', `Open vSwitch is not running (start openvswitch-switch / openvswitch): ${s.ovsError}`);
   assertBridgeName(s, a.bridge, 'bridge');
   assertBridgeName(s, a.extra_bridge, 'extra_bridge');

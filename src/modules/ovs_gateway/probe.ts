@@ -1,6 +1,7 @@
 // One read of everything the gateway bridge depends on: OVS bridges/ports/interfaces, links and
 // addresses, routes, MCO's hint files, hostwire's saved state, NetworkManager, nftables, the boot unit.
 import { section, requireTool } from '../../probe/sections.js';
+import { KMOD_PROBE } from './datapath.js';
 import { BOOT_UNIT, BOOT_UNIT_PATH, ETC_DIR, LIB_DIR, RUN_DIR, SCRIPT_PATH } from './script/index.js';
 
 /** MCO's inputs for choosing the uplink, read as files. */
@@ -28,5 +29,6 @@ export const GATEWAY_PROBE = [
   section('nft', 'nft list tables netdev'),
   // Transactions still running: their unit is active; "waiting" once applied and checked (confirm window).
   section('pending', `systemctl list-units --plain --no-legend --state=active,activating 'hostwire-configure-ovs-*.service' 2>/dev/null | while read -r u _; do id=\${u#hostwire-configure-ovs-}; id=\${id%.service}; [ -e ${RUN_DIR}/result-"$id" ] && continue; if [ -e ${RUN_DIR}/waiting-"$id" ]; then echo "$id waiting $(cat ${RUN_DIR}/waiting-"$id")"; else echo "$id applying"; fi; done; true`),
+  section('kmod', KMOD_PROBE),
   section('boot', `systemctl is-enabled ${BOOT_UNIT}; sha256sum ${SCRIPT_PATH} | cut -d' ' -f1`),
 ].join('\n');
