@@ -114,7 +114,7 @@ export function typeWords(schema: ZodTypeAny): string {
   if (s instanceof z.ZodObject || s instanceof z.ZodRecord || s instanceof z.ZodMap) return 'dict';
   if (s instanceof z.ZodUnion || s instanceof z.ZodDiscriminatedUnion) {
     // Nested unions flatten: str | (str | int) reads 'str or int' ('list of (a or b)' stays whole).
-    const words = (o: ZodTypeAny) => (o instanceof z.ZodUnion || o instanceof z.ZodDiscriminatedUnion ? typeWords(o).split(' or ') : [typeWords(o)]);
+    const words = (o: ZodTypeAny) => typeWords(o).split(/ or (?![^(]*\))/);
     return [...new Set((s.options as ZodTypeAny[]).flatMap(words))].join(' or ');
   }
   if (s instanceof z.ZodIntersection) return typeWords(s._def.left);
