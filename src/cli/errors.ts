@@ -1,6 +1,6 @@
 // How any failure leaves the CLI: one clear line (stack only with -vvv) and Ansible's exit codes.
 import { BadInputError, HostwireError } from '../errors.js';
-import { EXIT } from '../engine/runner/run-playbook.js';
+import { EXIT } from '../engine/runner/run-options.js';
 import { maskText } from '../vault/secrets.js';
 
 export function reportError(err: unknown, verbosity: number): number {

@@ -1,11 +1,14 @@
-// Opens one authenticated SSH connection (node-ssh on ssh2): key file or default keys,
-// ssh-agent, optional password, host key policy, keepalive, connect timeout, and a
-// pre-opened socket (netns relay or a ProxyJump channel). Errors name user@host:port and why.
+// Opens one authenticated SSH connection (ssh2): key file or default keys, ssh-agent, optional
+// password, host key policy, keepalive, connect timeout, and a pre-opened socket (netns relay or a
+// ProxyJump channel). Errors name user@host:port and why.
+// ssh2 is loaded on the first connect, not with the CLI: it is the largest part of what a run
+// loads (~40 ms of CPU at every start-up), and a run on local hosts or a command that contacts no
+// host needs none of it.
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
-import { NodeSSH, type Config } from 'node-ssh';
+import type { Client, ClientChannel, ConnectConfig } from 'ssh2';
 import { BadInputError, TransportError } from '../errors.js';
 import { createHostKeyVerifier, type HostKeyChecking } from './host-key-policy.js';
 
@@ -26,6 +29,39 @@ export interface SshAuthOptions {
   /** Unanswered keepalives before the connection counts as dead (default 3: ~15 s with 5 s probes). */
   keepaliveCountMax?: number;
 }
+
+/** One authenticated connection: the ssh2 client, whether it is still up, and its end. */
+export class SshSession {
+  private live = true;
+
+  constructor(readonly client: Client) {
+    const down = () => { this.live = false; };
+    client.on('end', down);
+    client.on('close', down);
+    // After 'ready' nothing waits on 'error': a later socket error must not crash the run.
+    client.on('error', () => {});
+  }
+
+  get connected(): boolean {
+    return this.live;
+  }
+
+  /** A channel to dstIP:dstPort opened by the server (ProxyJump, like ssh -J). */
+  forwardOut(srcIP: string, srcPort: number, dstIP: string, dstPort: number): Promise<ClientChannel> {
+    return new Promise((resolve, reject) => {
+      this.client.forwardOut(srcIP, srcPort, dstIP, dstPort, (err, ch) => (err ? reject(err) : resolve(ch)));
+    });
+  }
+
+  dispose(): void {
+    if (!this.live) return;
+    this.live = false;
+    this.client.end();
+  }
+}
+
+let ssh2Module: Promise<typeof import('ssh2')> | undefined;
+const loadSsh2 = () => (ssh2Module ??= import('ssh2').then((m) => m.default));
 
 const DEFAULT_KEYS = ['id_ed25519', 'id_ecdsa', 'id_rsa'];
 
@@ -61,13 +97,13 @@ function reasonOf(e: unknown): string {
 export async function openSsh(
   ep: SshEndpoint, auth: SshAuthOptions, sock?: Duplex, explain?: () => Promise<string | undefined>,
   onHostKey?: (key: Buffer) => void,
-): Promise<NodeSSH> {
+): Promise<SshSession> {
   const verifier = createHostKeyVerifier({
     host: ep.host, port: ep.port, policy: auth.hostKeyChecking,
     knownHostsFile: auth.knownHostsFile, globalKnownHostsFile: auth.globalKnownHostsFile,
   });
   const privateKey = loadPrivateKey(auth.privateKeyFile);
-  const config: Config = {
+  const config: ConnectConfig = {
     host: sock ? undefined : ep.host,
     port: ep.port,
     username: ep.user,
@@ -83,18 +119,31 @@ export async function openSsh(
       return verifier.verify(key);
     },
     algorithms: verifier.preferredAlgorithms.length
-      ? { serverHostKey: verifier.preferredAlgorithms as NonNullable<Config['algorithms']>['serverHostKey'] }
+      ? { serverHostKey: verifier.preferredAlgorithms as NonNullable<ConnectConfig['algorithms']>['serverHostKey'] }
       : undefined,
   };
-  const ssh = new NodeSSH();
+  const { Client: SshClient } = await loadSsh2();
+  const client = new SshClient();
   try {
-    await ssh.connect(config);
+    await handshake(client, config);
   } catch (e) {
-    ssh.dispose();
+    client.end();
     const why = verifier.rejection || (await explain?.()) || reasonOf(e);
     throw new TransportError(`cannot connect to ${describeEndpoint(ep)}: ${why}`, ep.host, e);
   }
-  // node-ssh drops its error listener once ready; a later socket error must not crash the run.
-  ssh.connection!.on('error', () => {});
-  return ssh;
+  return new SshSession(client);
+}
+
+/** Resolves on 'ready'; an error, or a close before it (the server went away), rejects. */
+function handshake(client: Client, config: ConnectConfig): Promise<void> {
+  return new Promise((resolve, reject) => {
+    // Left on after a failure: the errors of a connection being torn down are not the run's.
+    client.on('error', reject);
+    client.on('ready', () => {
+      client.removeListener('error', reject);
+      resolve();
+    });
+    client.on('close', () => reject(Object.assign(new Error('No response from server'), { code: 'ETIMEDOUT' })));
+    client.connect(config);
+  });
 }

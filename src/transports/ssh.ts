@@ -1,10 +1,9 @@
-// SSH transport: ONE connection per host for the whole run (node-ssh on ssh2), at most
+// SSH transport: ONE connection per host for the whole run (ssh2), at most
 // `maxChannels` concurrent channels (OpenSSH MaxSessions), a transparent reconnect when the
 // server dropped the connection between execs, optional netns relay or ProxyJump socket.
 // reconnect() replaces a connection that hangs (an IP moved under it, see ovs_gateway); keepalive
 // (5 s x 3) notices a dead one, and a channel that cannot be opened in time counts as dead.
 import type { Duplex } from 'node:stream';
-import type { NodeSSH } from 'node-ssh';
 import { CommandError, TransportError } from '../errors.js';
 import { openNetnsRelay, type NetnsRelay } from './netns-relay.js';
 import { buildHostCommand } from './host-command.js';
@@ -12,7 +11,7 @@ import { maskSecrets } from './quote.js';
 import { Semaphore } from './semaphore.js';
 import { openExecChannel, runOnChannel } from './ssh-channel.js';
 import { exitStatusOf } from './ssh-channel.js';
-import { describeEndpoint, openSsh, type SshAuthOptions, type SshEndpoint } from './ssh-connect.js';
+import { describeEndpoint, openSsh, type SshAuthOptions, type SshEndpoint, type SshSession } from './ssh-connect.js';
 import type { RunningCommand, StreamingTransport } from './streaming.js';
 import type { ExecOptions, ExecResult, TransportStats, WriteFileOptions } from './transport.js';
 import { buildWriteScript } from './write-script.js';
@@ -35,8 +34,8 @@ const CHANNEL_OPEN_TIMEOUT_MS = 15_000;
 export class SshTransport implements StreamingTransport {
   readonly name: string;
   readonly stats: TransportStats = { execs: 0, bytesSent: 0, connects: 0 };
-  private ssh?: NodeSSH;
-  private jump?: NodeSSH;
+  private ssh?: SshSession;
+  private jump?: SshSession;
   private relay?: NetnsRelay;
   private opening?: Promise<void>;
   private readonly channels: Semaphore;
@@ -62,7 +61,7 @@ export class SshTransport implements StreamingTransport {
   }
 
   get connected(): boolean {
-    return !!this.ssh?.isConnected();
+    return !!this.ssh?.connected;
   }
 
   async connect(): Promise<void> {
@@ -138,7 +137,7 @@ export class SshTransport implements StreamingTransport {
     for (let attempt = 0; ; attempt++) {
       await this.connect();
       try {
-        return await openExecChannel(this.ssh!.connection!, command, CHANNEL_OPEN_TIMEOUT_MS);
+        return await openExecChannel(this.ssh!.client, command, CHANNEL_OPEN_TIMEOUT_MS);
       } catch (e) {
         // A channel that cannot even be opened in time means the connection is dead but not closed yet.
         if (!reconnected && (e as Error & { code?: string }).code === 'ETIMEDOUT') this.dispose();

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ansibleBool } from '../kit/ansible-args.js';
 import { oneLine } from '../kit/line-text.js';
+import { lazyArgs } from '../kit/lazy-args.js';
 
 /** Ansible's `type: str`: text, or a YAML number as text (destination_port: 22); one line, not empty. */
 const str = (what: string) =>
@@ -17,14 +18,14 @@ const strList = (what: string) =>
     .pipe(z.array(z.string().min(1, `expected ${what}, not an empty string`).superRefine(oneLine(what))))
     .default([]);
 
-const chainName = z
+const chainName = () => z
   .string()
   // xtables' rules for a chain name (at most 28 bytes, not an option); no blanks or control characters.
   .regex(/^[^\s\x00-\x1f\x7f!-][^\s\x00-\x1f\x7f]*$/u, "expected a chain name: no blanks or control characters, not starting with '-' or '!'")
   .refine((c) => Buffer.byteLength(c) <= 28, 'expected a chain name of at most 28 bytes');
 
 /** Ansible writes ipv4/ipv6, hostwire 4/6: both are taken, as a number. */
-const ipVersion = z
+const ipVersion = () => z
   .union([z.literal(4), z.literal(6), z.enum(['4', '6', 'ipv4', 'ipv6'])])
   .transform((v) => (v === 6 || v === '6' || v === 'ipv6' ? 6 : 4) as 4 | 6)
   .default(4);
@@ -39,7 +40,7 @@ export const ANSIBLE_RULE_ARGS = [
   'dst_range', 'match_set', 'match_set_flags', 'limit', 'limit_burst', 'uid_owner', 'gid_owner', 'reject_with', 'icmp_type', 'syn',
 ] as const;
 
-const ansibleRuleArgs = {
+const ansibleRuleArgs = () => ({
   protocol: str('a protocol').optional(),
   source: str('an address').optional(),
   to_source: str('an address').optional(),
@@ -74,29 +75,29 @@ const ansibleRuleArgs = {
   reject_with: str('a reject type').optional(),
   icmp_type: str('an ICMP type').optional(),
   syn: z.enum(['ignore', 'match', 'negate']).default('ignore'),
-};
+});
 
-const iptablesObject = z
+const iptablesObject = () => z
   .object({
     table: z.enum(['filter', 'nat', 'mangle', 'raw', 'security']).default('filter'),
-    chain: chainName.optional(),
+    chain: chainName().optional(),
     /** hostwire's raw rule: iptables words (a string split like a shell, or a list). */
     rule: z.union([z.string().min(1), z.array(z.union([z.string(), z.number()]).transform(String)).min(1)]).optional(),
     comment: z.string().min(1).max(256).superRefine(oneLine('an iptables comment')).optional(),
     position: z.number().int().min(1).optional(),
     state: z.enum(['present', 'absent']).default('present'),
-    ip_version: ipVersion,
+    ip_version: ipVersion(),
     action: z.enum(['append', 'insert']).default('append'),
     rule_num: z.union([z.number().int().min(1).transform(String), z.string().regex(/^[1-9]\d*$/, 'expected a rule number (1, 2, ...)')]).optional(),
     wait: z.union([z.number().int().min(0).transform(String), z.string().regex(/^\d+$/, 'expected seconds to wait for the xtables lock')]).optional(),
     flush: ansibleBool.default(false),
     policy: z.enum(['ACCEPT', 'DROP', 'QUEUE', 'RETURN']).optional(),
     chain_management: ansibleBool.default(false),
-    ...ansibleRuleArgs,
+    ...ansibleRuleArgs(),
   })
   .strict();
 
-type Raw = z.infer<typeof iptablesObject>;
+type Raw = z.infer<ReturnType<typeof iptablesObject>>;
 
 /** The Ansible rule arguments given (a default of construct_rule's does not count). */
 export const givenRuleArgs = (a: Raw) =>
@@ -127,6 +128,7 @@ function crossCheck(a: Raw, ctx: z.RefinementCtx): void {
   }
 }
 
-export const iptablesArgs = iptablesObject.superRefine(crossCheck);
+// Built when a task first uses iptables: the largest schema of all (kit/lazy-args.ts).
+export const iptablesArgs = lazyArgs(() => iptablesObject().superRefine(crossCheck));
 
 export type IptablesArgs = z.infer<typeof iptablesArgs>;
