@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Module } from '../types.js';
 import { ansibleBool } from '../kit/ansible-args.js';
 import { fileAttrArgs, planWholeFile } from '../kit/file-content.js';
-import { modeArg, showMode } from '../kit/mode.js';
+import { modeArg, modeOrPreserveArg, showMode } from '../kit/mode.js';
 import { validateArg } from '../kit/validate-command.js';
 import type { FileStat } from '../kit/file-stat.js';
 import { statProbe } from '../kit/stat-probe.js';
@@ -25,7 +25,7 @@ const copyArgs = z
     src: z.string().min(1).optional(),
     ...fileAttrArgs,
     /** preserve: the mode of src (Ansible's mode=preserve). */
-    mode: z.union([z.literal('preserve'), modeArg]).optional(),
+    mode: modeOrPreserveArg.optional(),
     /** no: only create the file when it is missing, never replace its content. */
     force: z.boolean().default(true),
     /** A command run on the new file (%s) before it replaces dest. */

@@ -7,14 +7,20 @@ import { HostwireError } from '../../errors.js';
 import type { FileStat } from './file-stat.js';
 import { isSymbolicMode, octalOf, symbolicModeProblem } from './symbolic-mode.js';
 
-export const modeArg = z
-  .union([z.string(), z.number().int().min(0).max(0o7777, 'Invalid mode supplied, only permission info is allowed')])
-  .superRefine((m, ctx) => {
-    if (typeof m !== 'string' || /^0?[0-7]{3,4}$/.test(m)) return;
-    const why = /^[0-7]+$/.test(m) ? "expected 3 or 4 octal digits like '0644'" : symbolicModeProblem(m);
-    if (why) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `mode must be in octal or symbolic form (${why})` });
-  })
-  .transform((m): string => (typeof m === 'number' ? m.toString(8).padStart(4, '0') : /^[0-7]+$/.test(m) ? m.padStart(4, '0') : m));
+const modeSchema = (preserve: boolean) =>
+  z
+    .union([z.string(), z.number().int().min(0).max(0o7777, 'Invalid mode supplied, only permission info is allowed')])
+    .superRefine((m, ctx) => {
+      if (typeof m !== 'string' || /^0?[0-7]{3,4}$/.test(m) || (preserve && m === 'preserve')) return;
+      const why = /^[0-7]+$/.test(m) ? "expected 3 or 4 octal digits like '0644'" : symbolicModeProblem(m);
+      if (why) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `mode must be in octal or symbolic form (${why})` });
+    })
+    .transform((m): string => (typeof m === 'number' ? m.toString(8).padStart(4, '0') : /^[0-7]+$/.test(m) ? m.padStart(4, '0') : m));
+
+export const modeArg = modeSchema(false);
+
+/** copy's mode, which may also be 'preserve' (the mode of src). */
+export const modeOrPreserveArg = modeSchema(true);
 
 /** True when a mode as printed by `stat -c %a` ('644', '4755') equals the wanted octal string. */
 export function sameMode(statMode: string, want: string): boolean {
