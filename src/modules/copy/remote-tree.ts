@@ -89,11 +89,12 @@ function chowns(p: Plan, a: RemoteCopyArgs, created: string[]): string[] {
   ];
 }
 
-/** mode (and owner/group, as set_fs_attributes) on the top destination path. */
+/** mode (and owner/group, as set_fs_attributes, unless chowns() covers the path) on the top destination path. */
 function topAttrs(p: Plan, a: RemoteCopyArgs, umask?: number): string[] {
-  if (p.topInfo.exists) return planAttrs(p.top, asStat(p.topInfo, umask), { mode: a.mode, owner: a.owner, group: a.group }).flatMap((c) => c.run);
+  const ids = p.top === p.root ? {} : { owner: a.owner, group: a.group };
+  if (p.topInfo.exists) return planAttrs(p.top, asStat(p.topInfo, umask), { mode: a.mode, ...ids }).flatMap((c) => c.run);
   const mode = resolveMode(a.mode, { exists: false, umask }, 'directory');
-  const spec = chownSpec(a.owner, a.group);
+  const spec = chownSpec(ids.owner, ids.group);
   return [...(mode !== undefined ? [`chmod -- ${mode} ${quoteWord(p.top)}`] : []), ...(spec !== undefined ? [`chown -h -- ${quoteWord(spec)} ${quoteWord(p.top)}`] : [])];
 }
 
