@@ -56,6 +56,7 @@ import { openvswitchDbModule } from './ovs_db/openvswitch_db.js';
 import { uriModule } from './uri/uri.js';
 import { groupModule } from './group/group.js';
 import { userModule } from './user/user.js';
+import { unarchiveModule } from './unarchive/unarchive.js';
 import { openvswitchBridgeModule } from './ovs_bridge/openvswitch_bridge.js';
 import { openvswitchPortModule } from './ovs_port/openvswitch_port.js';
 import { nmcliModule } from './nm_connection/nmcli.js';
@@ -86,6 +87,7 @@ for (const m of [rebootModule, waitForConnectionModule]) registerModule(m);
 registerModule(uriModule);
 registerModule(groupModule);
 registerModule(userModule);
+registerModule(unarchiveModule);
 
 /** Modules found for loaded tasks beyond the native ones: src/fallback registers them by the name a task runs under. */
 const resolvedModules = new Map<string, Module<any, any>>();
