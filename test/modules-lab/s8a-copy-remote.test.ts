@@ -90,3 +90,22 @@ test.serial('copy remote_src refuses what Ansible refuses, naming the path', asy
   const notFile = await play('notfile', bad('/dev/null', '/tmp/x'), { mayFail: true });
   t.like(notFile.result('bad'), { outcome: 'failed', msg: "Cannot copy invalid source '/dev/null': not a file" });
 });
+
+test.serial('copy remote_src validate: the copy is checked beside dest before it replaces anything', async (t) => {
+  t.timeout(2 * 60_000);
+  await host!.sh('mkdir -p /srv/s8a-val && printf "a=1\\n" > /srv/s8a-val/src.conf && printf "keep\\n" > /srv/s8a-val/dest.conf');
+  const validated = (check: string) => `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - name: copy
+      copy: { src: /srv/s8a-val/src.conf, dest: /srv/s8a-val/dest.conf, remote_src: true, validate: "grep -q ${check} %s" }
+      ignore_errors: true
+`;
+  const refused = await play('refused', validated('^b='), { mayFail: true });
+  t.like(refused.result('copy'), { outcome: 'failed' });
+  t.is(await host!.sh('cat /srv/s8a-val/dest.conf; ls -A /srv/s8a-val'), 'keep\ndest.conf\nsrc.conf\n', 'dest untouched, no temp file left');
+  const passed = await play('passed', validated('^a='));
+  t.like(passed.result('copy'), { outcome: 'changed' });
+  t.is(await host!.sh('cat /srv/s8a-val/dest.conf'), 'a=1\n');
+});
