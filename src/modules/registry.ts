@@ -60,6 +60,8 @@ import { unarchiveModule } from './unarchive/unarchive.js';
 import { openvswitchBridgeModule } from './ovs_bridge/openvswitch_bridge.js';
 import { openvswitchPortModule } from './ovs_port/openvswitch_port.js';
 import { nmcliModule } from './nm_connection/nmcli.js';
+import { selinuxModule } from './selinux/selinux.js';
+import { sebooleanModule } from './selinux/seboolean.js';
 
 const modules = new Map<string, Module<any, any>>();
 
@@ -77,7 +79,7 @@ registerModule(ovsGatewayModule);
 registerModule(validateArgumentSpecModule);
 for (const m of [statModule, slurpModule, pingModule, rawModule, blockinfileModule, replaceModule, tempfileModule, fetchModule]) registerModule(m);
 for (const m of [systemdModule, systemdServiceModule, includeVarsModule]) registerModule(m);
-for (const m of [serviceFactsModule, packageFactsModule, modprobeModule, openvswitchDbModule, openvswitchBridgeModule, openvswitchPortModule, nmcliModule]) registerModule(m);
+for (const m of [serviceFactsModule, packageFactsModule, modprobeModule, openvswitchDbModule, openvswitchBridgeModule, openvswitchPortModule, nmcliModule, selinuxModule, sebooleanModule]) registerModule(m);
 registerModule(findModule);
 registerModule(scriptModule);
 registerModule(getUrlModule);
