@@ -1,5 +1,5 @@
 // Issue 16: a keyword hostwire accepts must act; one it does not implement is refused at load with
-// file:line. diff and throttle act; a bad timeout or ignore_unreachable value, module_defaults, become_method
+// file:line. diff and throttle act; a bad timeout, ignore_unreachable or module_defaults value, become_method
 // other than sudo and debugger other than never are refused; collections is accepted (names resolve anyway).
 import test from 'ava';
 import { localWorkspace, run } from './helpers.js';
@@ -74,10 +74,10 @@ const refused = async (t: import('ava').ExecutionContext, keyword: string, at: '
   t.regex((err as Error).message, expected);
 };
 
-test('module_defaults is refused at load, naming file and line; a bad timeout or ignore_unreachable too', async (t) => {
+test('a bad timeout, ignore_unreachable or module_defaults is refused at load, naming file and line', async (t) => {
   await refused(t, 'timeout: soon', 'task', /site\.yml:5:7: 'timeout' must be a whole number of seconds, got "soon"/);
   await refused(t, 'ignore_unreachable: maybe', 'play', /site\.yml:3:3: 'ignore_unreachable' must be a boolean \(true\/false, yes\/no\), got "maybe"/);
-  await refused(t, 'module_defaults: { file: { mode: "0600" } }', 'play', /site\.yml:3:3: 'module_defaults' is not supported by hostwire/);
+  await refused(t, 'module_defaults: [file]', 'play', /site\.yml:3:\d+: 'module_defaults' must be a mapping or a list of mappings/);
 });
 
 test('become_method other than sudo and debugger other than never are refused; collections is accepted', async (t) => {

@@ -6,20 +6,11 @@ import { describe, keyLoc } from './keyword-types.js';
 
 const isTemplate = (v: unknown) => typeof v === 'string' && /{{|{%/.test(v);
 
-// Keywords whose Ansible behaviour hostwire does not have: what each would do, for the message.
-const NOT_IMPLEMENTED: Record<string, string> = {
-  module_defaults: 'Ansible would add these default arguments to the modules named',
-};
-
 // `debugger: never` is what hostwire does anyway (it has no task debugger); the others would stop to debug.
 const DEBUGGER_VALUES = ['always', 'never', 'on_failed', 'on_unreachable', 'on_skipped'];
 
 /** Refuses, at load, a keyword on a play, role entry, block or task that hostwire would silently not honour. */
 export function checkKeywordSupport(obj: Record<string, unknown>, fallback: SourceLoc): void {
-  for (const [key, what] of Object.entries(NOT_IMPLEMENTED)) {
-    if (obj[key] === undefined) continue;
-    throw new BadInputError(`'${key}' is not supported by hostwire (${what}); remove it`, keyLoc(obj, key, fallback));
-  }
   const method = obj.become_method;
   if (method !== undefined && method !== null && method !== 'sudo') {
     throw new BadInputError(`become_method: ${JSON.stringify(method)} is not supported: hostwire becomes another user with sudo only (expected sudo)`, keyLoc(obj, 'become_method', fallback));

@@ -4,7 +4,7 @@ export const TASK_KEYWORDS = new Set([
   'until', 'retries', 'delay', 'tags', 'check_mode', 'no_log', 'delegate_to', 'run_once', 'become',
   'become_user', 'become_method', 'vars', 'args', 'listen', 'environment', 'connection', 'block', 'rescue', 'always',
   'any_errors_fatal', 'ignore_unreachable', 'diff', 'debugger', 'throttle', 'timeout', 'collections',
-  'action', 'local_action', 'delegate_facts', 'async', 'poll', 'remote_user',
+  'action', 'local_action', 'delegate_facts', 'async', 'poll', 'remote_user', 'module_defaults',
 ]);
 
 export const PLAY_KEYWORDS = new Set([

@@ -10,6 +10,7 @@ import { inheritCheckMode, loadTaskList, type TaskLoadContext } from './load-tas
 import { makeRoleLoader } from './load-role.js';
 import type { RoleSearch } from './role-path.js';
 import { inheritInto, inheritIntoHandlers, type Inherited } from './inherit.js';
+import { moduleDefaultsKeyword } from './module-defaults.js';
 import { internalAction } from './action-form.js';
 import { boolKeyword, describe, flagKeyword, keyLoc, listKeyword, mapKeyword, secondsKeyword, stringKeyword } from './keyword-types.js';
 import { checkPlayOnlyKeywords, orderKeyword } from './play-order.js';
@@ -116,7 +117,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
       kind: 'block', name: undefined, when: spec.when === undefined ? [] : [spec.when].flat(), tags: [spec.tags ?? []].flat().map(String), vars: params,
       become: spec.become === undefined ? undefined : Boolean(spec.become), becomeUser: spec.become_user as string | undefined,
       runOnce: boolKeyword(spec, 'run_once', rloc), connection: connectionKeyword(spec.connection, locOf(spec, 'connection') ?? rloc),
-      ...inherited, checkMode, environment: spec.environment ?? undefined, baseDir: loaded.ctx.dir, loc: rloc, role: loaded.ctx, block: loaded.tasks, rescue: [], always: [],
+      ...inherited, checkMode, environment: spec.environment ?? undefined, moduleDefaults: moduleDefaultsKeyword(spec, rloc), baseDir: loaded.ctx.dir, loc: rloc, role: loaded.ctx, block: loaded.tasks, rescue: [], always: [],
     });
   }
   const preTasks = await loadTaskList(p.pre_tasks, ctx, 'pre_tasks', keyLoc(p, 'pre_tasks', loc));
@@ -157,6 +158,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
     checkMode: keywordBoolean(p.check_mode, 'check_mode', locOf(p, 'check_mode') ?? loc),
     connection: connectionKeyword(p.connection, locOf(p, 'connection') ?? loc),
     environment: p.environment ?? undefined,
+    moduleDefaults: moduleDefaultsKeyword(p, loc),
     varsPrompt: varsPromptNames(p.vars_prompt, locOf(p, 'vars_prompt') ?? loc),
     runOnce: boolKeyword(p, 'run_once', loc),
     roles: [...roles, ...loadRole.publicRoles],

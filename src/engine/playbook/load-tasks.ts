@@ -10,6 +10,7 @@ import { parseKeyValueArgs, splitFreeForm } from './kv-args.js';
 import { loopKeyword } from './loop-keyword.js';
 import { boolKeyword, describe, flagKeyword, keyLoc, mapKeyword, registerKeyword, secondsKeyword, stringKeyword } from './keyword-types.js';
 import { inheritInto, inheritIntoHandlers } from './inherit.js';
+import { moduleDefaultsKeyword } from './module-defaults.js';
 import { checkIncludeKeywords, loadInclude } from './load-include.js';
 import { checkKeywordSupport, diffKeyword, throttleKeyword } from './keyword-support.js';
 import { fromFiles, importRoleOptions } from './role-include-args.js';
@@ -73,6 +74,7 @@ function commonKeywords(t: Record<string, unknown>, ctx: TaskLoadContext, loc: S
     runOnce: boolKeyword(t, 'run_once', loc),
     connection: connectionKeyword(t.connection, locOf(t, 'connection') ?? loc),
     environment: t.environment ?? undefined,
+    moduleDefaults: moduleDefaultsKeyword(t, loc),
     role: ctx.role,
     baseDir: ctx.baseDir,
     loc,

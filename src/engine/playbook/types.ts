@@ -2,6 +2,7 @@
 // Values stay untemplated here; the runner renders them per host.
 import type { SourceLoc } from '../../errors.js';
 import type { HostOrder } from './play-order.js';
+import type { ModuleDefaults } from './module-defaults.js';
 
 export type Vars = Record<string, unknown>;
 
@@ -53,6 +54,8 @@ export interface TaskCommon {
   timeout?: number | string;
   /** `environment:` (a mapping or a template of one); outer ones first, the task's last wins per key. */
   environment?: unknown;
+  /** `module_defaults:` written here (one level per mapping); the runner stacks the levels around a task. */
+  moduleDefaults?: ModuleDefaults[];
   /** `connection:` on a task or block; only local is acted on (the task runs on the controller). */
   connection?: 'ssh' | 'local';
   runOnce?: boolean;
@@ -165,6 +168,7 @@ export interface PlayDef {
   tags: string[];
   checkMode?: boolean | string;
   environment?: unknown;
+  moduleDefaults?: ModuleDefaults[];
   /** `remote_user:` of the play: the SSH login of its connections where the host sets no ansible_user. */
   remoteUser?: string;
   /** no_log and ignore_errors on the play: every task without its own (or a block's) inherits them. */

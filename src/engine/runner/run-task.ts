@@ -22,12 +22,16 @@ import { asyncSeconds, runAsync, taskSeconds } from './run-async.js';
 import { timeoutSeconds, underTimeout } from './task-timeout.js';
 import { displayName } from './task-name.js';
 import { registerUnreachable } from './unreachable.js';
+import { defaultArgs } from './module-defaults.js';
+import type { ModuleDefaults } from '../playbook/module-defaults.js';
 
 export interface TaskRunOptions {
   /** The task's effective check mode (its check_mode keyword, inherited, or --check). */
   check: boolean;
   /** `environment:` layers (play, blocks, task), rendered per item. */
   environment?: unknown[];
+  /** `module_defaults:` levels (play, roles, blocks, task), outermost first. */
+  moduleDefaults?: readonly ModuleDefaults[];
   diff: boolean;
   verbosity?: number;
   become?: BecomeOptions;
@@ -159,7 +163,7 @@ interface OnceResult {
 async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (extra: Vars) => Vars, opts: TaskRunOptions): Promise<OnceResult> {
   const mod = getModule(task.module);
   if (!mod) throw new BadInputError(`couldn't resolve module/action '${task.module}'`, task.loc);
-  const args = readsSecret(() => renderArgs(mod, task, vars));
+  const args = readsSecret(() => taskArgs(mod, task, vars, opts.moduleDefaults));
   const rendered = args.value;
   let readSecret = args.secret;
   const parsed = parseModuleArgs(mod.args, rendered);
@@ -235,6 +239,11 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
     ignored: failed && isTrue(task.ignoreErrors),
     result,
   };
+}
+
+/** The task's own arguments over its module_defaults (rendered apart: nothing is rendered twice). */
+function taskArgs(mod: Module<any, any>, task: TaskDef, vars: Vars, defaults: readonly ModuleDefaults[] = []): Vars {
+  return { ...defaultArgs(defaults, task.written, vars, task.loc), ...renderArgs(mod, task, vars) };
 }
 
 /** The task's args rendered, except the expressions a module evaluates itself (see Module.expressionArgs). */

@@ -94,6 +94,7 @@ async function runOnHost(p: PlayRun, task: TaskDef, scope: Scope, h: HostState, 
   const result = await runTaskOnHost(withIgnoreErrors(task, varsFor), h, varsFor, when, {
     check,
     environment: task.environment === undefined ? scope.environment : [...scope.environment, task.environment],
+    moduleDefaults: task.moduleDefaults ? [...scope.moduleDefaults, ...task.moduleDefaults] : scope.moduleDefaults,
     diff: task.diff ?? p.opts.diff,
     verbosity: p.opts.verbosity,
     become,

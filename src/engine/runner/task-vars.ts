@@ -6,6 +6,7 @@ import type { PlayDef, RoleContext, TaskDef, Vars } from '../playbook/types.js';
 import { roleDisplayName } from '../playbook/types.js';
 import type { HostState } from './host-state.js';
 import type { CheckModeValue } from './check-mode.js';
+import type { ModuleDefaults } from '../playbook/module-defaults.js';
 
 /** What surrounds a task: the blocks it sits in, outermost first. */
 export interface Scope {
@@ -18,6 +19,8 @@ export interface Scope {
   checkMode?: CheckModeValue;
   /** `environment:` mappings of the play, roles and blocks around the task, outermost first. */
   environment: unknown[];
+  /** `module_defaults:` levels of the play, roles and blocks around the task, outermost first. */
+  moduleDefaults: ModuleDefaults[];
   /** The innermost block's `connection:` (a task's own wins). */
   connection?: 'ssh' | 'local';
   /** run_once set on the play or an enclosing block (a task's own wins). */
@@ -27,9 +30,9 @@ export interface Scope {
   data?: Vars[];
 }
 
-export const rootScope = (play: PlayDef): Scope => ({ vars: [], when: [], tags: [...play.tags], become: play.become, becomeUser: play.becomeUser, checkMode: play.checkMode, environment: play.environment === undefined ? [] : [play.environment], runOnce: play.runOnce });
+export const rootScope = (play: PlayDef): Scope => ({ vars: [], when: [], tags: [...play.tags], become: play.become, becomeUser: play.becomeUser, checkMode: play.checkMode, environment: play.environment === undefined ? [] : [play.environment], moduleDefaults: play.moduleDefaults ?? [], runOnce: play.runOnce });
 
-export function childScope(parent: Scope, item: { vars: Vars; when: unknown[]; tags: string[]; become?: boolean; becomeUser?: string; checkMode?: CheckModeValue; connection?: 'ssh' | 'local'; environment?: unknown; runOnce?: boolean; role?: RoleContext; data?: Vars }): Scope {
+export function childScope(parent: Scope, item: { vars: Vars; when: unknown[]; tags: string[]; become?: boolean; becomeUser?: string; checkMode?: CheckModeValue; connection?: 'ssh' | 'local'; environment?: unknown; moduleDefaults?: ModuleDefaults[]; runOnce?: boolean; role?: RoleContext; data?: Vars }): Scope {
   return {
     data: item.data ? [...(parent.data ?? []), item.data] : parent.data,
     vars: [...parent.vars, item.vars],
@@ -40,6 +43,7 @@ export function childScope(parent: Scope, item: { vars: Vars; when: unknown[]; t
     checkMode: item.checkMode ?? parent.checkMode,
     connection: item.connection ?? parent.connection,
     environment: item.environment === undefined ? parent.environment : [...parent.environment, item.environment],
+    moduleDefaults: item.moduleDefaults ? [...parent.moduleDefaults, ...item.moduleDefaults] : parent.moduleDefaults,
     runOnce: item.runOnce ?? parent.runOnce,
     role: item.role ?? parent.role,
   };
