@@ -5,7 +5,28 @@
 // always: are never listed. A named include_role shows its name alone (IncludeRole.get_name).
 import { shouldRunByTags, type TagFilter } from '../engine/runner/tags.js';
 import { internalAction } from '../engine/playbook/action-form.js';
-import { roleDisplayName, type PlayDef, type TaskItem } from '../engine/playbook/types.js';
+import { roleDisplayName, type PlayDef, type TaskItem, type Vars } from '../engine/playbook/types.js';
+import { mergeVars, renderValue, templatedVars } from '../engine/vars/index.js';
+
+/**
+ * `play #N (hosts): name`: the playbook executor post-validates each play before listing it, so its
+ * hosts and name are templated with the play's vars and -e vars (one that cannot be is shown as written).
+ */
+export function playFieldRenderer(play: PlayDef, extraVars: Vars): (v: string) => string {
+  const vars = templatedVars(mergeVars(play.vars, extraVars));
+  return (v) => {
+    try {
+      return String(renderValue(v, vars, play.loc));
+    } catch {
+      return v;
+    }
+  };
+}
+
+export function playHeader(play: PlayDef, index: number, extraVars: Vars): string {
+  const shown = playFieldRenderer(play, extraVars);
+  return `\n  play #${index + 1} (${shown(play.hosts)}): ${shown(play.name)}\tTAGS: [${play.tags.join(',')}]\n`;
+}
 
 function shownName(it: TaskItem, name: string): string {
   if (!it.role) return name;

@@ -1,5 +1,5 @@
 // `hostwire run PLAYBOOK`: ansible-playbook's options, renderers chosen by --json / TTY.
-import { listPlayTasks } from './list-tasks.js';
+import { listPlayTasks, playFieldRenderer, playHeader } from './list-tasks.js';
 import type { Command } from 'commander';
 import { formatConfirmSummary, type ConfirmFn } from '../engine/runner/confirm.js';
 import { runPlaybook, EXIT } from '../engine/runner/run-playbook.js';
@@ -246,11 +246,13 @@ async function listOnly(playbook: string, f: RunFlags, cfg: MergedSettings): Pro
   const inv = f.listHosts ? await loadInventory(cfg.inventory) : undefined;
   if (inv) checkLimit(inv, f.limit);
   process.stdout.write(`\nplaybook: ${playbook}\n`);
+  const extraVars = parseExtraVars(f.extraVars);
   pb.plays.forEach((play, i) => {
-    process.stdout.write(`\n  play #${i + 1} (${play.hosts}): ${play.name}\tTAGS: [${play.tags.join(',')}]\n`);
+    process.stdout.write(playHeader(play, i, extraVars));
     if (inv) {
-      const hosts = selectHosts(inv, play.hosts, { limit: f.limit ? [f.limit] : undefined });
-      process.stdout.write(`    pattern: ['${play.hosts}']\n    hosts (${hosts.length}):\n${hosts.map((h) => `      ${h}\n`).join('')}`);
+      const pattern = playFieldRenderer(play, extraVars)(play.hosts);
+      const hosts = selectHosts(inv, pattern, { limit: f.limit ? [f.limit] : undefined });
+      process.stdout.write(`    pattern: ['${pattern}']\n    hosts (${hosts.length}):\n${hosts.map((h) => `      ${h}\n`).join('')}`);
     }
     if (f.listTasks) {
       process.stdout.write(`    tasks:\n${listPlayTasks(play, { tags: f.tags, skipTags: f.skipTags })}`);
