@@ -21,6 +21,11 @@ export interface ModuleLookupFrom {
   playbookDir: string;
   /** The task's role directory, when it is in a role. */
   roleDir?: string;
+  /**
+   * Directories of the playbooks that import this one (import_playbook), outermost first: Ansible adds each
+   * loaded playbook's library/ and module_utils/ to its search paths for the rest of the run.
+   */
+  importedBy?: string[];
 }
 
 export type Resolution = { name: string } | { error: string };
@@ -56,11 +61,13 @@ export function createFallbackResolver(search: ConfigSearch = {}): FallbackResol
       trace('controller', 'ansible-core found', t0);
     }
     if (from.roleDir && !roleDirs.includes(from.roleDir)) roleDirs.push(from.roleDir);
-    if (!playbookDirs.includes(from.playbookDir)) playbookDirs.push(from.playbookDir);
-    // The task's own role first, then roles loaded before it, then the playbook's library/ (Ansible's order).
+    const pbDirs = [...(from.importedBy ?? []), from.playbookDir];
+    for (const d of pbDirs) if (!playbookDirs.includes(d)) playbookDirs.push(d);
+    // The task's own role first, then roles loaded before it, then the playbooks' library/, the importing ones
+    // first (Ansible's order: each playbook's plugin folders are added as it loads).
     const localRoles = from.roleDir ? [from.roleDir, ...roleDirs.filter((d) => d !== from.roleDir)] : roleDirs;
     const found = findModule(written, {
-      localLibraries: [...localRoles, from.playbookDir].map((d) => path.join(d, 'library')),
+      localLibraries: [...new Set([...localRoles, ...pbDirs])].map((d) => path.join(d, 'library')),
       library: paths.library,
       collections: collectionRoots(paths, core.core),
       corePackageDir: core.core?.packageDir,

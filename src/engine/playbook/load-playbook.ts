@@ -25,7 +25,7 @@ export interface LoadPlaybookOptions {
   collectionRoots?(): string[];
   knownModule(name: string): boolean;
   /** Modules hostwire has no native version of, found from the playbook's directory (src/fallback). */
-  resolveModule?(written: string, from: { playbookDir: string; roleDir?: string }): { name: string } | { error: string };
+  resolveModule?(written: string, from: { playbookDir: string; roleDir?: string; importedBy?: string[] }): { name: string } | { error: string };
 }
 
 export async function loadPlaybook(file: string, opts: LoadPlaybookOptions, chain: { file: string; loc?: SourceLoc }[] = []): Promise<Playbook> {
@@ -40,9 +40,10 @@ export async function loadPlaybook(file: string, opts: LoadPlaybookOptions, chai
     throw new BadInputError('a playbook must be a list of plays (each with hosts: and tasks: or roles:)', locOf(raw) ?? { file: abs, line: 1 });
   }
   const plays: PlayDef[] = [];
+  const resolveModule = resolverFrom(dir, opts, chain.map((c) => path.dirname(c.file)));
   for (const [i, rawPlay] of raw.entries()) {
     const search = roleSearch(dir, opts, rawPlay);
-    const loadRole = makeRoleLoader({ search, knownModule: opts.knownModule, resolveModule: resolverFrom(dir, opts) });
+    const loadRole = makeRoleLoader({ search, knownModule: opts.knownModule, resolveModule });
     const importKey = rawPlay && typeof rawPlay === 'object' ? Object.keys(rawPlay).find((k) => internalAction(k) === 'import_playbook') : undefined;
     if (importKey) {
       const at = locOf(rawPlay, importKey) ?? { file: abs };
@@ -56,7 +57,7 @@ export async function loadPlaybook(file: string, opts: LoadPlaybookOptions, chai
       plays.push(...sub.plays.map((play) => applyImportKeywords(play, rawPlay as Vars, at)));
       continue;
     }
-    plays.push(await loadPlay(rawPlay, locOfItem(raw, i) ?? { file: abs }, abs, dir, loadRole, opts));
+    plays.push(await loadPlay(rawPlay, locOfItem(raw, i) ?? { file: abs }, abs, dir, loadRole, opts, resolveModule));
   }
   return { path: abs, dir, plays };
 }
@@ -73,9 +74,9 @@ function roleSearch(playbookDir: string, opts: LoadPlaybookOptions, rawPlay: unk
   };
 }
 
-function resolverFrom(playbookDir: string, opts: LoadPlaybookOptions): TaskLoadContext['resolveModule'] {
+function resolverFrom(playbookDir: string, opts: LoadPlaybookOptions, importedBy: string[]): TaskLoadContext['resolveModule'] {
   const resolve = opts.resolveModule;
-  return resolve && ((written, roleDir) => resolve(written, { playbookDir, roleDir }));
+  return resolve && ((written, roleDir) => resolve(written, { playbookDir, roleDir, importedBy }));
 }
 
 /** A play's keys before anything is loaded: known keywords only, each one hostwire can honour, and hosts:. */
@@ -88,13 +89,13 @@ function checkPlayKeys(p: Record<string, unknown>, loc: SourceLoc): void {
   if (p.hosts === undefined || p.hosts === null || p.hosts === '') throw new BadInputError("the play has no 'hosts:' (expected a host pattern such as all or a group name)", loc);
 }
 
-async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, loadRole: ReturnType<typeof makeRoleLoader>, opts: LoadPlaybookOptions): Promise<PlayDef> {
+async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, loadRole: ReturnType<typeof makeRoleLoader>, opts: LoadPlaybookOptions, resolveModule: TaskLoadContext['resolveModule']): Promise<PlayDef> {
   const loc = locOf(raw) ?? at;
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new BadInputError('a play must be a mapping with hosts:', loc);
   const p = raw as Record<string, unknown>;
   checkPlayKeys(p, loc);
   const extraHandlers: TaskDef[] = [];
-  const ctx: TaskLoadContext = { file, baseDir: dir, knownModule: opts.knownModule, resolveModule: resolverFrom(dir, opts), loadRole: (n, pr, l, o) => loadRole(n, pr, l, o, []), extraHandlers, publicRoles: loadRole.publicRoles };
+  const ctx: TaskLoadContext = { file, baseDir: dir, knownModule: opts.knownModule, resolveModule, loadRole: (n, pr, l, o) => loadRole(n, pr, l, o, []), extraHandlers, publicRoles: loadRole.publicRoles };
   const roleTasks: TaskItem[] = [];
   const roles: RoleContext[] = [];
   const roleList = listKeyword(p, 'roles', loc);
