@@ -32,7 +32,7 @@ export function labPlay(host: LabHost, dir: string): LabPlay {
     const result = (task: string) => {
       const e = events.find((x) => x.type === 'host_result' && x.task.name === task);
       if (!e || e.type !== 'host_result') throw new Error(`${name}: no result for ${task}`);
-      return { outcome: e.result.status, msg: e.result.msg, ...(e.result.result as Record<string, unknown>) };
+      return { outcome: e.result.status, ...(e.result.msg !== undefined ? { msg: e.result.msg } : {}), ...(e.result.result as Record<string, unknown>) };
     };
     return { events, summary, changed: summary.stats[name0]?.changed ?? 0, result };
   };

@@ -3,22 +3,9 @@
 // file name that looks like a template or holds a newline comes back as written, the same answer under
 // --check, and a play of finds without contains costs one exec (the batched read).
 import test from 'ava';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { labInventoryYaml } from '../../src/lab/index.js';
-import { runPlaybook } from '../../src/engine/runner/run-playbook.js';
-import type { RunEvent } from '../../src/engine/runner/events.js';
-import { labHost, type LabHost } from '../helpers/lab-host.js';
+import { labModuleTest } from '../helpers/lab-converge.js';
 
-const LAB = 'mffind';
-const dir = mkdtempSync(path.join(tmpdir(), 'hw-mffind-'));
-let host: LabHost | undefined;
-
-test.after.always(async () => {
-  await host?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const lab = labModuleTest('mffind');
 
 const HOSTILE = "{{ lookup('pipe', 'id') }}.log";
 
@@ -44,41 +31,25 @@ const PLAY = `
           - mixed.msg == 'Not all paths examined, check warnings for details'
 `;
 
-async function play(check: boolean): Promise<{ events: RunEvent[]; exitCode: number; execs: number; stats: unknown }> {
-  const playbook = path.join(dir, 'find.yml');
-  writeFileSync(playbook, PLAY);
-  const events: RunEvent[] = [];
-  const s = await runPlaybook({ playbook, inventory: [path.join(dir, 'inventory.yml')], check, retryFile: false, onEvent: (e) => events.push(e) });
-  const name = host!.state.hosts[0]!.name;
-  return { events, exitCode: s.exitCode, execs: s.execs[name] ?? -1, stats: s.stats[name] };
-}
-
-const result = (events: RunEvent[], task: string): Record<string, any> => {
-  const e = events.find((x) => x.type === 'host_result' && x.task.name === task);
-  return e && e.type === 'host_result' ? { status: e.result.status, ...(e.result.result as object) } : {};
-};
-
 test('find on a lab host: Ansible\'s result shape, host names as data, the same under --check, one exec', async (t) => {
   t.timeout(4 * 60_000);
-  host = await labHost(LAB);
-  writeFileSync(path.join(dir, 'inventory.yml'), labInventoryYaml(host.state));
+  const { host, play } = await lab.up();
+  const name = host.state.hosts[0]!.name;
   const q = HOSTILE.replace(/'/g, `'\\''`);
   await host.sh(`mkdir -p /srv/mf/sub /srv/mf/.h && printf 'a\\n' > /srv/mf/a.log && printf 'b\\n' > /srv/mf/sub/b.log && printf x > '/srv/mf/${q}' && printf y > '/srv/mf/new
 line.txt' && touch /srv/mf/.h/c.log && chmod 0640 /srv/mf/a.log`);
   for (const check of [false, true]) {
-    const r = await play(check);
-    const failed = r.events.flatMap((e) => (e.type === 'host_result' && e.result.status === 'failed' ? [JSON.stringify(e.result)] : []));
-    t.is(r.exitCode, 0, failed.join('\n'));
-    t.like(r.stats, { ok: 4, changed: 0, failed: 0 }, `check=${check}`);
-    t.is(r.execs, 1, 'one exec per host: the walks ride the batched read');
-    const logs = result(r.events, 'logs');
+    const r = await play(`find-${check}`, PLAY, { check });
+    t.like(r.summary.stats[name], { ok: 4, changed: 0, failed: 0 }, `check=${check}`);
+    t.is(r.summary.execs[name], 1, 'one exec per host: the walks ride the batched read');
+    const logs = r.result('logs');
     const a = logs.files.find((f: { path: string }) => f.path === '/srv/mf/a.log');
     t.deepEqual(Object.keys(a), ['path', 'mode', 'isdir', 'ischr', 'isblk', 'isreg', 'isfifo', 'islnk', 'issock', 'uid', 'gid', 'size', 'inode', 'dev', 'nlink', 'atime', 'mtime', 'ctime', 'gr_name', 'pw_name', 'wusr', 'rusr', 'xusr', 'wgrp', 'rgrp', 'xgrp', 'woth', 'roth', 'xoth', 'isuid', 'isgid']);
     t.like(a, { mode: '0640', isreg: true, size: 2, pw_name: 'root', gr_name: 'root', rgrp: true, roth: false });
     const paths = logs.files.map((f: { path: string }) => f.path).sort();
     // hidden: only a name starting with a dot is left out, not what lies in a hidden folder (as find.py).
     t.deepEqual(paths, ['/srv/mf/a.log', '/srv/mf/sub/b.log', '/srv/mf/.h/c.log', `/srv/mf/${HOSTILE}`].sort(), 'a name that looks like a template is returned as written');
-    const mixed = result(r.events, 'missing');
+    const mixed = r.result('missing');
     t.true(mixed.files.some((f: { path: string }) => f.path === '/srv/mf/new\nline.txt'), 'a name with a newline is one entry');
     t.deepEqual(mixed.skipped_paths, { '/srv/mf/none': "'/srv/mf/none' is not a directory" });
     t.deepEqual(mixed.warnings, ["Skipped '/srv/mf/none' path due to this access issue: '/srv/mf/none' is not a directory\n"]);

@@ -3,22 +3,9 @@
 // keys, json, content, the status_code failure), creates makes it a no-op, --check skips it as
 // Ansible's (uri has no check mode), and a body_format json POST reaches the server as JSON.
 import test from 'ava';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { labInventoryYaml } from '../../src/lab/index.js';
-import { runPlaybook } from '../../src/engine/runner/run-playbook.js';
-import type { RunEvent, RunSummary } from '../../src/engine/runner/events.js';
-import { labHost, type LabHost } from '../helpers/lab-host.js';
+import { labModuleTest } from '../helpers/lab-converge.js';
 
-const LAB = 'mfuri';
-const dir = mkdtempSync(path.join(tmpdir(), 'hw-mfuri-'));
-let host: LabHost | undefined;
-
-test.after.always(async () => {
-  await host?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const lab = labModuleTest('mfuri');
 
 const BASE = 'http://127.0.0.1:8089';
 // A server that also answers POST by echoing the request's content type and body as JSON.
@@ -49,37 +36,24 @@ const PLAY = `
       ignore_errors: true
 `;
 
-async function play(name: string, check = false): Promise<{ summary: RunSummary; result(task: string): Record<string, any> }> {
-  const playbook = path.join(dir, `${name}.yml`);
-  writeFileSync(playbook, PLAY);
-  const events: RunEvent[] = [];
-  const summary = await runPlaybook({ playbook, inventory: [path.join(dir, 'inventory.yml')], check, retryFile: false, onEvent: (e) => events.push(e) });
-  const result = (task: string) => {
-    const e = events.find((x) => x.type === 'host_result' && x.task.name === task);
-    return e && e.type === 'host_result' ? { status: e.result.status, ...(e.result.result as object) } : {};
-  };
-  return { summary, result };
-}
-
 test('uri on a lab host: Ansible\'s result keys, json and content, POST json, creates, --check skips', async (t) => {
   t.timeout(4 * 60_000);
-  host = await labHost(LAB);
-  writeFileSync(path.join(dir, 'inventory.yml'), labInventoryYaml(host.state));
+  const { host, play } = await lab.up();
   await host.transport.writeFile('/srv/mfuri-server.py', SERVER, { mode: '0644' });
   await host.sh(`mkdir -p /srv/www && printf 'hello world\\n' > /srv/www/hello.txt && printf '{"a": 1, "b": [1,2]}' > /srv/www/data.json && systemd-run -q --unit=mfuri python3 /srv/mfuri-server.py && for i in $(seq 50); do python3 -c "import urllib.request; urllib.request.urlopen('${BASE}/')" 2>/dev/null && break; sleep 0.1; done`);
   const name = host.state.hosts[0]!.name;
 
-  const run = await play('run');
+  const run = await play('run', PLAY);
   t.like(run.summary.stats[name], { changed: 0, failed: 0, ignored: 1 });
   const get = run.result('get');
-  t.deepEqual(Object.keys(get).sort(), ['changed', 'content_length', 'content_type', 'cookies', 'cookies_string', 'date', 'elapsed', 'failed', 'json', 'last_modified', 'msg', 'redirected', 'server', 'status', 'url'].sort());
+  t.deepEqual(Object.keys(get).filter((k) => k !== 'outcome').sort(), ['changed', 'content_length', 'content_type', 'cookies', 'cookies_string', 'date', 'elapsed', 'failed', 'json', 'last_modified', 'msg', 'redirected', 'server', 'status', 'url'].sort());
   t.like(get, { status: 200, json: { a: 1, b: [1, 2] }, content_type: 'application/json', content_length: '20', msg: 'OK (20 bytes)', redirected: false, cookies: {}, cookies_string: '' });
   t.like(run.result('content'), { content: 'hello world\n' });
   t.like(run.result('post'), { status: 201, json: { type: 'application/json', body: '{"name": "{{ x }}", "list": [1, 2]}' } });
   t.like(run.result('missing'), { stdout: "skipped, since '/etc/hostname' exists", changed: false });
   t.like(run.result('notfound'), { failed: true, status: 404, msg: 'Status code was 404 and not [200]: HTTP Error 404: File not found' });
 
-  const checked = await play('check', true);
-  t.like(checked.result('get'), { status: 'skipped', msg: 'remote module (ansible.legacy.uri) does not support check mode' });
+  const checked = await play('check', PLAY, { check: true });
+  t.like(checked.result('get'), { outcome: 'skipped', msg: 'remote module (ansible.legacy.uri) does not support check mode' });
   t.like(checked.summary.stats[name], { changed: 0, failed: 0 });
 });

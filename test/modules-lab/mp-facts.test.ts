@@ -2,26 +2,9 @@
 // shapes, read the host as it is (a unit stopped by hand shows stopped), change nothing, and answer
 // the same under --check. Parity with ansible-core's own output is in the modules' recorded cases.
 import test from 'ava';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { labHost, type LabHost } from '../helpers/lab-host.js';
-import { labPlay, type LabPlay } from '../helpers/lab-play.js';
+import { labModuleTest } from '../helpers/lab-converge.js';
 
-const LAB = 'mpfacts';
-const dir = mkdtempSync(path.join(tmpdir(), 'hw-mpfacts-'));
-let host: LabHost | undefined;
-let play: LabPlay;
-
-test.before(async () => {
-  host = await labHost(LAB);
-  play = labPlay(host, dir);
-});
-
-test.after.always(async () => {
-  await host?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const lab = labModuleTest('mpfacts');
 
 const SERVICES = `
 - hosts: all
@@ -36,8 +19,9 @@ const SERVICES = `
 `;
 
 test.serial('service_facts reads systemd and sysvinit services as Ansible names them', async (t) => {
-  t.timeout(3 * 60_000);
-  await host!.sh('systemctl stop firewalld && systemctl mask uuidd.service >/dev/null 2>&1');
+  t.timeout(4 * 60_000);
+  const { host, play } = await lab.up();
+  await host.sh('systemctl stop firewalld && systemctl mask uuidd.service >/dev/null 2>&1');
   const run = await play('services', SERVICES);
   const sf = run.result('services');
   t.is(sf.outcome, 'ok');
@@ -74,9 +58,10 @@ const PACKAGES = `
 `;
 
 test.serial('package_facts lists dpkg packages as Ansible names them, a local .deb and a removal included', async (t) => {
-  t.timeout(3 * 60_000);
+  t.timeout(4 * 60_000);
+  const { host, play } = await lab.up();
   // A package of the test's own, in no apt index: origin '' and dpkg's section.
-  await host!.sh(
+  await host.sh(
     'set -e; d=$(mktemp -d); mkdir -p $d/DEBIAN; printf "Package: mp-facts-local\\nVersion: 2.5-1\\nArchitecture: all\\n' +
       'Maintainer: hostwire tests <t@example.invalid>\\nSection: misc\\nDescription: test\\n" > $d/DEBIAN/control; ' +
       'dpkg-deb -b $d /tmp/mp-facts-local.deb >/dev/null; dpkg -i /tmp/mp-facts-local.deb >/dev/null; dpkg -r ethtool >/dev/null',

@@ -4,26 +4,9 @@
 // collection's names over ovs_db) converges a key of a map column, re-runs with changed=0, --check
 // predicts without touching OVSDB, and refuses what it cannot map.
 import test from 'ava';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { labHost, type LabHost } from '../helpers/lab-host.js';
-import { labPlay, type LabPlay } from '../helpers/lab-play.js';
+import { convergePlay, labModuleTest } from '../helpers/lab-converge.js';
 
-const LAB = 'mpsys';
-const dir = mkdtempSync(path.join(tmpdir(), 'hw-mpsys-'));
-let host: LabHost | undefined;
-let play: LabPlay;
-
-test.before(async () => {
-  host = await labHost(LAB);
-  play = labPlay(host, dir);
-});
-
-test.after.always(async () => {
-  await host?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const lab = labModuleTest('mpsys');
 
 const MODPROBE = `
 - hosts: all
@@ -35,12 +18,13 @@ const MODPROBE = `
 `;
 
 test.serial('modprobe fails on a host without /proc/modules as the module does, touching nothing', async (t) => {
-  t.timeout(2 * 60_000);
+  t.timeout(4 * 60_000);
+  const { host, play } = await lab.up();
   for (const check of [false, true]) {
     const run = await play(`modprobe-${check}`, MODPROBE, { check });
     t.like(run.result('load'), { outcome: 'failed', msg: "[Errno 2] No such file or directory: '/proc/modules'", name: 'br_netfilter', params: '', state: 'present' });
   }
-  t.is(await host!.sh('ls /etc/modules-load.d /etc/modprobe.d | grep -c br_netfilter || true'), '0\n', 'no file written');
+  t.is(await host.sh('ls /etc/modules-load.d /etc/modprobe.d | grep -c br_netfilter || true'), '0\n', 'no file written');
 });
 
 const DB = (value: string) => `
@@ -64,18 +48,17 @@ const DB = (value: string) => `
 `;
 
 test.serial('openvswitch_db converges a map key, no-op again, --check predicts, refuses what has no mapping', async (t) => {
-  t.timeout(3 * 60_000);
-  await host!.sh('ovs-vsctl --may-exist add-br br-mp -- set Bridge br-mp datapath_type=netdev');
-  const read = () => host!.sh('ovs-vsctl get Bridge br-mp other_config');
-  const first = await play('db', DB('"true"'));
+  t.timeout(4 * 60_000);
+  const { host, play } = await lab.up();
+  await host.sh('ovs-vsctl --may-exist add-br br-mp -- set Bridge br-mp datapath_type=netdev');
+  const read = () => host.sh('ovs-vsctl get Bridge br-mp other_config');
+  const { first, again } = await convergePlay(t, play, 'db', DB('"true"'), { state: read });
   t.like(first.result('key'), { outcome: 'changed', output: { 'disable-in-band': '' } });
   t.is(await read(), '{disable-in-band="true"}\n');
   t.like(first.result('map without key'), { outcome: 'failed', msg: 'missing required arguments: key for map type of column' });
   t.like(first.result('read'), { outcome: 'failed' });
   t.regex(first.result('read').msg, /state: read is not built/);
-  const again = await play('db-again', DB('"true"'));
   t.like(again.result('key'), { outcome: 'ok', changed: false, commands: [] });
-  t.is(again.changed, 0);
   const checked = await play('db-check', DB('"false"'), { check: true, diff: true });
   t.like(checked.result('key'), { outcome: 'changed' });
   t.is(await read(), '{disable-in-band="true"}\n', '--check left OVSDB alone');
@@ -97,16 +80,15 @@ const BRIDGE = (owner: string) => `
 `;
 
 test.serial('openvswitch_bridge converges a bridge, no-op again, --check predicts, refuses a fake bridge', async (t) => {
-  t.timeout(3 * 60_000);
-  const read = () => host!.sh('ovs-vsctl get Bridge br-mpb datapath_type fail_mode external_ids');
-  const first = await play('bridge', BRIDGE('mp'));
+  t.timeout(4 * 60_000);
+  const { host, play } = await lab.up();
+  const read = () => host.sh('ovs-vsctl get Bridge br-mpb datapath_type fail_mode external_ids 2>&1 || true');
+  const { first, again } = await convergePlay(t, play, 'bridge', BRIDGE('mp'), { state: read });
   t.like(first.result('bridge'), { outcome: 'changed' });
   t.is(await read(), 'netdev\nsecure\n{owner=mp}\n');
   t.like(first.result('fake bridge'), { outcome: 'failed' });
   t.regex(first.result('fake bridge').msg, /parent\/vlan \(a fake bridge\) is not built/);
-  const again = await play('bridge-again', BRIDGE('mp'));
   t.like(again.result('bridge'), { outcome: 'ok', changed: false, commands: [] });
-  t.is(again.changed, 0);
   const checked = await play('bridge-check', BRIDGE('other'), { check: true });
   t.like(checked.result('bridge'), { outcome: 'changed' });
   t.is(await read(), 'netdev\nsecure\n{owner=mp}\n', '--check left the bridge alone');
