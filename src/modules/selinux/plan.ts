@@ -3,7 +3,7 @@
 // write of the config file (policy, then state, as its two rewrites leave it) and the runtime mode.
 import type { Change, ModuleResult } from '../types.js';
 import { configValue, withConfigValue, type ConfigFile, type RuntimeState } from './read.js';
-import type { SelinuxArgs } from './selinux.js';
+import type { SelinuxArgs } from './args.js';
 
 export interface SelinuxHave {
   runtime: RuntimeState;

@@ -4,28 +4,17 @@
 // reboot_required and check-mode exits. The config file is rewritten as the module rewrites it, in one
 // atomic write (temp file + rename, its mode and owner kept); the runtime mode is set through
 // /sys/fs/selinux/enforce. update_kernel_param (grubby) is refused by name. See plan.ts.
-import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
-import { ansibleBool, withAliases } from '../kit/ansible-args.js';
 import { applyChanges } from '../kit/apply.js';
 import type { Probe } from '../../probe/types.js';
 import type { Module, ModuleContext, ModuleResult } from '../types.js';
 import { selinuxDoc } from './doc.js';
 import { planSelinux, type SelinuxHave } from './plan.js';
 import { configRead, parseConfig, parseRuntime, parseYes, policyRead, runtimeRead, SYSTEM_CONFIG } from './read.js';
+import { selinuxArgs, type SelinuxArgs } from './args.js';
 
-const selinuxArgs = withAliases(
-  z
-    .object({
-      policy: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'expected a policy name (letters, digits, _ . -)').optional(),
-      state: z.enum(['enforcing', 'permissive', 'disabled']),
-      configfile: z.string().startsWith('/', 'expected an absolute path').default(SYSTEM_CONFIG),
-      update_kernel_param: ansibleBool.default(false),
-    })
-    .strict(),
-  { configfile: ['conf', 'file'] },
-);
-export type SelinuxArgs = z.infer<typeof selinuxArgs>;
+export type { SelinuxArgs };
+
 
 function selinuxProbe(a: SelinuxArgs): Probe<SelinuxHave> {
   const parts = [runtimeRead(), configRead('config', a.configfile), ...(a.configfile !== SYSTEM_CONFIG ? [configRead('system', SYSTEM_CONFIG)] : []), ...(a.policy ? [policyRead(a.policy)] : [])];
