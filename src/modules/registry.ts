@@ -14,6 +14,7 @@ import { systemdUnitModule } from './systemd_unit/systemd_unit.js';
 import { serviceModule } from './service/service.js';
 import { packageModule } from './package/package.js';
 import { aptModule } from './apt/apt.js';
+import { mountModule } from './mount/mount.js';
 import { waitForModule } from './wait_for/wait_for.js';
 import { ipLinkModule } from './ip_link/ip_link.js';
 import { ipAddrModule } from './ip_addr/ip_addr.js';
@@ -110,3 +111,4 @@ export function moduleNames(): string[] {
   return [...modules.keys()].sort();
 }
 registerModule(aptModule);
+registerModule(mountModule);
