@@ -11,7 +11,7 @@ export const userDoc: ModuleDoc = {
     'ssh_public_key, stdout/stderr of the account command). --check predicts (a user to add or remove answers only ' +
     'changed, as user.py). Differences: -G lists the groups in the order given (user.py uses a set\'s order); a home whose ' +
     'parent is missing gets the parent made (umask 022) and useradd -m makes the home, where user.py copies the skeleton ' +
-    'itself; an ssh key is generated with -q; local, seuser, login_class, hidden, profile, authorization, role and ' +
+    'itself (so useradd\'s "home directory already exists" warning is not in stderr); an ssh key is generated with -q; local, seuser, login_class, hidden, profile, authorization, role and ' +
     'ssh_key_passphrase are refused by name.',
   args: {
     name: 'The user\'s name.',

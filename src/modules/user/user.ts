@@ -46,7 +46,16 @@ function checkResult(st: UserState, a: UserArgs, changes: Change[]): ModuleResul
   return { ...head, changed: changes.length > 0, ...presentInfo(st, a, keyPlan(st, a).warnings) };
 }
 
+// user.py's __init__ warns of this whatever the state (the text as 2.14 prints it).
+const APPEND_ALONE = "'append' is set, but no 'groups' are specified. Use 'groups' for appending new groups.This will change to an error in Ansible 2.14.";
+
 async function runUser(a: UserArgs, ctx: ModuleContext): Promise<ModuleResult> {
+  const result = await runUserTask(a, ctx);
+  if (!a.append || a.groups !== undefined) return result;
+  return { ...result, warnings: [APPEND_ALONE, ...((result.warnings as string[] | undefined) ?? [])] };
+}
+
+async function runUserTask(a: UserArgs, ctx: ModuleContext): Promise<ModuleResult> {
   const probe = userProbe(a);
   const st = await ctx.probe(probe);
   let account: Change[];
