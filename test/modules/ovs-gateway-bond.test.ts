@@ -9,7 +9,7 @@ import { parseGatewayProbe } from '../../src/modules/ovs_gateway/parse.js';
 import { isTxnChange, planUplink, type TxnChange } from '../../src/modules/ovs_gateway/plan-uplink.js';
 import { assertUplinkCarrier, bondOptions, uplinkDevice } from '../../src/modules/ovs_gateway/uplink-device.js';
 import { liveUplinkConfig } from '../../src/modules/ovs_gateway/uplink-config.js';
-import { pollTimeoutMs } from '../../src/modules/ovs_gateway/commit.js';
+import { connectTimeoutMs, pollTimeoutMs } from '../../src/modules/ovs_gateway/commit.js';
 
 const probe = (n: string) => parseGatewayProbe(readFileSync(new URL(`../../../src/modules/ovs_gateway/cases/${n}.txt`, import.meta.url), 'utf8'));
 const args = (o: Record<string, unknown> = {}) => ovsGatewayArgs.parse({ mode: 'uplink', datapath_type: 'system', backend: 'ovs', ...o });
@@ -77,4 +77,8 @@ test("a poll waits a quarter of the host's ansible_timeout (3-20 s): emulated VM
   t.is(pollTimeoutMs(60), 15_000);
   t.is(pollTimeoutMs(600), 20_000);
   t.is(pollTimeoutMs('x'), 3000);
+  // The first poll of a session just made waits as long as connecting may (a VM's is 60 s).
+  t.is(connectTimeoutMs(60), 60_000);
+  t.is(connectTimeoutMs(undefined), 10_000);
+  t.is(connectTimeoutMs(600), 60_000);
 });

@@ -100,25 +100,44 @@ export function pollTimeoutMs(ansibleTimeout: unknown): number {
   return Number.isFinite(seconds) && seconds > 0 ? Math.min(20_000, Math.max(3000, (seconds * 1000) / 4)) : 3000;
 }
 
+/** How long the host may take to apply and check before its confirm window opens. */
+const APPLY_LIMIT_MS = 10 * 60_000;
+
+/** The host's connect timeout (ansible_timeout, as the SSH transport uses it; 10 s when unset), at most 60 s. */
+export function connectTimeoutMs(ansibleTimeout: unknown): number {
+  const seconds = Number(ansibleTimeout);
+  return Number.isFinite(seconds) && seconds > 0 ? Math.min(60_000, seconds * 1000) : 10_000;
+}
+
 /** Confirm (unless told not to) and wait for the host's verdict, reconnecting as needed. */
 export async function awaitTransaction(id: string, ctx: ModuleContext, o: CommitOptions): Promise<CommitResult> {
   const t = ctx.transport as Reconnectable;
-  // The host decides within timeout (+ apply and rollback time); past that it is really lost.
-  const deadline = Date.now() + (o.timeoutSec + 90) * 1000;
+  // The host decides within timeout of its window opening (+ rollback time); past that it is really lost. The
+  // window opens once the host has applied and checked: while it still applies (an emulated VM under load took
+  // minutes to make a kernel-datapath bridge), the deadline moves with it, up to APPLY_LIMIT_MS.
+  const windowMs = (o.timeoutSec + 90) * 1000;
+  const hardStop = Date.now() + windowMs + APPLY_LIMIT_MS;
+  let deadline = Date.now() + windowMs;
   let lastError = '';
+  let lastSeen = '';
   let dead = false;
   const pollMs = pollTimeoutMs(ctx.vars?.ansible_timeout);
   while (Date.now() < deadline) {
     try {
-      if (dead && t.reconnect) await t.reconnect();
-      // A session the move left hanging must not hold us for long: 4 s, then reconnect.
+      let fresh = false;
+      if (dead && t.reconnect) { await t.reconnect(); fresh = true; }
+      // A session the move left hanging must not hold us for long: pollMs, then reconnect. A session just
+      // made is not a leftover: it gets the connect timeout (on a loaded emulated VM the first command of a
+      // new session took longer than pollMs, so every poll reconnected again and none ever got the verdict).
+      const limit = fresh ? Math.max(pollMs, connectTimeoutMs(ctx.vars?.ansible_timeout)) : pollMs;
       const r = await Promise.race([
-        t.exec(pollScript(id, o.confirm), { become: ctx.become, timeoutMs: pollMs }),
-        sleep(pollMs + 1000).then(() => ({ code: 124, stdout: '', stderr: '' })),
+        t.exec(pollScript(id, o.confirm), { become: ctx.become, timeoutMs: limit }),
+        sleep(limit + 1000).then(() => ({ code: 124, stdout: '', stderr: '' })),
       ]);
       if (r.code === 124) throw new TransportError(`${ctx.host}: the session hangs`, ctx.host);
       dead = false;
       const out = r.stdout;
+      lastSeen = out.split('\n').slice(0, 2).join(' ').trim();
       if (out.startsWith('@@result')) {
         const status = field(out, 'status') === 'ok' ? 'ok' : 'rolled-back';
         const seconds = Number(field(out, 'ended')) - Number(field(out, 'started'));
@@ -126,6 +145,7 @@ export async function awaitTransaction(id: string, ctx: ModuleContext, o: Commit
         if (status !== 'ok') res.diagnostics = (await t.exec(diagScript(field(out, 'diag')), { become: ctx.become, timeoutMs: 10_000 })).stdout;
         return res;
       }
+      if (out.startsWith('@@pending') && /^(active|activating)$/m.test(out)) deadline = Math.min(hardStop, Math.max(deadline, Date.now() + windowMs));
       if (out.startsWith('@@pending') && !/^(active|activating)$/m.test(out)) {
         const j = await t.exec(`journalctl -u ${unitName(id)} --no-pager -o cat | tail -n 40`, { become: ctx.become });
         throw new HostwireError('command-failed', `the transaction ${unitName(id)} ended without a result:\n${j.stdout}`);
@@ -137,5 +157,6 @@ export async function awaitTransaction(id: string, ctx: ModuleContext, o: Commit
     }
     await sleep(o.pollMs ?? 300);
   }
+  if (!lastError) throw new TransportError(`${ctx.host}: no verdict from the host in time (its last answer: ${lastSeen || 'none'}); the host rolls itself back after ${o.timeoutSec} s without confirmation`, ctx.host);
   throw new TransportError(`${ctx.host}: unreachable since the move (${lastError}); the host rolls itself back after ${o.timeoutSec} s without confirmation`, ctx.host);
 }
