@@ -136,16 +136,23 @@ export function failedResult(h: HostState, task: TaskDef, err: unknown, started 
 
 /** `factsTo`: where ansible_facts go (the delegate, with delegate_facts); the register stays on `h`. */
 function finish(task: TaskDef, h: HostState, result: Record<string, unknown>, factsTo: HostState = h): void {
+  const parts = [result, ...(Array.isArray(result.results) ? (result.results as (Record<string, unknown> | null)[]) : [])];
+  // set_fact cacheable (Ansible's strategy pops the key): its facts are host facts too, as a memory fact cache keeps them.
+  const cacheable = parts.map((r) => {
+    const c = r?._ansible_facts_cacheable === true;
+    if (r) delete r._ansible_facts_cacheable;
+    return c;
+  });
   if (task.register) h.runtimeVars[task.register] = result;
   const level = getModule(task.module)?.factsLevel;
-  const items = Array.isArray(result.results) ? result.results.map((r) => (r as Record<string, unknown> | null)?.ansible_facts) : [];
-  for (const facts of [result.ansible_facts, ...items]) {
-    if (!facts || typeof facts !== 'object' || Array.isArray(facts)) continue;
+  parts.forEach((r, i) => {
+    const facts = r?.ansible_facts;
+    if (!facts || typeof facts !== 'object' || Array.isArray(facts)) return;
     if (level === 'include_vars') Object.assign(factsTo.includedVars, facts);
     else if (level === 'set_fact') Object.assign(factsTo.runtimeVars, facts);
     // A new object: ansible_facts' namespaced view is cached per facts object.
-    else factsTo.facts = { ...factsTo.facts, ...(facts as Vars) };
-  }
+    if (level === undefined || level === 'host' || (level === 'set_fact' && cacheable[i])) factsTo.facts = { ...factsTo.facts, ...(facts as Vars) };
+  });
 }
 
 interface OnceResult {

@@ -1,6 +1,7 @@
 // Modules that act on the run itself rather than on host state: debug, assert, fail, set_fact, meta.
 import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
+import { ansibleBooleanValue } from '../kit/ansible-args.js';
 import type { Module, ModuleContext, TaskExpressions } from '../types.js';
 import { debugDoc, assertDoc, failDoc, setFactDoc, metaDoc } from './doc.js';
 
@@ -84,12 +85,26 @@ export const setFactModule: Module<Record<string, unknown>> = {
   factsLevel: 'set_fact',
   environment: 'irrelevant',
   args: setFactArgs,
-  async run(args) {
-    const facts = { ...args };
-    delete facts.cacheable;
+  async run(args, ctx) {
+    const facts: Record<string, unknown> = {};
+    // Ansible templates each key (a loop's "c{{ item }}") and wants a variable name.
+    for (const [key, v] of Object.entries(args)) {
+      if (key === 'cacheable') continue;
+      const k = /\{\{|\{%/.test(key) ? ctx.render(key) : key;
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) {
+        return { changed: false, failed: true, msg: `The variable name '${k}' is not valid. Variables must start with a letter or underscore character, and contain only letters, numbers and underscores.` };
+      }
+      facts[k] = v;
+    }
+    // cacheable: the facts also become host facts (ansible_facts.X, cleared by meta: clear_facts) -
+    // the runner reads this key, as Ansible's strategy pops it; with no fact cache that is all it does.
+    const cacheable = args.cacheable === undefined ? false : ansibleBooleanValue(args.cacheable);
+    if (cacheable === undefined) {
+      return { changed: false, failed: true, msg: `Unexpected failure during module execution: The value '${String(args.cacheable)}' is not a valid boolean.  Valid booleans include: 'y', 1, 0, 'f', 'yes', 'off', '0', 'n', 'on', 't', 'no', 'true', '1', 'false'` };
+    }
     // ansible-core's set_fact (jinja2_native off): text true/false/yes/no becomes a bool.
     for (const [k, v] of Object.entries(facts)) if (typeof v === 'string' && SET_FACT_BOOLS.has(v.toLowerCase())) facts[k] = ['true', 'yes'].includes(v.toLowerCase());
-    return { changed: false, ansible_facts: facts };
+    return { changed: false, ansible_facts: facts, ...(cacheable ? { _ansible_facts_cacheable: true } : {}) };
   },
 };
 

@@ -6,6 +6,15 @@ import { recordAliases } from './arg-aliases.js';
 const TRUE = new Set(['y', 'yes', 'on', '1', 'true', 't']);
 const FALSE = new Set(['n', 'no', 'off', '0', 'false', 'f']);
 
+/** convert_bool.boolean(strict=True) as a value: true/false, or undefined for what it rejects. */
+export function ansibleBooleanValue(v: unknown): boolean | undefined {
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'number') return v === 1 ? true : v === 0 ? false : undefined;
+  if (typeof v !== 'string') return undefined;
+  const s = v.trim().toLowerCase();
+  return TRUE.has(s) ? true : FALSE.has(s) ? false : undefined;
+}
+
 /** Ansible's `type: bool` (module_utils.parsing.convert_bool.boolean). */
 export const ansibleBool = z.preprocess((v) => {
   if (typeof v === 'number' && (v === 0 || v === 1)) return v === 1;
