@@ -80,3 +80,11 @@ test('is_unarchived: differences in what the task sets do not count, a missing l
   t.false(differs('bin/run: Gid differs', 1000, a), 'only root compares owners');
   t.true(differs('tar: l: Warning: Cannot readlink: No such file or directory', 0, a));
 });
+
+test('the deprecated copy is the opposite of remote_src, as the action plugin reads it (kubespray: copy: false)', (t) => {
+  t.true(unarchiveArgs.parse({ src: '/tmp/a.tgz', dest: '/d', copy: false }).remote_src);
+  t.false(unarchiveArgs.parse({ src: 'a.tgz', dest: '/d', copy: 'yes' }).remote_src);
+  const both = unarchiveArgs.safeParse({ src: 'a.tgz', dest: '/d', copy: false, remote_src: true });
+  t.false(both.success);
+  t.regex(both.success ? '' : both.error.message, /parameters are mutually exclusive: \('copy', 'remote_src'\)/);
+});

@@ -13,7 +13,8 @@ export const unarchiveDoc: ModuleDoc = {
     'name or a \'..\' component, or a link pointing outside dest, is refused before anything is unpacked (Ansible strips the ' +
     'leading / and lets tar skip \'..\' members). Differences: --check predicts from tar --diff (Ansible skips tar archives ' +
     'under --check); a missing or changed symlink counts as a difference (Ansible misses it); zip archives (unzip), a URL ' +
-    'src, validate_certs, io_buffer_size and copy are not supported.',
+    'src, validate_certs and io_buffer_size are not supported. The deprecated copy is read as the action plugin reads ' +
+    'it: copy: false is remote_src: true.',
   args: {
     src: 'The archive: a controller path (role files/ first), or with remote_src a path on the host.',
     dest: 'The existing folder to unpack into (absolute).',
