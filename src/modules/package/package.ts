@@ -7,6 +7,7 @@ import { HostwireError } from '../../errors.js';
 import type { Change, Module } from '../types.js';
 import { parsePackages, type PackageState, type PkgMgr } from './parse.js';
 import { packageDoc } from './doc.js';
+import { aptCommands, type AptWant } from '../kit/apt-plan.js';
 
 /** The managers hostwire drives; Ansible's other pkg_mgr names (its PKG_MGRS) are refused by name. */
 const DRIVEN = ['apt', 'dnf', 'yum'] as const;
@@ -54,16 +55,18 @@ export function probeCommand(a: PackageArgs, hint?: unknown): string {
   ].join('\n');
 }
 
+/** What ansible's package hands to apt: name and state, apt's defaults for the rest. */
+const aptWant = (names: string[], state: AptWant['state']): AptWant => ({ names, state, purge: false, autoremove: false, dpkgOptions: 'force-confdef,force-confold', cacheValidTime: 0 });
+
 function commandsFor(mgr: PkgMgr, action: 'install' | 'remove', names: string[]): string[] {
   const list = names.join(' ');
   if (mgr !== 'apt') return [`${mgr} -y -q ${action === 'install' ? 'install' : 'remove'} ${list}`];
-  const env = 'DEBIAN_FRONTEND=noninteractive';
-  if (action === 'remove') return [`${env} apt-get remove -y -q ${list}`];
-  return [
-    // Refresh the lists only when apt does not know a wanted package yet.
-    `for p in ${list}; do apt-cache show "$p" >/dev/null 2>&1 || { apt-get update -q; break; }; done`,
-    `${env} apt-get install -y -q -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold ${list}`,
-  ];
+  // apt-get's command lines come from the apt backend the apt module uses (kit/apt-plan.ts).
+  const step = { kind: action, summary: '', specs: names, names, before: '', after: '' } as const;
+  const apt = aptCommands(step, aptWant(names, action === 'install' ? 'present' : 'absent'), false);
+  if (action === 'remove') return apt;
+  // Refresh the lists only when apt does not know a wanted package yet.
+  return [`for p in ${list}; do apt-cache show "$p" >/dev/null 2>&1 || { apt-get update -q; break; }; done`, ...apt];
 }
 
 export function planPackages(st: PackageState, a: PackageArgs, host = 'the host'): Change[] {
