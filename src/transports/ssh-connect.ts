@@ -1,14 +1,15 @@
-// Opens one authenticated SSH connection (ssh2): key file or default keys, ssh-agent, optional
-// password, host key policy, keepalive, connect timeout, and a pre-opened socket (netns relay or a
-// ProxyJump channel). Errors name user@host:port and why.
-// ssh2 is loaded on the first connect, not with the CLI: it is the largest part of what a run
-// loads (~40 ms of CPU at every start-up), and a run on local hosts or a command that contacts no
-// host needs none of it.
+// Opens one authenticated SSH connection (node-ssh on ssh2): key file or default keys, ssh-agent,
+// optional password, host key policy, keepalive, connect timeout, and a pre-opened socket (netns relay
+// or a ProxyJump channel). Errors name user@host:port and why.
+// node-ssh (and with it ssh2) is loaded on the first connect, not with the CLI: ssh2 is the largest
+// part of what a run loads (~40 ms of CPU at every start-up), and a run on local hosts or a command
+// that contacts no host needs none of it.
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
-import type { Client, ClientChannel, ConnectConfig } from 'ssh2';
+import type { Config, NodeSSH } from 'node-ssh';
+import type { Client, ClientChannel } from 'ssh2';
 import { BadInputError, TransportError } from '../errors.js';
 import { createHostKeyVerifier, type HostKeyChecking } from './host-key-policy.js';
 
@@ -34,11 +35,15 @@ export interface SshAuthOptions {
 export class SshSession {
   private live = true;
 
-  constructor(readonly client: Client) {
+  readonly client: Client;
+
+  constructor(private readonly ssh: NodeSSH) {
+    this.client = ssh.connection!;
+    const client = this.client;
     const down = () => { this.live = false; };
     client.on('end', down);
     client.on('close', down);
-    // After 'ready' nothing waits on 'error': a later socket error must not crash the run.
+    // node-ssh drops its error listener once ready: a later socket error must not crash the run.
     client.on('error', () => {});
   }
 
@@ -56,12 +61,12 @@ export class SshSession {
   dispose(): void {
     if (!this.live) return;
     this.live = false;
-    this.client.end();
+    this.ssh.dispose();
   }
 }
 
-let ssh2Module: Promise<typeof import('ssh2')> | undefined;
-const loadSsh2 = () => (ssh2Module ??= import('ssh2').then((m) => m.default));
+let nodeSshModule: Promise<typeof import('node-ssh')> | undefined;
+const loadNodeSsh = () => (nodeSshModule ??= import('node-ssh'));
 
 const DEFAULT_KEYS = ['id_ed25519', 'id_ecdsa', 'id_rsa'];
 
@@ -103,7 +108,7 @@ export async function openSsh(
     knownHostsFile: auth.knownHostsFile, globalKnownHostsFile: auth.globalKnownHostsFile,
   });
   const privateKey = loadPrivateKey(auth.privateKeyFile);
-  const config: ConnectConfig = {
+  const config: Config = {
     host: sock ? undefined : ep.host,
     port: ep.port,
     username: ep.user,
@@ -119,31 +124,17 @@ export async function openSsh(
       return verifier.verify(key);
     },
     algorithms: verifier.preferredAlgorithms.length
-      ? { serverHostKey: verifier.preferredAlgorithms as NonNullable<ConnectConfig['algorithms']>['serverHostKey'] }
+      ? { serverHostKey: verifier.preferredAlgorithms as NonNullable<Config['algorithms']>['serverHostKey'] }
       : undefined,
   };
-  const { Client: SshClient } = await loadSsh2();
-  const client = new SshClient();
+  const { NodeSSH } = await loadNodeSsh();
+  const ssh = new NodeSSH();
   try {
-    await handshake(client, config);
+    await ssh.connect(config);
   } catch (e) {
-    client.end();
+    ssh.dispose();
     const why = verifier.rejection || (await explain?.()) || reasonOf(e);
     throw new TransportError(`cannot connect to ${describeEndpoint(ep)}: ${why}`, ep.host, e);
   }
-  return new SshSession(client);
-}
-
-/** Resolves on 'ready'; an error, or a close before it (the server went away), rejects. */
-function handshake(client: Client, config: ConnectConfig): Promise<void> {
-  return new Promise((resolve, reject) => {
-    // Left on after a failure: the errors of a connection being torn down are not the run's.
-    client.on('error', reject);
-    client.on('ready', () => {
-      client.removeListener('error', reject);
-      resolve();
-    });
-    client.on('close', () => reject(Object.assign(new Error('No response from server'), { code: 'ETIMEDOUT' })));
-    client.connect(config);
-  });
+  return new SshSession(ssh);
 }

@@ -1,4 +1,4 @@
-// ssh2 is the largest library a run loads (~40 ms of CPU at every start-up): the engine and the
+// ssh2 (under node-ssh) is the largest library a run loads (~40 ms of CPU at every start-up): the engine and the
 // transports load it on the first SSH connect, so a run on local hosts and a command that contacts
 // no host never pay for it; the SSH connection itself is what it was (a real sshd on loopback).
 import test from 'ava';
