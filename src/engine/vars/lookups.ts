@@ -12,6 +12,7 @@ import { configLookup, templateLookup } from './lookup-template.js';
 import { isPlainObject, pyStr, pyTypeName } from './py.js';
 import { TemplateFailure } from './undefined.js';
 import { findFile } from './lookup-files.js';
+import { inventoryHostnamesLookup } from './lookup-inventory.js';
 
 export type Vars = Record<string, unknown>;
 type Lookup = (terms: unknown[], kw: Record<string, unknown>, vars: Vars) => unknown[];
@@ -125,5 +126,6 @@ export const LOOKUPS: Record<string, Lookup> = {
   template: templateLookup,
   config: configLookup,
   password: passwordLookup,
+  inventory_hostnames: inventoryHostnamesLookup,
   ...LIST_LOOKUPS,
 };
