@@ -13,7 +13,7 @@ export interface Inherited {
   anyErrorsFatal?: boolean;
   remoteUser?: string;
   diff?: boolean;
-  throttle?: number;
+  throttle?: number | string;
   /** `timeout:` seconds (or a template): the task fails when its action takes longer. */
   timeout?: number | string;
 }

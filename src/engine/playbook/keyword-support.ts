@@ -46,10 +46,11 @@ export function diffKeyword(obj: Record<string, unknown>, fallback: SourceLoc): 
   throw new BadInputError(`'diff' must be a boolean (true/false), got ${JSON.stringify(v)}`, loc);
 }
 
-/** `throttle:` the most hosts that run the task at once (0: no limit beyond forks), a whole number. */
-export function throttleKeyword(obj: Record<string, unknown>, fallback: SourceLoc): number | undefined {
+/** `throttle:` the most hosts that run the task at once (0: no limit beyond forks), a whole number or a template (rendered per run). */
+export function throttleKeyword(obj: Record<string, unknown>, fallback: SourceLoc): number | string | undefined {
   const v = obj.throttle;
   if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string' && isTemplate(v)) return v;
   const n = typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
   if (typeof n === 'number' && Number.isInteger(n) && n >= 0) return n;
   throw new BadInputError(`'throttle' must be a whole number of hosts (0 for no limit), got ${JSON.stringify(v)}`, keyLoc(obj, 'throttle', fallback));

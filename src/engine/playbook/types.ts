@@ -49,7 +49,7 @@ export interface TaskCommon {
   /** `diff:` on the task or around it (or the play): overrides --diff for the task. */
   diff?: boolean;
   /** `throttle:` on the task or its block/role: at most this many hosts run it at once (0: forks only). */
-  throttle?: number;
+  throttle?: number | string;
   /** `timeout:` (Ansible's task timeout, seconds or a template): the action fails when it runs longer. */
   timeout?: number | string;
   /** `environment:` (a mapping or a template of one); outer ones first, the task's last wins per key. */

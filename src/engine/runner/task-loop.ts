@@ -15,6 +15,7 @@ import { failedResult, runTaskOnHost } from './run-task.js';
 import { effectiveCheckMode } from './check-mode.js';
 import { withDiffKeyword } from './diff-keyword.js';
 import { displayName } from './task-name.js';
+import { taskThrottle } from './throttle.js';
 import { shouldRunByTags } from './tags.js';
 import { runMeta } from './meta.js';
 import { getModule } from '../../modules/registry.js';
@@ -55,8 +56,11 @@ export async function runTask(p: PlayRun, task: TaskDef, scope: Scope, hosts: Ho
   const runOnce = task.runOnce ?? scope.runOnce;
   // Ansible's BYPASS_HOST_LOOP (add_host, pause): once for the batch, as run_once but registered on the first host only.
   const targets = runOnce || getModule(task.module)?.bypassHostLoop ? hosts.slice(0, 1) : hosts;
-  // throttle: fewer hosts at once than --forks, never more (Ansible caps it by forks).
-  const limit = task.throttle ? Math.min(task.throttle, p.opts.forks) : p.opts.forks;
+  // throttle: fewer hosts at once than --forks, never more (Ansible caps it by forks); a template is
+  // rendered with the first host's vars (Ansible renders it per host as it queues them: the same value
+  // unless it reads host vars).
+  const throttle = taskThrottle(task, () => taskVars(p.vctx, targets[0]!, scope, task));
+  const limit = throttle ? Math.min(throttle, p.opts.forks) : p.opts.forks;
   await forEachLimited(targets, limit, async (h) => {
     const result = await runOnHost(p, task, scope, h, Boolean(runOnce));
     record(p, task, h, result, info);
