@@ -100,7 +100,7 @@ export function pollTimeoutMs(ansibleTimeout: unknown): number {
   return Number.isFinite(seconds) && seconds > 0 ? Math.min(20_000, Math.max(3000, (seconds * 1000) / 4)) : 3000;
 }
 
-/** How long the host may take to apply and check before its confirm window opens. */
+/** How much longer than its window a host that still answers may take (applying before it, rolling back after). */
 const APPLY_LIMIT_MS = 10 * 60_000;
 
 /** The host's connect timeout (ansible_timeout, as the SSH transport uses it; 10 s when unset), at most 60 s. */
@@ -113,8 +113,9 @@ export function connectTimeoutMs(ansibleTimeout: unknown): number {
 export async function awaitTransaction(id: string, ctx: ModuleContext, o: CommitOptions): Promise<CommitResult> {
   const t = ctx.transport as Reconnectable;
   // The host decides within timeout of its window opening (+ rollback time); past that it is really lost. The
-  // window opens once the host has applied and checked: while it still applies (an emulated VM under load took
-  // minutes to make a kernel-datapath bridge), the deadline moves with it, up to APPLY_LIMIT_MS.
+  // window opens once the host has applied and checked: while the host answers that its transaction still
+  // runs (an emulated VM under load took minutes to apply, and to roll back), the deadline moves with it, up
+  // to APPLY_LIMIT_MS more; only a host that stops answering runs into it.
   const windowMs = (o.timeoutSec + 90) * 1000;
   const hardStop = Date.now() + windowMs + APPLY_LIMIT_MS;
   let deadline = Date.now() + windowMs;
@@ -145,7 +146,10 @@ export async function awaitTransaction(id: string, ctx: ModuleContext, o: Commit
         if (status !== 'ok') res.diagnostics = (await t.exec(diagScript(field(out, 'diag')), { become: ctx.become, timeoutMs: 10_000 })).stdout;
         return res;
       }
-      if (out.startsWith('@@pending') && /^(active|activating)$/m.test(out)) deadline = Math.min(hardStop, Math.max(deadline, Date.now() + windowMs));
+      // A host that answers with its transaction still running (applying, waiting, or rolling back after the
+      // window - which took over 90 s on a loaded emulated VM) is followed up to the hard stop.
+      const live = out.startsWith('@@waiting') || out.startsWith('@@confirmed') || (out.startsWith('@@pending') && /^(active|activating)$/m.test(out));
+      if (live) deadline = Math.min(hardStop, Math.max(deadline, Date.now() + windowMs));
       if (out.startsWith('@@pending') && !/^(active|activating)$/m.test(out)) {
         const j = await t.exec(`journalctl -u ${unitName(id)} --no-pager -o cat | tail -n 40`, { become: ctx.become });
         throw new HostwireError('command-failed', `the transaction ${unitName(id)} ended without a result:\n${j.stdout}`);
