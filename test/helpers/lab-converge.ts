@@ -59,14 +59,16 @@ export interface Convergence {
 export async function convergePlay(t: ExecutionContext, play: LabPlay, name: string, yaml: string, o: ConvergeOptions = {}): Promise<Convergence> {
   const read = o.state ?? (async () => '');
   const out: Partial<Convergence> = {};
+  const unconverged = await read();
   if (o.checkFirst ?? true) {
-    const before = await read();
+    const before = unconverged;
     out.checked = await play(`${name}-check`, yaml, { check: true, diff: o.diff });
     t.true(out.checked.changed > 0, `${name}: --check on the unconverged host predicts a change`);
     t.is(await read(), before, `${name}: --check left the host as it was`);
   }
   out.first = await play(name, yaml, { diff: o.diff });
   t.true(out.first.changed > 0, `${name}: the first run changes the host`);
+  if (o.state) t.not(await read(), unconverged, `${name}: the state read from the host changed`);
   out.again = await play(`${name}-again`, yaml, { diff: o.diff });
   t.is(out.again.changed, 0, `${name}: the second run reports changed=0`);
   t.is(out.again.summary.exitCode, 0, `${name}: the second run ends ok`);

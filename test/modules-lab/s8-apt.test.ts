@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
 import { labPlay, type LabPlay } from '../helpers/lab-play.js';
-import { playCycle } from '../helpers/play-cycle.js';
+import { convergePlay } from '../helpers/lab-converge.js';
 
 const LAB = 's8papt';
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-s8papt-'));
@@ -44,7 +44,8 @@ const INSTALL = `
 
 test.serial('apt installs a pinned version, wildcard names and a .deb; --check --diff predicts; again changed=0', async (t) => {
   t.timeout(4 * 60_000);
-  const { checked, first } = await playCycle(t, play, 'install', INSTALL, dpkg, { diff: true });
+  const { checked: maybeChecked, first } = await convergePlay(t, play, 'install', INSTALL, { state: dpkg, diff: true });
+  const checked = maybeChecked!; // --check ran first (convergePlay's default)
   const predicted = checked.result('pinned and wildcard');
   t.regex(predicted.stdout, /Inst hwp-a \(1\.0 [^]*Inst hwp-c \(1\.0 /, 'apt-get --simulate said what it would install');
   t.deepEqual(predicted.diff, [{ header: 'install hwp-a=1.0, hwp-b=1.0, hwp-c=1.0', before: 'hwp-a: absent\nhwp-b: absent\nhwp-c: absent\n', after: 'hwp-a: 1.0\nhwp-b: 1.0\nhwp-c: 1.0\n' }]);
@@ -66,7 +67,7 @@ test.serial('apt latest upgrades to the candidate; a pinned wildcard no longer i
   t.timeout(3 * 60_000);
   await host!.sh('apt-get install -y -q hwp-a=1.0 >/dev/null 2>&1');
   const read = () => host!.sh("dpkg-query -W -f='${Version}' hwp-a");
-  const { first } = await playCycle(t, play, 'latest', LATEST, read);
+  const { first } = await convergePlay(t, play, 'latest', LATEST, { state: read });
   t.is(await read(), '2.0');
   t.like(first.result('latest'), { outcome: 'changed', cache_updated: false });
   const down = await play('down', `
@@ -99,7 +100,7 @@ test.serial('apt absent with autoremove and purge (a conffile left behind), auto
   await host!.sh('apt-get install -y -q -o APT::Install-Recommends=yes hwp-c hwp-conf hwp-b >/dev/null 2>&1 && apt-get remove -y -q hwp-conf hwp-b >/dev/null 2>&1');
   const read = async () => `${await dpkg()}${await host!.sh('ls /etc/hwp-conf.conf 2>&1 || true')}`;
   t.regex(await read(), /hwp-conf rc 1\.0/, 'hwp-conf removed with its conffile left');
-  const { first } = await playCycle(t, play, 'remove', REMOVE, read);
+  const { first } = await convergePlay(t, play, 'remove', REMOVE, { state: read });
   t.like(first.result('c gone'), { outcome: 'changed' }, 'hwp-c and, with --auto-remove, hwp-dep');
   t.like(first.result('conf purged'), { outcome: 'changed' });
   t.like(first.result('autoremove'), { outcome: 'changed' }, 'hwp-rec, installed as a recommendation and now auto, is removed');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
 import { labPlay, type LabPlay } from '../helpers/lab-play.js';
-import { playCycle } from '../helpers/play-cycle.js';
+import { convergePlay } from '../helpers/lab-converge.js';
 
 const LAB = 's8pmount';
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-s8pmount-'));
@@ -40,20 +40,21 @@ const MOUNTED = (size: string) => task(`{ path: /mnt/s8 m, src: tmpfs, fstype: t
 
 test.serial('mounted: --check predicts, a run adds the \\040-escaped entry and mounts, again changed=0; new opts remount', async (t) => {
   t.timeout(3 * 60_000);
-  const { checked } = await playCycle(t, play, 'mounted', MOUNTED('8m'), read, { diff: true });
+  const { checked: maybeChecked } = await convergePlay(t, play, 'mounted', MOUNTED('8m'), { state: read, diff: true });
+  const checked = maybeChecked!; // --check ran first (convergePlay's default)
   t.deepEqual(checked.result('mount').diff[0], { header: 'set /mnt/s8 m in /etc/fstab', before: FSTAB, after: `${FSTAB}tmpfs /mnt/s8\\040m tmpfs size=8m 0 0\n` });
   t.is(await read(), `640 root\n${FSTAB}tmpfs /mnt/s8\\040m tmpfs size=8m 0 0\n/mnt/s8\\x20m tmpfs tmpfs rw,relatime,size=8192k\n`, 'mode, owner and the other lines kept');
-  const resized = await playCycle(t, play, 'resized', MOUNTED('16m'), read);
+  const resized = await convergePlay(t, play, 'resized', MOUNTED('16m'), { state: read });
   t.like(resized.first.result('mount'), { outcome: 'changed', changes: ['set /mnt/s8 m in /etc/fstab', 'remount /mnt/s8 m'] });
   t.regex(await read(), /tmpfs \/mnt\/s8\\040m tmpfs size=16m 0 0\n\/mnt\/s8\\x20m tmpfs tmpfs rw,relatime,size=16384k\n$/);
 });
 
 test.serial('unmounted keeps the entry; absent removes entry, mount and directory; both changed=0 again', async (t) => {
   t.timeout(3 * 60_000);
-  await playCycle(t, play, 'unmounted', task('{ path: /mnt/s8 m, state: unmounted }'), read);
+  await convergePlay(t, play, 'unmounted', task('{ path: /mnt/s8 m, state: unmounted }'), { state: read });
   t.regex(await read(), /tmpfs \/mnt\/s8\\040m tmpfs size=16m 0 0\n$/, 'entry kept, nothing mounted');
   await host!.sh("mount '/mnt/s8 m'");
-  await playCycle(t, play, 'absent', task('{ path: /mnt/s8 m, state: absent }'), read);
+  await convergePlay(t, play, 'absent', task('{ path: /mnt/s8 m, state: absent }'), { state: read });
   t.is(await read(), `640 root\n${FSTAB}`);
   t.is(await host!.sh("ls -d '/mnt/s8 m' 2>/dev/null || echo gone"), 'gone\n');
 });

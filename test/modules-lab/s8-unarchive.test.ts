@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
 import { labPlay } from '../helpers/lab-play.js';
-import { playCycle } from '../helpers/play-cycle.js';
+import { convergePlay } from '../helpers/lab-converge.js';
 
 const LAB = 's8xunarc';
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-s8xunarc-'));
@@ -70,7 +70,7 @@ test('unarchive on a lab host: converge, changed=0, --check changes nothing, dri
   await h.sh('mkdir -p /srv/s8un /srv/s8rem /srv/s8in /srv/s8evil');
   await h.transport.writeFile('/srv/s8in/app.tar', execFileSync('cat', [path.join(dir, 'app.tar')]));
   const read = () => h.sh("cd /srv && find s8un s8rem -printf '%p %m %u %T@ %l\\n' | sort; ls /tmp | grep -c hostwire-unarchive || true");
-  const { first } = await playCycle(t, play, 'unarchive', PLAY, read);
+  const { first } = await convergePlay(t, play, 'unarchive', PLAY, { state: read });
 
   const app = first.result('app');
   t.deepEqual(Object.keys(app).filter((k) => !['outcome', 'msg', 'failed'].includes(k)).sort(),

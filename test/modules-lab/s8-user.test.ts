@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
 import { labPlay } from '../helpers/lab-play.js';
-import { playCycle } from '../helpers/play-cycle.js';
+import { convergePlay } from '../helpers/lab-converge.js';
 
 const LAB = 's8xuser';
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-s8xuser-'));
@@ -53,7 +53,7 @@ test('user on a lab host: converge, changed=0, --check changes nothing, drift se
   host = await labHost(LAB);
   const play = labPlay(host, dir);
   const read = readUsers(host);
-  const { first, again } = await playCycle(t, play, 'present', PLAY('present'), read);
+  const { first, again } = await convergePlay(t, play, 'present', PLAY('present'), { state: read });
 
   const made = first.result('deploy');
   t.deepEqual(Object.keys(made).filter((k) => k !== 'outcome' && k !== 'msg' && k !== 'failed').sort(),
