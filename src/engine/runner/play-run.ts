@@ -38,7 +38,7 @@ export interface PlayRunOptions extends TagFilter {
   lockHosts(batch: HostState[], firstRead?: (h: HostState) => string | undefined): Promise<LockedBatch>;
   /** `read`: the output of factsScript() when the lock already ran it. */
   gatherFacts(h: HostState, subset: Set<string>, read?: string): Promise<Vars>;
-  /** The connected state of a delegate_to target that is no inventory host (localhost). */
+  /** The connected state of a delegate_to target the run has no state for yet: an inventory host no play ran on so far, or localhost. */
   delegateHost(name: string): Promise<HostState>;
   /** The host as another SSH login (a task's remote_user): its own connection, no lock. */
   userHost(h: HostState, user: string): Promise<HostState>;

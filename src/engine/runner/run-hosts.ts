@@ -84,12 +84,19 @@ export function createRunHosts(opts: RunOptions, inv: Inventory, playLayers: Var
   const { lockHosts } = createHostLocker({
     emit, noWait: opts.noWait, timeoutSec: opts.lockTimeoutSec, signal: opts.signal, leaseSec: opts.lockLeaseSec,
   });
+  const inventoryHosts = inventoryStates(inv, playLayers, states);
   return {
     states,
-    ...inventoryStates(inv, playLayers, states),
+    ...inventoryHosts,
     connect,
     connectionOf,
     delegateHost: async (name) => {
+      // An inventory host no play has run on yet: its own state and connection, as a play host's.
+      if (inv.hosts.has(name)) {
+        const h = inventoryHosts.hostState(name);
+        await connect(h);
+        return h;
+      }
       if (name !== 'localhost' && name !== '127.0.0.1') throw new BadInputError(`delegate_to: '${name}' is not in the inventory`);
       let d = localDelegates.get(name);
       if (!d) {

@@ -1,7 +1,7 @@
 // The task loop of the linear strategy: one task on all active hosts of the batch (--forks at a
 // time), then the next. Here: tags and --start-at-task, run_once, any_errors_fatal, the host a task
 // acts on (itself, its delegate, the controller), and recording each host's result (stats, notify).
-import { BadInputError } from '../../errors.js';
+import { BadInputError, HostwireError } from '../../errors.js';
 import { keywordUser } from './remote-user.js';
 import { evalCondition, isTemplated, renderValue } from '../vars/index.js';
 import type { TaskDef, Vars } from '../playbook/types.js';
@@ -139,9 +139,18 @@ async function actingHost(p: PlayRun, task: TaskDef, scope: Scope, h: HostState,
     return { target: connection === 'local' && !task.delegateTo ? await p.opts.delegateHost('localhost') : h };
   }
   const delegatedTo = String(renderValue(task.delegateTo, varsFor(), task.loc));
+  let target: HostState;
+  try {
+    const known = p.vctx.hosts.get(delegatedTo);
+    if (known) await p.opts.connect(known);
+    target = known ?? (await p.opts.delegateHost(delegatedTo));
+  } catch (e) {
+    // An unreachable delegate makes this host's task unreachable (as Ansible reports it), a bad
+    // setting of it (a missing key file) fails the task: a result, not an error out of the run.
+    if (e instanceof HostwireError) return e;
+    throw e;
+  }
   const other = p.vctx.hosts.get(delegatedTo);
-  if (other) await p.opts.connect(other);
-  const target = other ?? (await p.opts.delegateHost(delegatedTo));
   if (!task.delegateFacts) return { target, delegatedTo };
   // Ansible keeps an implicit localhost's facts; hostwire has a host state only for inventory hosts.
   if (!other) return new BadInputError(`delegate_facts: '${delegatedTo}' is not an inventory host of this run, so it cannot receive facts`, task.loc);
