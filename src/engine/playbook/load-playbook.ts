@@ -1,5 +1,6 @@
 // Reads a playbook file into PlayDefs: roles expanded (dependencies first), handlers collected,
 // every task remembering file:line for error messages.
+import { handlersOf } from './handler-imports.js';
 import { factIdsFor } from '../../facts/subsets.js';
 import path from 'node:path';
 import { BadInputError } from '../../errors.js';
@@ -124,11 +125,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
   const preTasks = await loadTaskList(p.pre_tasks, ctx, 'pre_tasks', keyLoc(p, 'pre_tasks', loc));
   const tasks = await loadTaskList(p.tasks, ctx, 'tasks', keyLoc(p, 'tasks', loc));
   const postTasks = await loadTaskList(p.post_tasks, ctx, 'post_tasks', keyLoc(p, 'post_tasks', loc));
-  const playHandlers: TaskDef[] = [];
-  for (const h of await loadTaskList(p.handlers, ctx, 'handlers', keyLoc(p, 'handlers', loc))) {
-    if (h.kind !== 'task') throw new BadInputError('handlers cannot be blocks', h.loc);
-    playHandlers.push(h);
-  }
+  const playHandlers = handlersOf(await loadTaskList(p.handlers, ctx, 'handlers', keyLoc(p, 'handlers', loc)));
   // The play's no_log/ignore_errors reach every task and handler that sets neither (nor a block around it).
   const playInherited = { noLog: boolKeyword(p, 'no_log', loc), ignoreErrors: p.ignore_errors ?? undefined, ignoreUnreachable: flagKeyword(p, 'ignore_unreachable', loc), diff: diffKeyword(p, loc), timeout: secondsKeyword(p, 'timeout', loc) };
   for (const list of [preTasks, roleTasks, tasks, postTasks, extraHandlers, playHandlers]) inheritInto(list, playInherited);

@@ -1,5 +1,6 @@
 // Roles in Ansible's shape: roles/<name>/{tasks,handlers,defaults,vars,meta}/main.yml, or the files
 // include_role/import_role name with tasks_from, vars_from, defaults_from and handlers_from.
+import { handlersOf } from './handler-imports.js';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { BadInputError, type SourceLoc } from '../../errors.js';
@@ -107,10 +108,7 @@ export function makeRoleLoader(opts: RoleLoaderOptions) {
     tasks.push(...(await loadTaskList(rawTasks, tctx, 'tasks')));
     const rawHandlers = await readRoleFile(dir, 'handlers', from.handlers, { at: loc });
     const hctx = { ...tctx, file: roleFilePath(dir, 'handlers', from.handlers) };
-    for (const h of await loadTaskList(rawHandlers, hctx, 'handlers')) {
-      if (h.kind !== 'task') throw new BadInputError('handlers cannot be blocks', h.loc);
-      handlers.push(h);
-    }
+    handlers.push(...handlersOf(await loadTaskList(rawHandlers, hctx, 'handlers')));
     return { ctx, key, tasks, handlers };
   };
   return Object.assign(load, { publicRoles });

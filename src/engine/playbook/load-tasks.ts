@@ -179,7 +179,7 @@ async function importTasks(rawArgs: unknown, mloc: SourceLoc, common: Common, ct
   }
   const list = await loadTaskList(await readYamlFile(file), { ...ctx, file, importChain: [...chain, { file, loc: mloc }] }, file);
   inheritInto(list, common);
-  return { ...common, kind: 'block', block: list, rescue: [], always: [] };
+  return { ...common, kind: 'block', block: list, rescue: [], always: [], imported: true };
 }
 
 /** A module's arguments: a mapping, a key=value string, or a free-form command line (`native`: hostwire has the module). */

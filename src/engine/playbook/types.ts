@@ -100,6 +100,8 @@ export interface BlockDef extends TaskCommon {
   always: TaskItem[];
   /** Set when the block is an include_tasks/include_role task (as written): listed as that one task. */
   include?: string;
+  /** Set when the block is an import_tasks (static): among handlers, its tasks become handlers of their own. */
+  imported?: boolean;
   /** include_tasks/include_role: resolved per host at run time (the block's own keywords are the include's). */
   dynamic?: IncludeSpec;
 }
