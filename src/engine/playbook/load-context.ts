@@ -40,4 +40,6 @@ export interface TaskLoadContext {
   extraHandlers: TaskDef[];
   /** Task files being imported, outermost first: a file met again is a recursion. */
   importChain?: { file: string; loc?: SourceLoc }[];
+  /** Inside a rescue or under a when: an include of a file already on the way here may end (a retry loop). */
+  conditional?: boolean;
 }

@@ -99,13 +99,16 @@ export async function loadInclude(p: IncludeParts, t: Record<string, unknown>, c
     inheritInto(tasks, apply);
     return [{ ...apply, block: tasks, rescue: [], always: [] }];
   };
+  // Under a when, a loop or a rescue, an include of a file already on the way here may end (a retry loop).
+  const mayEnd = Boolean(ctx.conditional) || p.task.when.length > 0 || p.task.loop !== undefined;
+  const fileCtx = mayEnd ? { ...ctx, conditional: true } : ctx;
   const cache = new Map<string, Promise<IncludeLoaded>>();
   // rolespec_validate as rendered for the host (a literal one, or true before any host renders a template).
   const load = (name: string, rendered: RoleFromFiles, at: SourceLoc, validate = options.validate !== false) => {
     const key = `${name}\0${JSON.stringify(rendered)}\0${validate}`;
     let hit = cache.get(key);
     if (!hit) {
-      hit = p.module === 'include_tasks' ? loadTaskFile(name, ctx, at, loadTaskList) : loadRoleTasks(name, rendered, validate, p.task.vars, ctx, at);
+      hit = p.module === 'include_tasks' ? loadTaskFile(name, fileCtx, at, loadTaskList) : loadRoleTasks(name, rendered, validate, p.task.vars, ctx, at);
       hit = hit.then((r) => ({ ...r, tasks: wrap(r.tasks) }));
       cache.set(key, hit);
     }
@@ -116,7 +119,10 @@ export async function loadInclude(p: IncludeParts, t: Record<string, unknown>, c
     public: options.public, allowDuplicates: options.allowDuplicates, validate: options.validate,
   };
   const fixed = !isTemplated(target) && !Object.values(from).some((f) => f !== undefined && isTemplated(f));
-  const preloaded = fixed ? await load(target, from, p.loc) : undefined;
+  // A file that includes itself under a condition (kubespray's retry loops in a rescue) is loaded when the
+  // run reaches it, level by level; unconditionally it could only recurse forever: refused now.
+  const deferred = p.module === 'include_tasks' && fixed && mayEnd && includesItself(target, ctx);
+  const preloaded = fixed && !deferred ? await load(target, from, p.loc) : undefined;
   // Handlers of a role included by a fixed name are known now; the runner adds the others when loaded.
   if (preloaded) ctx.extraHandlers.push(...preloaded.handlers);
   return {
@@ -126,12 +132,24 @@ export async function loadInclude(p: IncludeParts, t: Record<string, unknown>, c
   };
 }
 
+/** Whether the task file `rel` is already being included (or imported) on the way here. */
+function includesItself(rel: string, ctx: TaskLoadContext): boolean {
+  const file = taskFilePath(rel, { file: ctx.file, baseDir: ctx.baseDir, inRole: Boolean(ctx.role) });
+  return (ctx.importChain ?? [{ file: ctx.file }]).some((c) => c.file === file);
+}
+
+/** Far deeper than any real retry loop; a file that includes itself forever stops here with a clear error. */
+const MAX_INCLUDE_DEPTH = 100;
+
 async function loadTaskFile(rel: string, ctx: TaskLoadContext, at: SourceLoc, loadTaskList: LoadListFn): Promise<IncludeLoaded> {
   const file = taskFilePath(rel, { file: ctx.file, baseDir: ctx.baseDir, inRole: Boolean(ctx.role) });
   const chain = ctx.importChain ?? [{ file: ctx.file }];
-  if (chain.some((c) => c.file === file)) {
+  if (chain.length >= MAX_INCLUDE_DEPTH) {
+    throw new BadInputError(`include_tasks '${rel}' nested ${chain.length} deep (a task file including itself whose when never ends the recursion?)`, at);
+  }
+  if (!ctx.conditional && chain.some((c) => c.file === file)) {
     const names = [...chain.map((c) => c.file), file].map((f) => path.relative(ctx.baseDir, f) || f);
-    throw new BadInputError(`include_tasks recursion: ${names.join(' -> ')}; a task file cannot include itself (hostwire loads the files an include names before it runs them)`, at);
+    throw new BadInputError(`include_tasks recursion: ${names.join(' -> ')}; a task file including itself needs a when (or a rescue) that ends it`, at);
   }
   const handlers: TaskDef[] = [];
   const raw = await readYamlFile(file).catch((err: unknown) => {

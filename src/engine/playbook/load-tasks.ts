@@ -134,6 +134,9 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
   return [moduleTask(t, common, runAs, moduleKey, args)];
 }
 
+/** The context for what a block or import with `when` holds: its includes are conditional. */
+const underWhen = (ctx: TaskLoadContext, common: Common): TaskLoadContext => (common.when.length ? { ...ctx, conditional: true } : ctx);
+
 async function loadBlock(t: Record<string, unknown>, moduleKeys: string[], common: Common, ctx: TaskLoadContext): Promise<BlockDef> {
   const loc = common.loc;
   // Ansible: a block holds tasks; a module beside `block:` is an error, not a task.
@@ -141,9 +144,9 @@ async function loadBlock(t: Record<string, unknown>, moduleKeys: string[], commo
   const block: BlockDef = {
     ...common,
     kind: 'block',
-    block: await loadTaskList(t.block, ctx, 'block', keyLoc(t, 'block', loc)),
-    rescue: await loadTaskList(t.rescue, ctx, 'rescue', keyLoc(t, 'rescue', loc)),
-    always: await loadTaskList(t.always, ctx, 'always', keyLoc(t, 'always', loc)),
+    block: await loadTaskList(t.block, underWhen(ctx, common), 'block', keyLoc(t, 'block', loc)),
+    rescue: await loadTaskList(t.rescue, { ...ctx, conditional: true }, 'rescue', keyLoc(t, 'rescue', loc)),
+    always: await loadTaskList(t.always, underWhen(ctx, common), 'always', keyLoc(t, 'always', loc)),
   };
   inheritInto([...block.block, ...block.rescue, ...block.always], block);
   return block;
@@ -177,7 +180,7 @@ async function importTasks(rawArgs: unknown, mloc: SourceLoc, common: Common, ct
     const names = [...chain.map((c) => c.file), file].map((f) => path.relative(ctx.baseDir, f) || f);
     throw new BadInputError(`import_tasks recursion: ${names.join(' -> ')}; a task file cannot include itself (hostwire expands imports before the run)`, mloc);
   }
-  const list = await loadTaskList(await readYamlFile(file), { ...ctx, file, importChain: [...chain, { file, loc: mloc }] }, file);
+  const list = await loadTaskList(await readYamlFile(file), { ...underWhen(ctx, common), file, importChain: [...chain, { file, loc: mloc }] }, file);
   inheritInto(list, common);
   return { ...common, kind: 'block', block: list, rescue: [], always: [], imported: true };
 }
