@@ -22,10 +22,8 @@ const VALID_ARGS = {
   include_tasks: new Set(['file', '_raw_params', 'apply']),
   include_role: new Set(['name', 'role', 'tasks_from', 'vars_from', 'defaults_from', 'handlers_from', 'public', 'allow_duplicates', 'apply', 'rolespec_validate']),
 };
-// Keywords hostwire does not act on for an include: refused rather than silently dropped.
-const NOT_SUPPORTED: Record<string, string> = {
-  run_once: 'put run_once on the included tasks (or in apply:)',
-};
+// Keywords hostwire does not act on for an include: refused rather than silently dropped (none left).
+const NOT_SUPPORTED: Record<string, string> = {};
 
 export interface IncludeParts {
   module: 'include_tasks' | 'include_role';

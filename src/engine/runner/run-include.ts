@@ -113,7 +113,10 @@ export async function runInclude(r: IncludeHost, block: BlockDef, scope: Scope, 
   const info = r.taskInfo(task, scope, hosts[0]);
   r.emit({ type: 'task_start', task: info });
   const inclusions: Inclusion[] = [];
-  for (const h of hosts) {
+  // run_once: as Ansible's linear strategy queues it, the include runs for the first host only, and so
+  // do the tasks it includes (IncludedFile.process_include_results sees that one host's result).
+  const runOnce = task.runOnce ?? scope.runOnce;
+  for (const h of runOnce ? hosts.slice(0, 1) : hosts) {
     const started = Date.now();
     try {
       const { found, results } = await resolveOnHost(r, spec, scope, h);
@@ -125,7 +128,8 @@ export async function runInclude(r: IncludeHost, block: BlockDef, scope: Scope, 
           if (f.allowDuplicates === false) same.noDuplicates.add(h);
         } else inclusions.push({ key: f.key, hosts: [h], itemVars: f.itemVars, loaded: f.loaded, public: f.public, noDuplicates: new Set(f.allowDuplicates === false ? [h] : []) });
       }
-      if (task.register) h.runtimeVars[task.register] = registeredValue(task, found.length, results);
+      // run_once: the one result is registered for every host, as Ansible's get_task_hosts does.
+      if (task.register) for (const x of runOnce ? hosts : [h]) x.runtimeVars[task.register] = registeredValue(task, found.length, results);
       const status = found.length ? 'ok' : 'skipped';
       const msg = found.length ? `included: ${[...new Set(found.map((f) => f.target))].join(', ')}` : 'Conditional result was False';
       r.record(task, h, { host: h.name, status, msg, noLog: task.noLog, durationMs: Date.now() - started }, info);
