@@ -132,7 +132,15 @@ apply_bridge() {
   step ip link set dev "$BRIDGE" address "$MAC" mtu "$MTU" up || return 1
   if [ "$METHOD" = dhcp ]; then
     step networkd_dhcp || return 1
-    i=0; until has_v4 "$BRIDGE"; do i=$((i+1)); [ $i -le 60 ] || { fail "DHCP on $BRIDGE got no lease in 30 s"; return 1; }; sleep 0.5; done
+    # networkd sets the lease's address a moment before its default route: wait for both (seen in CI).
+    i=0; until has_v4 "$BRIDGE" && ip -4 route show default dev "$BRIDGE" | grep -q .; do
+      i=$((i+1))
+      if [ $i -gt 60 ]; then
+        if has_v4 "$BRIDGE"; then fail "DHCP on $BRIDGE gave no default route in 30 s"; else fail "DHCP on $BRIDGE got no lease in 30 s"; fi
+        return 1
+      fi
+      sleep 0.5
+    done
   else
     for a in $ADDRS; do step ip addr replace "$a" dev "$BRIDGE" || return 1; done
     ensure_addrs "$BRIDGE" || { fail "the addresses $ADDRS do not stay on $BRIDGE"; return 1; }
@@ -143,8 +151,13 @@ apply_bridge() {
     ifs=$IFS; IFS=';'
     for r in $ROUTES; do
       IFS=$ifs
+      # The step names the ip command itself (an IPv6 route is '-6 default via ...').
       # shellcheck disable=SC2086
-      [ -z "$r" ] || step route_replace $r dev "$BRIDGE" || { IFS=$ifs; return 1; }
+      case "$r" in
+        '') ;;
+        "-6 "*) step ip -6 route replace ${r#-6 } dev "$BRIDGE" || { IFS=$ifs; return 1; } ;;
+        *) step ip route replace $r dev "$BRIDGE" || { IFS=$ifs; return 1; } ;;
+      esac
     done
     IFS=$ifs
   fi
