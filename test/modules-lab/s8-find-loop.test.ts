@@ -4,26 +4,18 @@
 // and returned 26,983 files (193,126 directories), the loop unrolled until the kernel's ELOOP: a
 // deliberate difference, not reproduced.
 import test from 'ava';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { labHost, type LabHost } from '../helpers/lab-host.js';
-import { labPlay, type LabPlay } from '../helpers/lab-play.js';
+import type { LabHost } from '../helpers/lab-host.js';
+import { labModuleTest } from '../helpers/lab-converge.js';
+import type { LabPlay } from '../helpers/lab-play.js';
 
 const LAB = 's8sfind';
-const dir = mkdtempSync(path.join(tmpdir(), 'hw-s8sfind-'));
+const lab = labModuleTest(LAB);
 let host: LabHost | undefined;
 let play: LabPlay;
 
 test.before(async () => {
-  host = await labHost(LAB);
-  play = labPlay(host, dir);
+  ({ host, play } = await lab.up());
   await host.sh('mkdir -p /srv/fl/sub && touch /srv/fl/f1 /srv/fl/sub/f2 && ln -s .. /srv/fl/sub/loop && ln -s /srv/fl/sub /srv/fl/sublink');
-});
-
-test.after.always(async () => {
-  await host?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const FIND = `

@@ -3,26 +3,18 @@
 // are covered by plan in test/modules/nmcli.test.ts) converge, re-run with changed=0, --check
 // predicts a new gateway without touching the profile, absent deletes, unmapped arguments are refused.
 import test from 'ava';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { labHost, type LabHost } from '../helpers/lab-host.js';
-import { labPlay, type LabPlay } from '../helpers/lab-play.js';
+import type { LabHost } from '../helpers/lab-host.js';
+import { labModuleTest } from '../helpers/lab-converge.js';
+import type { LabPlay } from '../helpers/lab-play.js';
 
 const LAB = 's8snm';
-const dir = mkdtempSync(path.join(tmpdir(), 'hw-s8snm-'));
+const lab = labModuleTest(LAB);
 let host: LabHost | undefined;
 let play: LabPlay;
 
 test.before(async () => {
-  host = await labHost(LAB);
-  play = labPlay(host, dir);
+  ({ host, play } = await lab.up());
   await host.sh('ip link add s8v type veth peer name s8vp');
-});
-
-test.after.always(async () => {
-  await host?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const NM = (gw: string, state = 'present') => `

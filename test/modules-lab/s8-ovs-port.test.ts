@@ -3,26 +3,18 @@
 // predicts a retag without touching OVSDB, a port on another bridge fails as the module's add-port
 // would, and absent deletes it.
 import test from 'ava';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { labHost, type LabHost } from '../helpers/lab-host.js';
-import { labPlay, type LabPlay } from '../helpers/lab-play.js';
+import type { LabHost } from '../helpers/lab-host.js';
+import { labModuleTest } from '../helpers/lab-converge.js';
+import type { LabPlay } from '../helpers/lab-play.js';
 
 const LAB = 's8sport';
-const dir = mkdtempSync(path.join(tmpdir(), 'hw-s8sport-'));
+const lab = labModuleTest(LAB);
 let host: LabHost | undefined;
 let play: LabPlay;
 
 test.before(async () => {
-  host = await labHost(LAB);
-  play = labPlay(host, dir);
+  ({ host, play } = await lab.up());
   await host.sh('ovs-vsctl add-br br-s8 -- set Bridge br-s8 datapath_type=netdev && ovs-vsctl add-br br-s8b -- set Bridge br-s8b datapath_type=netdev');
-});
-
-test.after.always(async () => {
-  await host?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const PORT = (tag: number, state = 'present') => `

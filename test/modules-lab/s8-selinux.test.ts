@@ -3,25 +3,17 @@
 // (one atomic write keeping its mode), re-runs with changed=0, --check predicts enforcing (and the
 // reboot it needs) without touching the file; seboolean says SELinux is disabled.
 import test from 'ava';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { labHost, type LabHost } from '../helpers/lab-host.js';
-import { labPlay, type LabPlay } from '../helpers/lab-play.js';
+import type { LabHost } from '../helpers/lab-host.js';
+import { labModuleTest } from '../helpers/lab-converge.js';
+import type { LabPlay } from '../helpers/lab-play.js';
 
 const LAB = 's8sselx';
-const dir = mkdtempSync(path.join(tmpdir(), 'hw-s8sselx-'));
+const lab = labModuleTest(LAB);
 let host: LabHost | undefined;
 let play: LabPlay;
 
 test.before(async () => {
-  host = await labHost(LAB);
-  play = labPlay(host, dir);
-});
-
-test.after.always(async () => {
-  await host?.close();
-  rmSync(dir, { recursive: true, force: true });
+  ({ host, play } = await lab.up());
 });
 
 const SE = (state: string) => `

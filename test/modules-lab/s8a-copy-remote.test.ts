@@ -6,11 +6,11 @@
 // 2.14 skipping a symlink at the top of a directory it merges into (so its task never converges there).
 // Converge, re-run, drift the sources, --check changes nothing, converge again, then changed=0.
 import test from 'ava';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { labHost, type LabHost } from '../helpers/lab-host.js';
-import { labPlay, type LabPlay } from '../helpers/lab-play.js';
+import type { LabHost } from '../helpers/lab-host.js';
+import { labModuleTest } from '../helpers/lab-converge.js';
+import type { LabPlay } from '../helpers/lab-play.js';
 
 const LAB = 's8acp';
 const root = path.resolve(new URL('../../..', import.meta.url).pathname);
@@ -18,18 +18,12 @@ const fixtures = path.join(root, 'test/modules-lab/fixtures/copy-remote');
 const read = (f: string) => readFileSync(path.join(fixtures, f), 'utf8');
 const ansible = JSON.parse(read('ansible.json')) as Record<'after_first' | 'after_second' | 'after_drift', string[]>;
 const playbook = read('site.yml').replace('- hosts: all', '- hosts: all\n  vars: { out: /srv/s8a-hw }');
-const dir = mkdtempSync(path.join(tmpdir(), 'hw-s8acp-'));
+const lab = labModuleTest(LAB);
 let host: LabHost | undefined;
 let play: LabPlay;
 
 test.before(async () => {
-  host = await labHost(LAB);
-  play = labPlay(host, dir);
-});
-
-test.after.always(async () => {
-  await host?.close();
-  rmSync(dir, { recursive: true, force: true });
+  ({ host, play } = await lab.up());
 });
 
 /** The tree under /srv/s8a-hw as listing.sh prints it, backup names normalised, sorted here. */
