@@ -47,7 +47,8 @@ nm_unmanage_all() {
   if [ -s "$RUN/nm.$$" ]; then
     devs=$(tr '\n' ';' <"$RUN/nm.$$" | sed 's/;$//')
     # rc-manager=unmanaged: NM must not rewrite resolv.conf without the moved uplink's DNS servers.
-    printf '# hostwire configure_ovs: devices moved into OVS bridges\n[main]\nrc-manager=unmanaged\n\n[keyfile]\nunmanaged-devices=%s\n' "$devs" >"$NMCONF.tmp"
+    # '+=' appends to the unmanaged list of the host's other conf.d files (a plain '=' replaced it).
+    printf '# hostwire configure_ovs: devices moved into OVS bridges\n[main]\nrc-manager=unmanaged\n\n[keyfile]\nunmanaged-devices+=%s\n' "$devs" >"$NMCONF.tmp"
     mv "$NMCONF.tmp" "$NMCONF"
   else
     rm -f "$NMCONF"
