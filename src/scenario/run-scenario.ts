@@ -27,6 +27,8 @@ export interface ScenarioOptions {
   onStep?: (o: StepOutcome) => void;
   onEvent?: (e: RunEvent) => void;
   log?: (line: string) => void;
+  /** Ends the scenario early (a test's deadline): the running playbook stops, no later step starts, destroy runs. */
+  signal?: AbortSignal;
 }
 
 export const scenarioLabName = (scenario: string) => ('t' + scenario.toLowerCase().replace(/[^a-z0-9]/g, '')).slice(0, 12);
@@ -51,12 +53,13 @@ export async function runScenario(sc: Scenario, opts: ScenarioOptions = {}): Pro
   const env: StepEnv = {
     sc, lab, inventory,
     log: opts.log ?? (() => undefined),
-    run: (playbook, extra = {}) => runReport({ playbook, inventory: [inventory], retryFile: false, ...extra }, opts.onEvent),
+    run: (playbook, extra = {}) => runReport({ playbook, inventory: [inventory], retryFile: false, signal: opts.signal, ...extra }, opts.onEvent),
   };
   const step = async (name: Step, fn: StepAction) => {
     const t0 = Date.now();
     let detail: string | undefined;
     try {
+      if (name !== 'destroy') opts.signal?.throwIfAborted();
       detail = await fn();
     } catch (err) {
       detail = (err as Error).message ?? String(err);
