@@ -1,7 +1,8 @@
 // ansible.cfg's INI dialect, as Python's configparser reads it for Ansible
 // (ConfigParser(inline_comment_prefixes=(';',))): whole-line comments start with # or ;, an inline
 // comment only with ' ;'; keys are case-insensitive, `=` or `:` separate key and value, an indented
-// line continues the value above, `%%` is a literal %.
+// line continues the value above. Values are read raw (ConfigManager's p.get(..., raw=True)): no
+// interpolation, so `%%` stays `%%` and `%(directory)s` is text (openshift-ansible's control_path).
 import { BadInputError } from '../errors.js';
 
 export interface IniValue {
@@ -46,7 +47,6 @@ export function parseIni(text: string, file: string): IniSections {
     last = { value: stripInline(trimmed.slice(sep + 1).trim()), line };
     current.set(key, last);
   });
-  for (const values of sections.values()) for (const [key, v] of values) v.value = unescapePercent(v.value, file, v.line, key);
   return sections;
 }
 
@@ -54,13 +54,4 @@ export function parseIni(text: string, file: string): IniSections {
 function stripInline(value: string): string {
   const m = /\s;/.exec(value);
   return (m ? value.slice(0, m.index) : value).trim();
-}
-
-/** BasicInterpolation: '%%' is '%'; a lone '%' is refused as configparser refuses it. */
-function unescapePercent(value: string, file: string, line: number, key: string): string {
-  if (!value.includes('%')) return value;
-  if (/%(?!%)/.test(value.replace(/%%/g, ''))) {
-    throw new BadInputError(`${file}:${line}: '${key}' has a lone '%'; expected '%%' for a literal percent sign`);
-  }
-  return value.replace(/%%/g, '%');
 }
