@@ -24,6 +24,8 @@ export interface RoleLoadOptions {
   duplicates?: boolean;
   /** rolespec_validate: prepend the check of meta/argument_specs (Ansible's default: true). */
   validate?: boolean;
+  /** The entry's when/tags/vars (role-entry.ts): entries that differ in them are different roles, as Role.load's hashed_params. */
+  identity?: string;
 }
 
 export interface TaskLoadContext {

@@ -9,6 +9,7 @@ import { connectionKeyword, keywordBoolean } from './keyword-values.js';
 import { PLAY_KEYWORDS, ROLE_ENTRY_KEYWORDS } from './keywords.js';
 import { inheritCheckMode, loadTaskList, type TaskLoadContext } from './load-tasks.js';
 import { makeRoleLoader } from './load-role.js';
+import { roleEntry, roleEntryBlock } from './role-entry.js';
 import type { RoleSearch } from './role-path.js';
 import { inheritInto, inheritIntoHandlers, type Inherited } from './inherit.js';
 import { moduleDefaultsKeyword } from './module-defaults.js';
@@ -104,23 +105,13 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
     const rloc = locOfItem(roleList, i) ?? keyLoc(p, 'roles', loc);
     if (typeof r !== 'string' && (!r || typeof r !== 'object' || Array.isArray(r))) throw new BadInputError(`a roles: entry must be a role name or a mapping with role:, got ${describe(r)}`, rloc);
     const spec = typeof r === 'string' ? { role: r } : (r as Vars);
-    checkKeywordSupport(spec, rloc);
-    const name = String(spec.role ?? spec.name ?? '');
-    if (!name) throw new BadInputError('a roles: entry needs a role name', rloc);
-    const params: Vars = { ...((spec.vars as Vars) ?? {}) };
-    for (const [k, v] of Object.entries(spec)) if (!ROLE_ENTRY_KEYWORDS.has(k)) params[k] = v;
-    const loaded = await loadRole(name, params, locOf(p.roles) ? rloc : loc);
-    const checkMode = keywordBoolean(spec.check_mode, 'check_mode', locOf(spec, 'check_mode') ?? rloc);
-    const inherited = roleEntryKeywords(spec, rloc);
+    const entry = roleEntry(spec, rloc);
+    if (!entry.name) throw new BadInputError('a roles: entry needs a role name', rloc);
+    const loaded = await loadRole(entry.name, entry.params, locOf(p.roles) ? rloc : loc, { identity: entry.identity });
+    const { block, handlers } = roleEntryBlock(spec, rloc, entry.params, loaded);
     roles.push(loaded.ctx);
-    extraHandlers.push(...inheritIntoHandlers(inheritCheckMode(loaded.handlers, checkMode), inherited));
-    inheritInto(loaded.tasks, inherited);
-    roleTasks.push({
-      kind: 'block', name: undefined, when: spec.when === undefined ? [] : [spec.when].flat(), tags: [spec.tags ?? []].flat().map(String), vars: params,
-      become: spec.become === undefined ? undefined : Boolean(spec.become), becomeUser: spec.become_user as string | undefined,
-      runOnce: boolKeyword(spec, 'run_once', rloc), connection: connectionKeyword(spec.connection, locOf(spec, 'connection') ?? rloc),
-      ...inherited, checkMode, environment: spec.environment ?? undefined, moduleDefaults: moduleDefaultsKeyword(spec, rloc), baseDir: loaded.ctx.dir, loc: rloc, role: loaded.ctx, block: loaded.tasks, rescue: [], always: [],
-    });
+    extraHandlers.push(...handlers);
+    roleTasks.push(block);
   }
   const preTasks = await loadTaskList(p.pre_tasks, ctx, 'pre_tasks', keyLoc(p, 'pre_tasks', loc));
   const tasks = await loadTaskList(p.tasks, ctx, 'tasks', keyLoc(p, 'tasks', loc));
@@ -180,22 +171,6 @@ function varsFilesKeyword(p: Record<string, unknown>, loc: SourceLoc): string[] 
   const varsFiles = listKeyword(p, 'vars_files', loc, true);
   for (const f of varsFiles) if (typeof f !== 'string') throw new BadInputError(`'vars_files' entries must be file names, got ${describe(f)}`, locOf(f) ?? keyLoc(p, 'vars_files', loc));
   return varsFiles as string[];
-}
-
-/** The inheritable keywords of a roles: entry (its own when/tags/become... make the role's block). */
-function roleEntryKeywords(spec: Vars, loc: SourceLoc): Inherited {
-  return {
-    ignoreErrors: spec.ignore_errors ?? undefined,
-    ignoreUnreachable: flagKeyword(spec, 'ignore_unreachable', loc),
-    noLog: boolKeyword(spec, 'no_log', loc),
-    delegateTo: spec.delegate_to === undefined || spec.delegate_to === null ? undefined : String(spec.delegate_to),
-    delegateFacts: boolKeyword(spec, 'delegate_facts', loc),
-    anyErrorsFatal: boolKeyword(spec, 'any_errors_fatal', loc),
-    remoteUser: stringKeyword(spec, 'remote_user', loc),
-    diff: diffKeyword(spec, loc),
-    throttle: throttleKeyword(spec, loc),
-    timeout: secondsKeyword(spec, 'timeout', loc),
-  };
 }
 
 /** vars_prompt entries (a list of {name, prompt, ...}): only their names matter, each must come with -e. */

@@ -11,6 +11,7 @@ import { asRoleVars, readRoleFile, roleFilePath } from './role-files.js';
 import { argumentSpecTask } from './role-argspec.js';
 import { isFoundRole, resolveRolePath, type FoundRole, type RoleSearch } from './role-path.js';
 import type { RoleContext, TaskDef, TaskItem, Vars } from './types.js';
+import { roleEntry, roleEntryBlock } from './role-entry.js';
 
 export interface RoleLoaderOptions {
   search: RoleSearch;
@@ -79,16 +80,16 @@ export function makeRoleLoader(opts: RoleLoaderOptions) {
     for (const [i, dep] of deps.entries()) {
       const depLoc = locOfItem(deps, i) ?? keyLoc(meta, 'dependencies', { file: metaFile, line: 1 });
       if (typeof dep !== 'string' && (!dep || typeof dep !== 'object' || Array.isArray(dep))) throw new BadInputError(`a dependency must be a role name or a mapping with role:, got ${describe(dep)}`, depLoc);
-      const depName = typeof dep === 'string' ? dep : String((dep as Vars).role ?? (dep as Vars).name ?? '');
-      const depParams = typeof dep === 'object' && dep ? { ...(dep as Vars) } : {};
-      delete depParams.role;
-      delete depParams.name;
-      const d = await load(depName, (depParams.vars as Vars) ?? depParams, depLoc, {}, [...stack, dir], dir);
+      const spec = typeof dep === 'string' ? { role: dep } : (dep as Vars);
+      const entry = roleEntry(spec, depLoc);
+      const d = await load(entry.name, entry.params, depLoc, { identity: entry.identity }, [...stack, dir], dir);
+      // The dependency's own when/tags/become... apply to its tasks and handlers, as a play's roles: entry.
+      const wrapped = roleEntryBlock(spec, depLoc, entry.params, d);
       ctx.dependencies!.push(d.ctx);
-      tasks.push(...d.tasks);
-      handlers.push(...d.handlers);
+      tasks.push(wrapped.block);
+      handlers.push(...wrapped.handlers);
     }
-    const key = `${dir}\0${JSON.stringify(from)}\0${JSON.stringify(params)}`;
+    const key = `${dir}\0${JSON.stringify(from)}\0${JSON.stringify(params)}\0${lo.identity ?? ''}`;
     // include_role runs the role each time it is reached (a loop's every item): no dedup there.
     if (seen.has(key) && !lo.duplicates && !metaAllowsDuplicates(meta, metaFile)) return { ctx, key, tasks, handlers };
     seen.add(key);
