@@ -14,6 +14,8 @@ import { systemdUnitModule } from './systemd_unit/systemd_unit.js';
 import { serviceModule } from './service/service.js';
 import { packageModule } from './package/package.js';
 import { aptModule } from './apt/apt.js';
+import { dnfModule } from './dnf/dnf.js';
+import { yumModule } from './dnf/yum.js';
 import { mountModule } from './mount/mount.js';
 import { waitForModule } from './wait_for/wait_for.js';
 import { ipLinkModule } from './ip_link/ip_link.js';
@@ -111,4 +113,6 @@ export function moduleNames(): string[] {
   return [...modules.keys()].sort();
 }
 registerModule(aptModule);
+registerModule(dnfModule);
+registerModule(yumModule);
 registerModule(mountModule);
