@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { labHost, type LabHost } from './lab-host.js';
+import type { LabUpOptions } from '../../src/lab/index.js';
 import { labPlay, type LabPlay, type PlayRun } from './lab-play.js';
 
 export interface LabModuleTest {
@@ -18,8 +19,8 @@ export interface LabModuleTest {
   up(): Promise<{ host: LabHost; play: LabPlay }>;
 }
 
-/** Registers the teardown (test.after.always) of one lab host and folder for this test file. */
-export function labModuleTest(lab: string): LabModuleTest {
+/** Registers the teardown (test.after.always) of one lab host and folder for this test file; `options`: the lab's (extra packages). */
+export function labModuleTest(lab: string, options: Omit<LabUpOptions, 'name'> = {}): LabModuleTest {
   const dir = mkdtempSync(path.join(tmpdir(), `hw-${lab}-`));
   let host: LabHost | undefined;
   let upping: Promise<{ host: LabHost; play: LabPlay }> | undefined;
@@ -30,7 +31,7 @@ export function labModuleTest(lab: string): LabModuleTest {
   });
   return {
     dir,
-    up: () => (upping ??= labHost(lab).then((h) => {
+    up: () => (upping ??= labHost(lab, options).then((h) => {
       host = h;
       return { host: h, play: labPlay(h, dir) };
     })),
