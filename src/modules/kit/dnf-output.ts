@@ -51,8 +51,12 @@ export function parseDnfOutput(out: string, rc: number, before: RpmPackage[]): D
   }
   const aborted = /^Operation aborted\.$/m.test(out);
   if (rc !== 0 && !aborted && o.noMatch.length === 0) {
-    o.error = out.split('\n').filter((l) => /^(Error|Problem| - |\s+- )/.test(l)).join('\n').trim() || out.trim();
-    o.depsolve = /^ ?Problem/m.test(out) || /conflicting requests|nothing provides/.test(out);
+    // dnf prints the exception's text after 'Error: ' (a depsolve problem on the lines below it), as the module's to_native(e).
+    const at = /^Error: ?/m.exec(out);
+    const text = at ? out.slice(at.index + at[0].length) : out;
+    // dnf's hint to the CLI user ('(try to add --allowerasing ...)') is not the error.
+    o.error = text.split('\n').filter((l) => !/^\(try to add /.test(l)).join('\n').trimEnd();
+    o.depsolve = /^ Problem/m.test(o.error);
   }
   return o;
 }
