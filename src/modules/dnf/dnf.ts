@@ -1,59 +1,13 @@
 // dnf: ansible.builtin.dnf natively (kit/dnf-read.ts reads with rpm, kit/dnf-plan.ts plans, dnf's
-// printed transaction is the result). A spec the read settles starts no dnf ("Nothing to do", as the
-// module says); otherwise `dnf -y ACTION -- specs` runs (`dnf --assumeno` under --check: the
-// transaction predicted, nothing done) and its table gives the module's results list.
-import type { Probe } from '../../probe/types.js';
-import { section, readSections } from '../../probe/sections.js';
-import { dnfReadCommand, parseDnfRead, type DnfState, type RpmPackage } from '../kit/dnf-read.js';
-import { dnfCommand, dnfReadWords, planDnf, type DnfAction, type DnfWant } from '../kit/dnf-plan.js';
-import { parseDnfOutput } from '../kit/dnf-output.js';
-import type { Change, Module, ModuleContext, ModuleResult } from '../types.js';
+// printed transaction is the result: kit/dnf-run.ts). A spec the read settles starts no dnf ("Nothing
+// to do", as the module says); otherwise `dnf -y ACTION -- specs` runs (`dnf --assumeno` under --check:
+// the transaction predicted, nothing done) and its table gives the module's results list.
+import type { DnfState } from '../kit/dnf-read.js';
+import { dnfCommand, planDnf, type DnfAction, type DnfWant } from '../kit/dnf-plan.js';
+import { dnfProbe, runDnfWant } from '../kit/dnf-run.js';
+import type { Change, Module } from '../types.js';
 import { dnfArgs, dnfWant, type DnfArgs } from './args.js';
 import { dnfDoc } from './doc.js';
-
-export const dnfProbe = (w: DnfWant): Probe<DnfState> => ({ command: dnfReadCommand(dnfReadWords(w.names)), parse: parseDnfRead });
-
-const CHECK_MSG = 'Check mode: No changes made, but would have if not in check mode';
-const fail = (msg: string, extra: Record<string, unknown> = {}): ModuleResult => ({ changed: false, failed: true, msg, ...extra, rc: 1, results: [] });
-const BEFORE = "rpm -qa --qf '%{NAME}\\t%{EPOCHNUM}\\t%{VERSION}\\t%{RELEASE}\\t%{ARCH}\\n'";
-
-/** Runs one action: the installed packages first when it may replace some (their old versions are results). */
-async function runAction(a: DnfAction, w: DnfWant, ctx: ModuleContext, refresh: boolean) {
-  const replaces = a.kind === 'upgrade' || a.kind === 'upgrade-all' || (a.kind === 'install' && w.allowDowngrade);
-  const script = [...(replaces ? [section('before', BEFORE)] : []), section('dnf', dnfCommand(a, w, { check: ctx.check, refresh }))].join('\n');
-  const r = await ctx.transport.exec(script, { become: ctx.become });
-  const s = readSections(r.stdout);
-  const before = (s.get('before')?.out ?? '').split('\n').flatMap((l): RpmPackage[] => {
-    const f = l.split('\t');
-    return f.length === 5 ? [{ name: f[0], epoch: f[1], version: f[2], release: f[3], arch: f[4] }] : [];
-  });
-  const d = s.get('dnf') ?? { out: `${r.stdout}${r.stderr}`, rc: r.code || 1 };
-  return parseDnfOutput(d.out, d.rc, before);
-}
-
-export async function runDnfWant(w: DnfWant, ctx: ModuleContext): Promise<ModuleResult> {
-  if (w.names.length === 0 && w.updateCache && !w.autoremove) {
-    const r = await ctx.transport.exec(dnfCommand({ kind: 'makecache' }, w, { check: false, refresh: true }), { become: ctx.become });
-    return r.code === 0 ? { changed: false, msg: 'Cache updated', rc: 0, results: [] } : fail(`${r.stderr.trim() || r.stdout.trim()}`);
-  }
-  const st = await ctx.probe(dnfProbe(w));
-  if (!st.hasDnf) return fail(`dnf not found on ${ctx.host}: the dnf module needs dnf (RHEL/Fedora, or Debian's dnf package)`);
-  const plan = planDnf(st, w);
-  const installed = new Set<string>();
-  const removed = new Set<string>();
-  let refresh = w.updateCache;
-  for (const action of plan.actions) {
-    const o = await runAction(action, w, ctx, refresh);
-    refresh = false;
-    if (o.noMatch.length) return fail('Failed to install some of the specified packages', { failures: o.noMatch.map((m) => `No package ${m} available.`) });
-    if (o.error !== undefined) return fail(`${o.depsolve ? 'Depsolve' : 'Unknown'} Error occurred: ${o.error}`, { failures: [] });
-    o.installed.forEach((p) => installed.add(p));
-    o.removed.forEach((p) => removed.add(p));
-  }
-  const results = [...plan.notes, ...[...installed].sort().map((p) => `Installed: ${p}`), ...[...removed].sort().map((p) => `Removed: ${p}`)];
-  if (installed.size + removed.size === 0) return { changed: false, msg: 'Nothing to do', rc: 0, results };
-  return { changed: true, msg: ctx.check ? CHECK_MSG : '', rc: 0, results };
-}
 
 const summary = (a: DnfAction) => ('specs' in a ? `${a.kind} ${a.specs.join(', ')}` : a.kind === 'makecache' ? 'refresh the dnf cache' : a.kind === 'upgrade-all' ? 'upgrade every package' : 'autoremove');
 

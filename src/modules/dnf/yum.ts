@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { withAliases } from '../kit/ansible-args.js';
 import type { Module, ModuleResult } from '../types.js';
 import { DNF_ALIASES, dnfShape, dnfWant, type DnfArgs } from './args.js';
-import { dnfProbe, runDnfWant } from './dnf.js';
+import { dnfProbe, runDnfWant } from '../kit/dnf-run.js';
 import { yumDoc } from './doc.js';
 import type { DnfState } from '../kit/dnf-read.js';
 

@@ -1,13 +1,19 @@
-// package: install/remove/upgrade with apt or dnf/yum. The manager comes from the
-// `use` argument (Ansible's: auto, apt, dnf, yum), else the hostwire_pkg_mgr variable, else what
-// the host has; a manager asked for by name must be on the host. Installed state is read from
-// dpkg-query / rpm -q; apt-get update runs only when a wanted package is unknown to apt-cache.
+// package: install/remove/upgrade with apt, dnf or yum. The manager comes from the `use` argument
+// (Ansible's: auto, apt, dnf, yum), else the pkg_mgr fact (ansible_facts.pkg_mgr, ansible_pkg_mgr,
+// hostwire_pkg_mgr), else what the host has; a manager asked for by name must be on the host. With
+// dnf, the dnf module's backend runs (kit/dnf-run.ts), as Ansible's package action runs the dnf
+// module: its result and its --check. With apt/yum, dpkg-query / rpm -q read what is installed;
+// apt-get update runs only when a wanted package is unknown to apt-cache.
 import { z } from 'zod';
 import { HostwireError } from '../../errors.js';
-import type { Change, Module } from '../types.js';
+import type { Change, Module, ModuleContext, ModuleResult } from '../types.js';
 import { parsePackages, type PackageState, type PkgMgr } from './parse.js';
 import { packageDoc } from './doc.js';
 import { aptCommands, type AptWant } from '../kit/apt-plan.js';
+import { applyChanges } from '../kit/apply.js';
+import { runDnfWant } from '../kit/dnf-run.js';
+import type { DnfWant } from '../kit/dnf-plan.js';
+import { shellJoin } from '../../transports/quote.js';
 
 /** The managers hostwire drives; Ansible's other pkg_mgr names (its PKG_MGRS) are refused by name. */
 const DRIVEN = ['apt', 'dnf', 'yum'] as const;
@@ -50,7 +56,8 @@ export function probeCommand(a: PackageArgs, hint?: unknown): string {
     `if [ "$m" = apt ]; then dpkg-query -W -f='pkg:\${Package} \${Status} \${Version}\\n' ${names} 2>/dev/null;` +
       (latest ? ` apt-cache policy ${names} 2>/dev/null | sed 's/^/policy /';` : ''),
     `elif [ "$m" != none ]; then rpm -q --qf 'pkg:%{NAME} install ok installed %{VERSION}-%{RELEASE}\\n' ${names} 2>/dev/null | grep '^pkg:';` +
-      (latest ? ` $m -q -C list --upgrades ${names} 2>/dev/null | sed 's/^/upgrade /';` : ''),
+      // dnf's upgrades are the dnf backend's to find (it runs dnf): only yum is asked here.
+      (latest ? ` [ "$m" = dnf ] || $m -q -C list --upgrades ${names} 2>/dev/null | sed 's/^/upgrade /';` : ''),
     'fi)',
   ].join('\n');
 }
@@ -60,7 +67,7 @@ const aptWant = (names: string[], state: AptWant['state']): AptWant => ({ names,
 
 function commandsFor(mgr: PkgMgr, action: 'install' | 'remove', names: string[]): string[] {
   const list = names.join(' ');
-  if (mgr !== 'apt') return [`${mgr} -y -q ${action === 'install' ? 'install' : 'remove'} ${list}`];
+  if (mgr !== 'apt') return [`${mgr} -y -q ${action === 'install' ? 'install' : 'remove'} -- ${shellJoin(names)}`];
   // apt-get's command lines come from the apt backend the apt module uses (kit/apt-plan.ts).
   const step = { kind: action, summary: '', specs: names, names, before: '', after: '' } as const;
   const apt = aptCommands(step, aptWant(names, action === 'install' ? 'present' : 'absent'), false);
@@ -70,7 +77,7 @@ function commandsFor(mgr: PkgMgr, action: 'install' | 'remove', names: string[])
 }
 
 export function planPackages(st: PackageState, a: PackageArgs, host = 'the host'): Change[] {
-  if (st.mgr === 'none' && st.missing) throw new HostwireError('bad-input', `the package manager asked for (${a.use !== 'auto' ? `use: ${a.use}` : 'hostwire_pkg_mgr'}) is not on ${host}: ${st.missing} not found`);
+  if (st.mgr === 'none' && st.missing) throw new HostwireError('bad-input', `the package manager asked for (${a.use !== 'auto' ? `use: ${a.use}` : 'the pkg_mgr fact'}) is not on ${host}: ${st.missing} not found`);
   if (st.mgr === 'none') throw new HostwireError('bad-input', `no package manager found on ${host}: expected apt-get (Debian/Ubuntu) or dnf/yum (Fedora/RHEL)`);
   const ver = (n: string) => st.installed.get(base(n));
   const show = (names: string[], v: (n: string) => string) => names.map((n) => `${n}: ${v(n)}\n`).join('');
@@ -91,10 +98,37 @@ export function planPackages(st: PackageState, a: PackageArgs, host = 'the host'
   return [{ summary: `install ${todo.join(', ')}`, before: show(todo, (n) => ver(n) ?? 'absent'), after: show(todo, after), run: commandsFor(st.mgr, 'install', todo) }];
 }
 
+/** The manager named for the host: use, else the pkg_mgr fact as Ansible's package action reads it. */
+export function pkgMgrHint(a: PackageArgs, vars: Record<string, unknown>): unknown {
+  if (a.use !== 'auto') return a.use;
+  const facts = vars.ansible_facts as Record<string, unknown> | undefined;
+  return facts?.pkg_mgr ?? vars.ansible_pkg_mgr ?? vars.hostwire_pkg_mgr;
+}
+
+/** What Ansible's package hands to the dnf module: name and state, the module's defaults for the rest. */
+const dnfWant = (a: PackageArgs): DnfWant => ({
+  names: a.name, state: a.state === 'latest' ? 'latest' : a.state === 'absent' || a.state === 'removed' ? 'absent' : 'present',
+  autoremove: false, updateCache: false, updateOnly: false, allowDowngrade: false, installWeakDeps: true, allowErasing: false, noBest: false, options: [],
+});
+
+const packageProbe = (a: PackageArgs, vars: Record<string, unknown>) => ({ command: probeCommand(a, pkgMgrHint(a, vars)), parse: parsePackages });
+
+async function runPackage(a: PackageArgs, ctx: ModuleContext): Promise<ModuleResult> {
+  const st = await ctx.probe(packageProbe(a, ctx.vars));
+  if (st.mgr === 'dnf') return runDnfWant(dnfWant(a), ctx);
+  // apt and yum: the plan's changes, applied unless --check (the runner's plan/apply, with the same result).
+  const changes = planPackages(st, a, ctx.host);
+  if (changes.length === 0) return { changed: false };
+  const diff = changes.map((c) => ({ header: c.summary, before: c.before, after: c.after }));
+  if (!ctx.check) await applyChanges(changes, ctx);
+  return { changed: true, msg: changes.map((c) => c.summary).join('; '), diff, changes: changes.map((c) => c.summary) };
+}
+
 export const packageModule: Module<PackageArgs, PackageState> = {
   name: 'package',
   doc: packageDoc,
   args: packageArgs,
-  probe: (a, ctx) => ({ command: probeCommand(a, ctx.vars.hostwire_pkg_mgr), parse: parsePackages }),
+  probe: (a, ctx) => packageProbe(a, ctx.vars),
   plan: (st, a, ctx) => planPackages(st, a, ctx.host),
+  run: runPackage,
 };
