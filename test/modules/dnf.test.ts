@@ -23,16 +23,20 @@ const installedBefore = (): RpmPackage[] =>
 test('a real install: every table section (dependencies, weak dependencies) is installed', (t) => {
   t.deepEqual(out('out-install'), {
     installed: ['hwr-a-1.0-1.noarch', 'hwr-b-1.0-1.noarch', 'hwr-c-1.0-1.noarch', 'hwr-dep-1.0-1.noarch', 'hwr-weak-1.0-1.noarch'],
-    removed: [], nothing: false, noMatch: [],
+    removed: [], nothing: false, noMatch: [], failures: [],
   });
 });
 
 test('--assumeno upgrade: the new version installed, the old one (from rpm -qa before) removed; rc 1 is not a failure', (t) => {
-  t.deepEqual(out('out-upgrade-check', installedBefore()), { installed: ['hwr-a-2.0-1.noarch'], removed: ['hwr-a-1.0-1.noarch'], nothing: false, noMatch: [] });
+  t.deepEqual(out('out-upgrade-check', installedBefore()), { installed: ['hwr-a-2.0-1.noarch'], removed: ['hwr-a-1.0-1.noarch'], nothing: false, noMatch: [], failures: [] });
 });
 
 test('unknown specs are named; nothing else is an error', (t) => {
-  t.deepEqual(out('out-no-match'), { installed: [], removed: [], nothing: false, noMatch: ['hwr-nope', 'hwr-zip'] });
+  t.deepEqual(out('out-no-match'), { installed: [], removed: [], nothing: false, noMatch: ['hwr-nope', 'hwr-zip'], failures: ['No package hwr-nope available.', 'No package hwr-zip available.'] });
+});
+
+test('a spec hidden by excludes fails with dnf\'s reason after the spec, as the module reports it', (t) => {
+  t.deepEqual(out('out-excluded').failures, ['hwr-b All matches were filtered out by exclude filtering for argument: hwr-b']);
 });
 
 test('a removal takes its dependent packages; Nothing to do', (t) => {

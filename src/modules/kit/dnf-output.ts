@@ -11,6 +11,8 @@ export interface DnfOutcome {
   nothing: boolean;
   /** Specs dnf found no package for ("No match for argument: X"). */
   noMatch: string[];
+  /** The module's failures for them: 'No package X available.', or 'X <dnf's reason>' when excludes hid X. */
+  failures: string[];
   /** dnf's error line(s) when it failed otherwise; depsolve when the transaction could not be resolved. */
   error?: string;
   depsolve?: boolean;
@@ -27,8 +29,13 @@ const rowNevra = (name: string, arch: string, evr: string) => `${name}-${evr.rep
  * downgrade removes (the table names only the new one).
  */
 export function parseDnfOutput(out: string, rc: number, before: RpmPackage[]): DnfOutcome {
-  const o: DnfOutcome = { installed: [], removed: [], nothing: /^Nothing to do\.$/m.test(out), noMatch: [] };
+  const o: DnfOutcome = { installed: [], removed: [], nothing: /^Nothing to do\.$/m.test(out), noMatch: [], failures: [] };
   for (const m of out.matchAll(/^No match for argument: (.*)$/gm)) o.noMatch.push(m[1].trim());
+  o.failures = o.noMatch.map((spec) => `No package ${spec} available.`);
+  for (const m of out.matchAll(/^(All matches were filtered out by .* for argument: (.*))$/gm)) {
+    o.noMatch.push(m[2].trim());
+    o.failures.push(`${m[2].trim()} ${m[1]}`);
+  }
   let kind: 'install' | 'replace' | 'remove' | undefined;
   let pendingName: string | undefined;
   for (const line of out.split('\n')) {

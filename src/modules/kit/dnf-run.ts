@@ -16,7 +16,8 @@ const BEFORE = "rpm -qa --qf '%{NAME}\\t%{EPOCHNUM}\\t%{VERSION}\\t%{RELEASE}\\t
 
 /** Runs one action: the installed packages first when it may replace some (their old versions are results). */
 async function runAction(a: DnfAction, w: DnfWant, ctx: ModuleContext, refresh: boolean) {
-  const replaces = a.kind === 'upgrade' || a.kind === 'upgrade-all' || (a.kind === 'install' && w.allowDowngrade);
+  // An install of a named newer version (or a wildcard under latest) upgrades too: every installing action reads them.
+  const replaces = a.kind === 'upgrade' || a.kind === 'upgrade-all' || a.kind === 'install';
   const script = [...(replaces ? [section('before', BEFORE)] : []), section('dnf', dnfCommand(a, w, { check: ctx.check, refresh }))].join('\n');
   const r = await ctx.transport.exec(script, { become: ctx.become });
   const s = readSections(r.stdout);
@@ -42,7 +43,7 @@ export async function runDnfWant(w: DnfWant, ctx: ModuleContext): Promise<Module
   for (const action of plan.actions) {
     const o = await runAction(action, w, ctx, refresh);
     refresh = false;
-    if (o.noMatch.length) return fail('Failed to install some of the specified packages', { failures: o.noMatch.map((m) => `No package ${m} available.`) });
+    if (o.failures.length) return fail('Failed to install some of the specified packages', { failures: o.failures });
     if (o.error !== undefined) return fail(`${o.depsolve ? 'Depsolve' : 'Unknown'} Error occurred: ${o.error}`, { failures: [] });
     o.installed.forEach((p) => installed.add(p));
     o.removed.forEach((p) => removed.add(p));
