@@ -24,7 +24,10 @@ const INSTALL = `
   tasks:
     - { name: pinned and deps, ansible.builtin.dnf: { name: [hwr-a-1.0, hwr-b] } }
     - { name: no weak deps, dnf: { name: hwr-c, install_weak_deps: false } }
-    - { name: yum extra repo, ansible.builtin.yum: { name: hwr-x, enablerepo: hwextra, use_backend: dnf } }
+    # The task's environment reaches dnf: DNF_VAR_hwextra fills $hwextra in the hwextra repo's baseurl.
+    - name: yum extra repo
+      ansible.builtin.yum: { name: hwr-x, enablerepo: hwextra, use_backend: dnf }
+      environment: { DNF_VAR_hwextra: hwextra }
     - { name: package by fact, package: { name: hwr-weak }, vars: { ansible_pkg_mgr: dnf } }
 `;
 

@@ -23,4 +23,5 @@ export const dnfModule: Module<DnfArgs, DnfState> = {
   plan: (st, a) => dnfChanges(st, dnfWant(a)),
   run: (a, ctx) => runDnfWant(dnfWant(a), ctx),
   readsAhead: (a) => [dnfProbe(dnfWant(a))],
+  environment: 'applies',
 };

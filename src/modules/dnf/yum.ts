@@ -50,4 +50,5 @@ export const yumModule: Module<YumArgs, DnfState> = {
     return runDnfWant(w, ctx);
   },
   readsAhead: (a) => [dnfProbe(dnfWant(a as unknown as DnfArgs))],
+  environment: 'applies',
 };

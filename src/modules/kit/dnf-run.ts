@@ -2,6 +2,7 @@
 // each action through dnf (-y, or --assumeno under --check) with its printed transaction read back
 // into ansible's dnf result (msg, rc, results, failures).
 import type { Probe } from '../../probe/types.js';
+import { withEnvAndCwd } from '../../transports/quote.js';
 import { section, readSections } from '../../probe/sections.js';
 import type { ModuleContext, ModuleResult } from '../types.js';
 import { dnfReadCommand, parseDnfRead, type DnfState, type RpmPackage } from './dnf-read.js';
@@ -19,7 +20,8 @@ async function runAction(a: DnfAction, w: DnfWant, ctx: ModuleContext, refresh: 
   // An install of a named newer version (or a wildcard under latest) upgrades too: every installing action reads them.
   const replaces = a.kind === 'upgrade' || a.kind === 'upgrade-all' || a.kind === 'install';
   const script = [...(replaces ? [section('before', BEFORE)] : []), section('dnf', dnfCommand(a, w, { check: ctx.check, refresh }))].join('\n');
-  const r = await ctx.transport.exec(script, { become: ctx.become });
+  // The task's environment (a proxy for dnf's downloads) reaches dnf, as the module's process gets it.
+  const r = await ctx.transport.exec(withEnvAndCwd(script, ctx.environment), { become: ctx.become });
   const s = readSections(r.stdout);
   const before = (s.get('before')?.out ?? '').split('\n').flatMap((l): RpmPackage[] => {
     const f = l.split('\t');
@@ -31,7 +33,7 @@ async function runAction(a: DnfAction, w: DnfWant, ctx: ModuleContext, refresh: 
 
 export async function runDnfWant(w: DnfWant, ctx: ModuleContext): Promise<ModuleResult> {
   if (w.names.length === 0 && w.updateCache && !w.autoremove) {
-    const r = await ctx.transport.exec(dnfCommand({ kind: 'makecache' }, w, { check: false, refresh: true }), { become: ctx.become });
+    const r = await ctx.transport.exec(withEnvAndCwd(dnfCommand({ kind: 'makecache' }, w, { check: false, refresh: true }), ctx.environment), { become: ctx.become });
     return r.code === 0 ? { changed: false, msg: 'Cache updated', rc: 0, results: [] } : fail(`${r.stderr.trim() || r.stdout.trim()}`);
   }
   const st = await ctx.probe(dnfProbe(w));

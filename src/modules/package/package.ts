@@ -13,7 +13,7 @@ import { aptCommands, type AptWant } from '../kit/apt-plan.js';
 import { applyChanges } from '../kit/apply.js';
 import { runDnfWant } from '../kit/dnf-run.js';
 import type { DnfWant } from '../kit/dnf-plan.js';
-import { shellJoin } from '../../transports/quote.js';
+import { shellJoin, withEnvAndCwd } from '../../transports/quote.js';
 
 /** The managers hostwire drives; Ansible's other pkg_mgr names (its PKG_MGRS) are refused by name. */
 const DRIVEN = ['apt', 'dnf', 'yum'] as const;
@@ -120,7 +120,8 @@ async function runPackage(a: PackageArgs, ctx: ModuleContext): Promise<ModuleRes
   const changes = planPackages(st, a, ctx.host);
   if (changes.length === 0) return { changed: false };
   const diff = changes.map((c) => ({ header: c.summary, before: c.before, after: c.after }));
-  if (!ctx.check) await applyChanges(changes, ctx);
+  // The task's environment (a proxy) reaches apt-get/yum as it reaches Ansible's module.
+  if (!ctx.check) await applyChanges(changes.map((c) => ({ ...c, run: c.run.map((cmd) => withEnvAndCwd(cmd, ctx.environment)) })), ctx);
   return { changed: true, msg: changes.map((c) => c.summary).join('; '), diff, changes: changes.map((c) => c.summary) };
 }
 
@@ -131,4 +132,5 @@ export const packageModule: Module<PackageArgs, PackageState> = {
   probe: (a, ctx) => packageProbe(a, ctx.vars),
   plan: (st, a, ctx) => planPackages(st, a, ctx.host),
   run: runPackage,
+  environment: 'applies',
 };
