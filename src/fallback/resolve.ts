@@ -43,15 +43,22 @@ export function createFallbackResolver(search: ConfigSearch = {}): FallbackResol
   const roleDirs: string[] = [];
   const playbookDirs: string[] = [];
   const modules: FoundModule[] = [];
+  let traced = false;
   const session: FallbackSession = {
     get coreVersion() {
       return core?.core?.version ?? '';
     },
-    payload: (): Promise<Payload> => buildPayload(core!.core!, {
-      modules: modules.map((m) => ({ remoteFqn: m.remoteFqn, path: m.path })),
-      moduleUtils: [...paths!.moduleUtils, ...[...roleDirs, ...playbookDirs].map((d) => path.join(d, 'module_utils')).filter((d) => existsSync(d))],
-      collections: collectionRoots(paths!, core!.core!),
-    }),
+    payload: (): Promise<Payload> => {
+      const t0 = performance.now();
+      const p = buildPayload(core!.core!, {
+        modules: modules.map((m) => ({ remoteFqn: m.remoteFqn, path: m.path })),
+        moduleUtils: [...paths!.moduleUtils, ...[...roleDirs, ...playbookDirs].map((d) => path.join(d, 'module_utils')).filter((d) => existsSync(d))],
+        collections: collectionRoots(paths!, core!.core!),
+      });
+      if (!traced) void p.then(() => trace('controller', 'fallback payload ready', t0), () => undefined);
+      traced = true;
+      return p;
+    },
   };
   return (written, from) => {
     paths ??= moduleSearchPaths(search);

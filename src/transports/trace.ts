@@ -1,5 +1,6 @@
 // HOSTWIRE_TRACE=1: connects, execs and the run lock per host on stderr, each with the time since
-// the process started and its duration (a profiling aid; commands only by their start, secrets masked).
+// the process started, its duration and the CPU the controller process has used so far (a profiling
+// aid: on a loaded machine wall time follows CPU; commands only by their start, secrets masked).
 export const TRACE = process.env.HOSTWIRE_TRACE === '1';
 
 /** Hides known secrets in text. The transports sit below the vault, so the caller passes it in. */
@@ -22,5 +23,6 @@ export function traceCommand(command: string): string {
 export function trace(host: string, what: string, since: number): void {
   if (!TRACE) return;
   const now = performance.now();
-  process.stderr.write(`trace +${now.toFixed(0)} ms ${host} ${what} ${(now - since).toFixed(0)} ms\n`);
+  const cpu = process.cpuUsage();
+  process.stderr.write(`trace +${now.toFixed(0)} ms ${host} ${what} ${(now - since).toFixed(0)} ms (cpu ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms)\n`);
 }
