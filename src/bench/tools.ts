@@ -17,8 +17,9 @@ export interface HostwireRun extends Measured {
   bytesSent: Record<string, number>;
 }
 
-export async function runHostwire(playbook: string, inventory: string, opts: { check?: boolean; forks?: number } = {}): Promise<HostwireRun> {
-  const argv = [process.execPath, CLI, 'run', playbook, '-i', inventory, '--json', '-f', String(opts.forks ?? 50)];
+/** `netns`: run the CLI inside the lab's namespace, as ansible-playbook is run (its connections then need no relay). */
+export async function runHostwire(playbook: string, inventory: string, opts: { check?: boolean; forks?: number; netns?: string } = {}): Promise<HostwireRun> {
+  const argv = [...(opts.netns ? ['ip', 'netns', 'exec', opts.netns] : []), process.execPath, CLI, 'run', playbook, '-i', inventory, '--json', '-f', String(opts.forks ?? 50)];
   if (opts.check) argv.push('--check');
   const m = await measure({ argv, timeoutMs: 20 * 60_000 });
   const end = m.stdout.trim().split('\n').map((l) => { try { return JSON.parse(l); } catch { return {}; } }).find((e) => e.type === 'run_end');

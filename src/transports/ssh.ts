@@ -1,11 +1,12 @@
 // SSH transport: ONE connection per host for the whole run (ssh2), at most
 // `maxChannels` concurrent channels (OpenSSH MaxSessions), a transparent reconnect when the
-// server dropped the connection between execs, optional netns relay or ProxyJump socket.
+// server dropped the connection between execs, optional netns relay (none when this process already
+// runs in that namespace) or ProxyJump socket.
 // reconnect() replaces a connection that hangs (an IP moved under it, see ovs_gateway); keepalive
 // (5 s x 3) notices a dead one, and a channel that cannot be opened in time counts as dead.
 import type { Duplex } from 'node:stream';
 import { CommandError, TransportError } from '../errors.js';
-import { openNetnsRelay, type NetnsRelay } from './netns-relay.js';
+import { insideNetns, openNetnsRelay, type NetnsRelay } from './netns-relay.js';
 import { buildHostCommand } from './host-command.js';
 import { maskSecrets } from './quote.js';
 import { Semaphore } from './semaphore.js';
@@ -23,7 +24,8 @@ export interface SshTransportOptions extends SshEndpoint, SshAuthOptions {
   name: string;
   /** Reach the host through this bastion (like ssh -J). */
   proxyJump?: SshEndpoint;
-  /** Open the TCP connection inside this network namespace (/run/netns/<name>). */
+  /** Open the TCP connection inside this network namespace (/run/netns/<name>): through the relay
+   * process, or directly when this process already runs there. */
   netns?: string;
   /** Concurrent channels per connection; OpenSSH's MaxSessions defaults to 10. */
   maxChannels?: number;
@@ -79,7 +81,7 @@ export class SshTransport implements StreamingTransport {
     const o = this.options;
     let sock: Duplex | undefined;
     const first = o.proxyJump ?? o;
-    if (o.netns) {
+    if (o.netns && !insideNetns(o.netns)) {
       this.relay = openNetnsRelay(o.netns, first.host, first.port);
       sock = this.relay.sock;
     }

@@ -1,8 +1,11 @@
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readlinkSync } from 'node:fs';
+import { mkdtempSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { TransportError } from '../../src/errors.js';
+import { insideNetns } from '../../src/transports/netns-relay.js';
 import { startSshd, type SshdFixture } from './sshd-fixture.js';
 import { sshTo } from './helpers.js';
 
@@ -34,6 +37,33 @@ test('connects to a host inside a network namespace through a relay', async (t) 
   await tr.close();
   await new Promise((r) => setTimeout(r, 200));
   t.throws(() => process.kill(relay, 0), undefined, 'relay process is gone after close');
+});
+
+test('insideNetns: true only when the named namespace is this process\'s own', (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'hwt-netns-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  symlinkSync('/proc/self/ns/net', path.join(dir, 'mine'));
+  writeFileSync(path.join(dir, 'other'), '');
+  t.true(insideNetns('mine', dir));
+  t.false(insideNetns('other', dir));
+  t.false(insideNetns('missing', dir));
+  t.false(insideNetns('../mine', dir), 'not a namespace name');
+  t.false(insideNetns(ns), 'this test process is not in the fixture namespace');
+});
+
+test('a process already inside the namespace reaches the host there without a relay', (t) => {
+  // As the bench runs hostwire (and ansible-playbook): `ip netns exec NS ...` with the lab's inventory.
+  const ssh = new URL('../../src/transports/ssh.js', import.meta.url).href;
+  const script = `
+    import { SshTransport } from ${JSON.stringify(ssh)};
+    const tr = new SshTransport({ name: 'fixture', host: '127.0.0.1', port: ${inNs!.port}, user: 'root', netns: ${JSON.stringify(ns)},
+      privateKeyFile: ${JSON.stringify(inNs!.keyFile)}, knownHostsFile: ${JSON.stringify(inNs!.knownHostsFile)}, globalKnownHostsFile: '/nonexistent' });
+    const r = await tr.exec('readlink /proc/self/ns/net');
+    console.log(JSON.stringify({ remote: r.stdout.trim(), relay: tr.relay !== undefined }));
+    await tr.close();`;
+  const out = JSON.parse(execFileSync('ip', ['netns', 'exec', ns, process.execPath, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 })) as { remote: string; relay: boolean };
+  t.is(out.remote, execFileSync('ip', ['netns', 'exec', ns, 'readlink', '/proc/self/ns/net'], { encoding: 'utf8' }).trim());
+  t.false(out.relay);
 });
 
 test('without the netns the same address is not reachable', async (t) => {
