@@ -176,4 +176,9 @@ export interface Module<Args = Record<string, unknown>, State = unknown> {
    * starts it here (the Ansible-module fallback's Python worker) while the run lock is taken.
    */
   warmUp?(host: { transport: Transport; vars: Record<string, unknown> }): void;
+  /**
+   * The controller-side part of a warm-up, called (likewise not awaited) before a host's connection is
+   * opened, so it runs while the connection comes up (the fallback builds its payload here).
+   */
+  prepare?(): void;
 }

@@ -1,14 +1,14 @@
 // The runner's warm-up: right after a host connects, every module that declares warmUp() is asked once
 // for the tasks sure to be reached (blocks and always included); a task that may be skipped - under a
 // when (its own, a block's, an include's), in a rescue or a handler, deselected by tags - warms nothing;
-// a throwing warm-up is ignored.
+// a throwing warm-up is ignored. prepare(), a warm-up's controller-side part, runs before connecting.
 import test from 'ava';
 import { z } from 'zod';
 import { registerResolvedModule } from '../../src/modules/registry.js';
 import type { Module } from '../../src/modules/types.js';
 import type { PlayDef, TaskItem } from '../../src/engine/playbook/types.js';
 import type { Transport } from '../../src/transports/transport.js';
-import { warmUpModules } from '../../src/engine/runner/warm-up.js';
+import { prepareModules, warmUpModules } from '../../src/engine/runner/warm-up.js';
 
 const calls: string[] = [];
 const mod = (name: string, warm?: () => void): Module<Record<string, unknown>> => ({
@@ -52,4 +52,26 @@ test('a task that may be skipped warms nothing: when (own, block, include), resc
   t.deepEqual(calls, []);
   warmUpModules(play, { name: 'h1' } as Transport, {}, { tags: ['slow'], skipTags: [] });
   t.deepEqual(calls, ['warm_b@h1'], 'selected by its tag');
+});
+
+test('prepare (the controller-side part) runs for the same tasks, without a host; a throwing one is ignored', (t) => {
+  const prepared: string[] = [];
+  const prep = (name: string, fail = false): Module<Record<string, unknown>> => ({
+    ...mod(name), prepare: () => { prepared.push(name); if (fail) throw new Error('boom'); },
+  });
+  registerResolvedModule('prep_e', prep('prep_e', true));
+  registerResolvedModule('prep_f', prep('prep_f'));
+  const play = {
+    tags: [],
+    preTasks: [],
+    tasks: [task('prep_e'), task('prep_f', ['x']), block([task('warm_a')], [task('prep_f')])],
+    postTasks: [],
+    handlers: [task('prep_f')],
+  } as unknown as PlayDef;
+  calls.length = 0;
+  t.notThrows(() => prepareModules(play));
+  t.deepEqual(prepared, ['prep_e'], 'prep_f only under a when, in a rescue, as a handler');
+  t.deepEqual(calls, [], 'prepare starts no host warm-up');
+  prepareModules(undefined);
+  t.is(prepared.length, 1, 'no play, nothing to prepare');
 });

@@ -12,7 +12,7 @@ import type { PlayDef, Vars } from '../playbook/types.js';
 import { mergeVars, templatedVars } from '../vars/index.js';
 import { UserConnections, withRemoteUser } from './remote-user.js';
 import { withConnectionDefaults } from './config-defaults.js';
-import { warmUpModules } from './warm-up.js';
+import { prepareModules, warmUpModules } from './warm-up.js';
 import { createHostLocker } from './host-locks.js';
 import { newHostState, type HostState } from './host-state.js';
 import type { RunEvent } from './events.js';
@@ -73,6 +73,7 @@ export function createRunHosts(opts: RunOptions, inv: Inventory, playLayers: Var
   };
   const connect = async (h: HostState, play?: PlayDef): Promise<Transport> => {
     if (h.transport) return h.transport;
+    prepareModules(play, { tags: opts.tags ?? [], skipTags: opts.skipTags ?? [] });
     const { t, as } = await open(h, play);
     h.transport = t;
     h.connectedAs = as;
