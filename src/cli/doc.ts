@@ -1,11 +1,24 @@
 // `hostwire doc [MODULE]`: the module reference, like ansible-doc. Without a name, every native module
 // with its one-line purpose, then the modules the Ansible fallback can find from here; with a name,
 // that module's arguments (type, default, choices, aliases), check/diff support and example.
+// A name resolves as a task's does (load-tasks.ts): ansible.builtin.stat, ansible.legacy.stat and a
+// collection's name of a native module (community.general.modprobe) show the native module that runs.
 import type { Command } from 'commander';
 import { BadInputError } from '../errors.js';
 import { getModule, isKnownModule, moduleNames } from '../modules/registry.js';
+import type { Module } from '../modules/types.js';
+import { shortModuleName } from '../engine/playbook/keywords.js';
 import { firstSentence, moduleText, wrap } from '../docs/module-docs.js';
 import { fallbackModuleText, listFallbackModules } from '../docs/fallback-list.js';
+
+/** The native module a task naming `name` runs, as the playbook loader resolves it. */
+export function nativeModuleFor(name: string): Module<any, any> | undefined {
+  const short = shortModuleName(name);
+  return isKnownModule(short) ? getModule(short) : undefined;
+}
+
+// ansible-core's files for keywords the playbook loader handles itself: never run as a module.
+const LOADER_ACTIONS = new Set(['import_playbook', 'import_role', 'import_tasks', 'include_role', 'include_tasks']);
 
 export function moduleListText(): string {
   const names = moduleNames();
@@ -20,12 +33,25 @@ export function moduleListText(): string {
     return out.join('\n');
   }
   for (const g of listing.groups) {
+    // A name a native module answers to never reaches the fallback: listing it here would mislead.
+    const native = g.names.filter((n) => nativeModuleFor(n) !== undefined || LOADER_ACTIONS.has(n));
+    const names = g.names.filter((n) => !native.includes(n));
+    if (!names.length && !native.length) continue;
     out.push(`${g.source} (Ansible fallback):`);
-    out.push(wrap(g.names.join(' '), '  '));
+    if (names.length) out.push(wrap(names.join(' '), '  '));
+    if (native.length) out.push(wrap(`(not listed, run natively or by the playbook loader: ${native.length}: ${native.join(' ')})`, '  '));
     out.push('');
   }
   if (listing.coreMissing) out.push(`ansible-core's own modules (Ansible fallback): unavailable: ${listing.coreMissing}`, '');
   return out.join('\n');
+}
+
+/** `hostwire doc NAME` for a native module; a longer name says which native module it is. */
+function nativeText(name: string, m: Module<any, any>): string {
+  const text = moduleText(m);
+  if (name === m.name) return text;
+  const [head, ...rest] = text.split('\n');
+  return [`${head}  (${name} runs natively as hostwire's ${m.name})`, ...rest].join('\n');
 }
 
 export function registerDocCommand(program: Command): void {
@@ -44,8 +70,9 @@ The whole native reference is docs/modules.md.`)
         process.stdout.write(moduleListText());
         return;
       }
-      if (isKnownModule(name)) {
-        process.stdout.write(moduleText(getModule(name)!));
+      const native = /^[\w.]+$/.test(name) ? nativeModuleFor(name) : undefined;
+      if (native) {
+        process.stdout.write(nativeText(name, native));
         return;
       }
       const fallback = /^[\w.]+$/.test(name) ? fallbackModuleText(name) : undefined;

@@ -13,6 +13,8 @@ function setup(t: { teardown(f: () => void): void }): { cwd: string; env: NodeJS
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   mkdirSync(path.join(dir, 'library'));
   writeFileSync(path.join(dir, 'library', 'my_mod.py'), "#!/usr/bin/python\nDOCUMENTATION = r'''\nmodule: my_mod\nshort_description: A local module\n'''\nfrom ansible.module_utils.basic import AnsibleModule\n");
+  // A library module named like a native one: tasks naming it run the native module, so it is not offered.
+  writeFileSync(path.join(dir, 'library', 'ping.py'), "#!/usr/bin/python\nDOCUMENTATION = r'''\nmodule: ping\n'''\n");
   // No ansible-core: an interpreter that does not exist; HOME away from the user's collections.
   const env = { PATH: process.env.PATH, HOME: dir, HOSTWIRE_ANSIBLE_PYTHON: path.join(dir, 'no-python'), XDG_CACHE_HOME: path.join(dir, 'cache') };
   return { cwd: dir, env };
@@ -27,7 +29,7 @@ test('hostwire doc lists the native modules, the library/ modules, and says why 
   t.is(r.code, 0, r.err);
   t.regex(r.out, /^ {2}copy +Writes a file on the host/m);
   t.regex(r.out, /^ {2}sysctl +A kernel parameter/m);
-  t.true(r.out.includes(`${path.join(cwd, 'library')} (Ansible fallback):\n  my_mod\n`), r.out.slice(-600));
+  t.true(r.out.includes(`${path.join(cwd, 'library')} (Ansible fallback):\n  my_mod\n  (not listed, run natively or by the playbook loader: 1: ping)\n`), r.out.slice(-600));
   t.regex(r.out, /ansible-core's own modules \(Ansible fallback\): unavailable: ansible-core was not found on this controller \(tried .*no-python\)/);
 });
 
@@ -40,6 +42,17 @@ test('hostwire doc copy prints its arguments with types and defaults, and the ex
   t.regex(r.out, /^- force\n[\s\S]*?\n {4}bool; default: true$/m);
   t.true(r.out.includes('CHECK MODE: full    DIFF: full'));
   t.true(r.out.includes('  - copy:\n      src: 99-ovs.conf'));
+});
+
+test('a collection or ansible.builtin name of a native module shows the native module that runs', async (t) => {
+  const { cwd, env } = setup(t);
+  for (const [name, native] of [['community.general.modprobe', 'MODPROBE'], ['ansible.builtin.stat', 'STAT'], ['ansible.legacy.systemd_service', 'SYSTEMD_SERVICE'], ['ansible.posix.mount', 'MOUNT'], ['openvswitch.openvswitch.openvswitch_port', 'OPENVSWITCH_PORT']]) {
+    const r = await run([name], cwd, env);
+    t.is(r.code, 0, `${name}: ${r.err}`);
+    t.true(r.out.startsWith(`> ${native}  (${name} runs natively as hostwire's ${native.toLowerCase()})\n`), `${name}: ${r.out.slice(0, 200)}`);
+    t.regex(r.out, /^CHECK MODE: (full|partial|none) {4}DIFF: (full|partial|none)$/m, name);
+    t.regex(r.out, /^EXAMPLE:$/m, name);
+  }
 });
 
 test('hostwire doc NAME of a library/ module points to ansible-doc and prints its DOCUMENTATION', async (t) => {

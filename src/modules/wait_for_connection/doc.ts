@@ -12,6 +12,6 @@ export const waitForConnectionDoc: ModuleDoc = {
     sleep: 'Seconds between tries (default 1).',
   },
   example: '- wait_for_connection:\n    delay: 5\n    timeout: 300',
-  check: 'full',
+  check: 'none',
   diff: 'none',
 };
