@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { getModule } from '../../src/modules/registry.js';
 import { caseContext, probeOutput, readCaseContext, withoutKeys, type PlanCase } from './plan-case.js';
+import { ansibleDifferences, runSession, type SessionCase } from './session-case.js';
 
 // Read from the source tree (three levels above dist/test/modules), as the modules' unit tests do.
 const modulesDir = fileURLToPath(new URL('../../../src/modules/', import.meta.url));
@@ -39,7 +40,8 @@ test('the recorded cases are found', (t) => {
 
 // A controller case (add_host, group_by, set_stats: actions that read nothing): args in, the action's
 // own result out (before the runner's effects on the run, which a playbook test covers).
-for (const c of cases.filter((x) => x.data.args !== undefined && x.data.result !== undefined && x.data.command === undefined)) {
+const plain = cases.filter((x) => !('session' in x.data));
+for (const c of plain.filter((x) => x.data.args !== undefined && x.data.result !== undefined && x.data.command === undefined)) {
   test(`${c.folder}/${c.name} (controller)`, async (t) => {
     const mod = getModule(c.data.module ?? c.folder);
     if (!mod?.run || mod.readsAhead) return t.fail(`${c.folder}/cases/${c.name}.json: no controller module (run, no reads) named ${c.data.module ?? c.folder}`);
@@ -49,7 +51,7 @@ for (const c of cases.filter((x) => x.data.args !== undefined && x.data.result !
   });
 }
 
-for (const c of cases.filter((x) => x.data.args !== undefined && x.data.result !== undefined && x.data.command !== undefined)) {
+for (const c of plain.filter((x) => x.data.args !== undefined && x.data.result !== undefined && x.data.command !== undefined)) {
   test(`${c.folder}/${c.name} (read)`, async (t) => {
     const mod = getModule(c.data.module ?? c.folder);
     if (!mod?.run || !mod.readsAhead) return t.fail(`${c.folder}/cases/${c.name}.json: no read module (run + readsAhead) named ${c.data.module ?? c.folder}`);
@@ -62,7 +64,23 @@ for (const c of cases.filter((x) => x.data.args !== undefined && x.data.result !
   });
 }
 
-for (const c of cases.filter((x) => x.data.args !== undefined && x.data.result === undefined)) {
+// A recorded session (session-case.ts): every call the module made on the lab host, replayed; its
+// result is hostwire's recorded one, and equals ansible-core's (`recorded`) but for the named differences.
+for (const c of cases.filter((x) => 'session' in x.data) as (Found & { data: SessionCase })[]) {
+  test.serial(`${c.folder}/${c.name} (session)`, async (t) => {
+    const mod = getModule(c.data.module ?? c.folder);
+    if (!mod?.run || !c.data.args || !c.data.result || !c.data.recorded) return t.fail(`${c.folder}/cases/${c.name}.json: a session case needs a module with run, args, result and recorded`);
+    const args = mod.args.parse(c.data.args);
+    const { result, left } = await runSession((ctx) => mod.run!(args, ctx), c.data);
+    t.deepEqual(left, [], 'every recorded call was made');
+    const ignore = c.data.ignore ?? [];
+    t.deepEqual(withoutKeys(result, ignore), withoutKeys(c.data.result, ignore));
+    const { hostwire, ansible } = ansibleDifferences(c.data);
+    t.deepEqual(hostwire, ansible, 'as ansible-core returned on the same host');
+  });
+}
+
+for (const c of plain.filter((x) => x.data.args !== undefined && x.data.result === undefined)) {
   test(`${c.folder}/${c.name}`, (t) => {
     const mod = getModule(c.data.module ?? c.folder);
     if (!mod?.probe || !mod.plan) return t.fail(`${c.folder}/cases/${c.name}.json: no probe/plan module named ${c.data.module ?? c.folder}`);

@@ -43,7 +43,8 @@ export const pauseModule: Module<PauseArgs> = {
   bypassHostLoop: true,
   environment: 'irrelevant',
   async run(args, ctx): Promise<ModuleResult> {
-    const unit = args.minutes !== undefined ? 'minutes' : 'seconds';
+    // The action's duration_unit: minutes unless seconds was given (a prompt alone reports minutes too).
+    const unit = args.seconds !== undefined ? 'seconds' : 'minutes';
     const given = args.minutes !== undefined ? args.minutes * 60 : args.seconds;
     const seconds = given === undefined ? undefined : Math.max(1, given);
     const start = pyNow();

@@ -41,10 +41,16 @@ async function shutdownCommand(args: RebootArgs, ctx: ModuleContext): Promise<st
   const alpine = !args.reboot_command && lines[0] === 'ID=alpine';
   const bin = args.reboot_command ? given! : alpine ? 'reboot' : 'shutdown';
   const found = bin.startsWith('/') ? bin : alpine ? (await ctx.transport.exec(find('reboot'))).stdout.split('\n')[1] : lines[1];
-  if (!found) throw new Error(`Unable to find command "${bin}" in search paths: ${JSON.stringify(args.search_paths)}`);
+  if (!found) throw new Error(`Unable to find command "${bin}" in search paths: ${pyList(args.search_paths)}`);
   if (args.reboot_command) return [found, rest.join(' ')].join(' ').trim();
   return alpine ? found : `${found} -r ${Math.floor(args.pre_reboot_delay / 60)} ${shellQuote(args.msg)}`;
 }
+
+/** Python's repr of a list of str, as the action's message prints search_paths. */
+const pyList = (l: string[]) => `[${l.map((x) => `'${x.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`).join(', ')}]`;
+
+/** Python's datetime.utcnow().isoformat(): the action's `start` of a failed reboot command. */
+const utcIso = () => new Date().toISOString().replace(/Z$/, '000');
 
 /** Sends the reboot; a connection that drops while it runs is the host going down (rc 0). */
 async function sendReboot(command: string, ctx: ModuleContext): Promise<{ ok: true } | { ok: false; msg: string }> {
@@ -71,7 +77,7 @@ async function reboot(args: RebootArgs, ctx: ModuleContext): Promise<ModuleResul
   const sent = await sendReboot(command, ctx);
   const start = Date.now();
   const elapsed = () => Math.floor((Date.now() - start) / 1000);
-  if (!sent.ok) return { changed: false, failed: true, rebooted: false, msg: sent.msg, elapsed: elapsed() };
+  if (!sent.ok) return { changed: false, failed: true, rebooted: false, msg: sent.msg, start: utcIso(), elapsed: elapsed() };
   if (args.post_reboot_delay) await waitOrStop(ctx, args.post_reboot_delay * 1000, 'reboot');
   const perAttempt = args.connect_timeout ?? 10;
   const bootChanged = await untilSuccess(ctx, 'reboot', args.reboot_timeout, backoff, async () => {

@@ -1,0 +1,88 @@
+// A recorded session: for modules that talk to the host themselves over its connection (reboot,
+// wait_for_connection, setup, systemd's commands) or only wait on the controller (pause). The case
+// holds every exec and (re)connect the module made on a lab host, in order, with what came back; the
+// replay answers the same calls the same way and fails on any other call. Waits advance a fake clock
+// (pause's 1 s takes no time here and still measures 1 s), so a case is as fast and exact on a loaded
+// machine as on a quiet one. `recorded` is ansible-core's result for the same args on the same host.
+import { TransportError } from '../../src/errors.js';
+import type { ModuleContext, ModuleResult } from '../../src/modules/types.js';
+import type { Transport } from '../../src/transports/transport.js';
+import { caseContext, type PlanCase } from './plan-case.js';
+
+/** One call of the recorded session: an exec and its output (or the connection lost while it ran), a (re)connect (or its error). */
+export type SessionStep = { exec: string; stdout: string; stderr?: string; rc: number } | { exec: string; lost: string } | { connect: true | string };
+
+export interface SessionCase extends Omit<PlanCase, 'stdout' | 'rc'> {
+  session: SessionStep[];
+  /** Keys where hostwire's result differs from ansible-core's on purpose: key -> why. */
+  differs?: Record<string, string>;
+}
+
+/** Replays `steps`: each call must be the next one recorded. */
+function replayTransport(steps: SessionStep[]): Transport {
+  const next = (what: string): SessionStep => {
+    const s = steps.shift();
+    if (!s) throw new Error(`the module made a call the recording does not have: ${what}`);
+    return s;
+  };
+  const connect = async () => {
+    const s = next('connect');
+    if (!('connect' in s)) throw new Error(`the module (re)connected where the recording has ${JSON.stringify(s).slice(0, 200)}`);
+    if (s.connect !== true) throw new TransportError(s.connect, 'case');
+  };
+  const t = {
+    name: 'case',
+    connect,
+    reconnect: connect,
+    close: async () => undefined,
+    async exec(command: string) {
+      const s = next(`exec ${command}`);
+      if (!('exec' in s) || s.exec !== command) throw new Error(`the module ran:\n${command}\nthe recording has:\n${JSON.stringify(s).slice(0, 400)}`);
+      if ('lost' in s) throw new TransportError(s.lost, 'case');
+      return { stdout: s.stdout, stderr: s.stderr ?? '', code: s.rc };
+    },
+    writeFile: async () => {
+      throw new Error('a recorded session has no file writes');
+    },
+  };
+  return t as unknown as Transport;
+}
+
+/** Runs the module against the recording with a fake clock; returns its result and the calls left over. */
+export async function runSession(run: (ctx: ModuleContext) => Promise<ModuleResult>, c: SessionCase): Promise<{ result: ModuleResult; left: SessionStep[] }> {
+  const steps = structuredClone(c.session);
+  const realNow = Date.now;
+  let now = realNow();
+  const transport = replayTransport(steps);
+  const ctx: ModuleContext = {
+    ...caseContext(c as unknown as PlanCase),
+    transport,
+    wait: async (ms) => {
+      now += ms;
+      return true;
+    },
+    // A probe is its command run on its own (as the recorder read it).
+    probe: async (p) => {
+      const r = await transport.exec(p.command);
+      return p.parse({ stdout: r.stdout, rc: r.code });
+    },
+  };
+  Date.now = () => now;
+  try {
+    return { result: await run(ctx), left: steps };
+  } finally {
+    Date.now = realNow;
+  }
+}
+
+/** `v` without the top-level `keys` that it has. */
+const minus = (v: Record<string, unknown>, keys: string[]) => Object.fromEntries(Object.entries(v).filter(([k]) => !keys.includes(k)));
+
+// What ansible-playbook's json callback adds to every result, not the module's.
+const CALLBACK_KEYS = ['invocation', '_ansible_no_log', 'action', '_ansible_verbose_always', 'deprecations', 'warnings', 'skip_reason'];
+
+/** hostwire's expected result against ansible-core's recording: the same keys and values but the ignored and named differences. */
+export function ansibleDifferences(c: SessionCase): { hostwire: Record<string, unknown>; ansible: Record<string, unknown> } {
+  const skip = [...(c.ignore ?? []), ...Object.keys(c.differs ?? {})];
+  return { hostwire: minus(c.result ?? {}, [...skip, 'warnings']), ansible: minus(c.recorded ?? {}, [...skip, ...CALLBACK_KEYS]) };
+}
