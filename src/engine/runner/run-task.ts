@@ -234,7 +234,7 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
   if (task.failedWhen !== undefined) failed = evalCondition(task.failedWhen as string, condVars, task.loc);
   result.changed = changed;
   result.failed = failed;
-  if (changed) invalidateProbes(h);
+  if (changed || result.failed) invalidateProbes(h); // a part-way failure (systemd: enabled, then start failed) reports changed false, as Ansible
   const status: TaskStatus = failed ? 'failed' : result.skipped ? 'skipped' : changed ? 'changed' : 'ok';
   return {
     status,

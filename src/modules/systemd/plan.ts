@@ -22,6 +22,8 @@ export interface SystemdPlan {
   commands: string[];
   /** What systemd.py registers: name, changed, status, and enabled/state when asked. */
   result: Record<string, unknown> & { changed: boolean };
+  /** The mask/unmask command: systemd.py ignores its failure when the unit exists (else: not found). */
+  mask?: { command: string; found: boolean };
 }
 
 // systemd.py: `is-enabled -l` exits 0 for these, except indirect and alias, which it reads as not enabled.
@@ -59,7 +61,11 @@ export function planSystemd(s: UnitStatus | undefined, a: SystemdArgs, host: str
   const found = s.loadState !== 'not-found' || hostPending;
   const missing = () => new HostwireError('bad-input', `Could not find the requested service ${unit}: host`);
   const acts: string[] = [];
-  if (a.masked !== undefined && (s.unitFileState === 'masked') !== a.masked) acts.push(systemctl(a, a.masked ? 'mask' : 'unmask', unit));
+  let mask: SystemdPlan['mask'];
+  if (a.masked !== undefined && (s.unitFileState === 'masked') !== a.masked) {
+    mask = { command: systemctl(a, a.masked ? 'mask' : 'unmask', unit), found };
+    acts.push(mask.command);
+  }
   if (a.enabled !== undefined) {
     if (!found) throw missing();
     const enabled = ENABLED.has(s.unitFileState);
@@ -79,5 +85,5 @@ export function planSystemd(s: UnitStatus | undefined, a: SystemdArgs, host: str
   result.changed = acts.length > 0;
   // A reload hostwire owes the host (or the unit asks for) comes first, once, when something acts.
   const owed = (hostPending || s.needDaemonReload) && acts.length > 0 && !a.daemon_reload;
-  return { commands: [...(owed ? ['systemctl daemon-reload'] : []), ...pre, ...acts], result };
+  return { commands: [...(owed ? ['systemctl daemon-reload'] : []), ...pre, ...acts], result, mask };
 }

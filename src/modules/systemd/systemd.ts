@@ -59,13 +59,19 @@ async function runSystemd(a: SystemdArgs, ctx: ModuleContext): Promise<ModuleRes
   try {
     plan = planSystemd(status, a, ctx.host, daemonReloadPending(ctx));
   } catch (e) {
-    if (e instanceof HostwireError) return { changed: false, failed: true, msg: e.message, name: a.name ?? null };
+    // systemd.py's fail_json(msg=...): the message alone, no name or status.
+    if (e instanceof HostwireError) return { changed: false, failed: true, msg: e.message };
     throw e;
   }
   if (ctx.check) return plan.result;
   for (const cmd of plan.commands) {
     const r = await ctx.transport.exec(cmd, { become: ctx.become });
-    if (r.code !== 0) return { ...plan.result, failed: true, msg: failure(cmd, r, a.name), rc: r.code };
+    if (r.code !== 0 && cmd === plan.mask?.command) {
+      // systemd.py: "some versions of systemd CAN mask/unmask non existing services, we only fail on missing".
+      if (plan.mask.found) continue;
+      return { changed: false, failed: true, msg: `Could not find the requested service ${a.name}: host` };
+    }
+    if (r.code !== 0) return { changed: false, failed: true, msg: failure(cmd, r, a.name) };
     if (cmd === DAEMON_RELOAD) daemonReloadDone(ctx);
   }
   return plan.result;
