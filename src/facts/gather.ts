@@ -97,6 +97,11 @@ function platformFacts(os: OsRelease, read: Read): Record<string, unknown> {
 }
 
 const FACT_KEYS: [string, string][] = [
+  // min's own (gone only with !min, as Ansible's setup then returns none of them).
+  ...['ansible_hostname', 'ansible_nodename'].map((k): [string, string] => [k, hostnameFact.id]),
+  ...['', '_version', '_major_version', '_release'].map((k): [string, string] => [`ansible_distribution${k}`, osReleaseFact.id]),
+  ['ansible_os_family', osReleaseFact.id], ['ansible_kernel', kernelFact.id], ['ansible_service_mgr', systemdFact.id],
+  ['hostwire_systemd', systemdFact.id], ['ansible_pkg_mgr', pkgMgrFact.id], ['hostwire_pkg_mgr', pkgMgrFact.id],
   ['ansible_processor_vcpus', vcpusFact.id], ['ansible_fqdn', fqdnFact.id], ['ansible_local', localFactsFact.id],
   ['ansible_processor_nproc', nprocFact.id], ['ansible_memtotal_mb', memoryFact.id],
   ['ansible_default_ipv4', defaultRouteV4Fact.id], ['ansible_default_ipv6', defaultRouteV6Fact.id],

@@ -30,17 +30,28 @@ const SUBSETS: Record<string, readonly FactProbe<unknown>[]> = {
 };
 const NAMES = ['all', ...Object.keys(SUBSETS)];
 
-/** The fact probes ids for a gather_subset value (a list or a comma-separated string). */
+/**
+ * The fact probes ids for a gather_subset value (a list or a comma-separated string), as Ansible's
+ * get_collector_names (module_utils/facts/collector.py) picks them: min plus every addition, less the
+ * exclusions not also named explicitly - so order does not matter, `!all` keeps min (only `!min` drops
+ * it), and excluding an unknown subset is ignored (adding one is an error).
+ */
 export function factIdsFor(subset: unknown, loc?: SourceLoc): Set<string> {
   const words = (Array.isArray(subset) ? subset : String(subset ?? 'all').split(','))
     .map((w) => String(w).trim()).filter(Boolean);
-  const wanted = new Set<string>(['min']);
+  const groups = Object.keys(SUBSETS);
+  const added = new Set<string>(['min']);
+  const excluded = new Set<string>();
+  const explicit = new Set<string>();
   for (const w of words.length ? words : ['all']) {
-    const neg = w.startsWith('!');
-    const name = neg ? w.slice(1) : w;
-    if (!NAMES.includes(name)) throw new BadInputError(`gather_subset: unknown subset '${name}', expected one of: ${NAMES.join(', ')} (or !name)`, loc);
-    const names = name === 'all' ? Object.keys(SUBSETS) : [name];
-    for (const n of names) (neg ? wanted.delete(n) : wanted.add(n));
+    if (w === 'all') groups.forEach((g) => added.add(g));
+    else if (w === '!all') groups.filter((g) => g !== 'min').forEach((g) => excluded.add(g));
+    else if (w.startsWith('!')) excluded.add(w.slice(1));
+    else if (w === 'min' || SUBSETS[w]) {
+      if (w !== 'min') explicit.add(w);
+      added.add(w);
+    } else throw new BadInputError(`gather_subset: unknown subset '${w}', expected one of: ${NAMES.join(', ')} (or !name)`, loc);
   }
-  return new Set([...wanted].flatMap((n) => SUBSETS[n]!.map((p) => p.id)));
+  const wanted = [...added].filter((g) => !excluded.has(g) || explicit.has(g));
+  return new Set(wanted.flatMap((n) => SUBSETS[n]!.map((p) => p.id)));
 }

@@ -52,10 +52,19 @@ test('gather_subset: min always (unless !min), network, hardware, all; unknown n
   t.true(ids('network').includes('os_release') && !ids('network').includes('memtotal'), 'min comes with any subset');
   t.false(ids(['all', '!hostwire']).includes('ovs'));
   t.throws(() => factIdsFor(['netwrok']), { message: /gather_subset: unknown subset 'netwrok', expected one of: all, min/ });
+  // Ansible's get_collector_names: !all keeps min, order does not matter, an explicit name beats an exclusion.
+  t.deepEqual(ids('!all'), ids('min'));
+  t.deepEqual(ids(['network', '!all']), ids(['!all', 'network']));
+  t.true(ids(['!all', 'network']).includes('ip_addr') && ids(['!all', 'network']).includes('os_release'));
+  t.deepEqual(ids(['!network', 'network']), ids('network'));
+  t.deepEqual(ids(['!all', '!min']), []);
+  t.deepEqual(ids(['all', '!nosuch']), ids('all'), 'excluding an unknown subset is ignored');
   // Facts outside the subset are undefined, not empty values that would mislead a template.
   const f = assembleFacts(fixtureBatch('debian-host'), factIdsFor(['!all', '!min', 'network'])) as unknown as Record<string, unknown>;
   t.like(f.ansible_default_ipv4, { address: '192.0.2.2' });
   t.false('ansible_memtotal_mb' in f);
   t.false('hostwire_firewalld' in f);
   t.deepEqual(f.hostwire_fact_errors, [], 'facts not asked for are not errors');
+  for (const k of ['ansible_distribution', 'ansible_os_family', 'ansible_hostname', 'ansible_kernel', 'ansible_service_mgr', 'ansible_pkg_mgr']) t.false(k in f, `${k} is not gathered under !min`);
+  t.is((assembleFacts(fixtureBatch('debian-host'), factIdsFor('!all')) as unknown as Record<string, unknown>).ansible_os_family, 'Debian', '!all keeps min');
 });
