@@ -81,8 +81,15 @@ const minus = (v: Record<string, unknown>, keys: string[]) => Object.fromEntries
 // What ansible-playbook's json callback adds to every result, not the module's.
 const CALLBACK_KEYS = ['invocation', '_ansible_no_log', 'action', '_ansible_verbose_always', 'deprecations', 'warnings', 'skip_reason'];
 
+/** What a callback shows of a result: Ansible's callbacks drop _ansible_* keys (gather_facts' _ansible_facts_gathered). */
+function shown(v: Record<string, unknown>): Record<string, unknown> {
+  const out = Object.fromEntries(Object.entries(v).filter(([k]) => !k.startsWith('_ansible')));
+  if (out.ansible_facts && typeof out.ansible_facts === 'object') out.ansible_facts = shown(out.ansible_facts as Record<string, unknown>);
+  return out;
+}
+
 /** hostwire's expected result against ansible-core's recording: the same keys and values but the ignored and named differences. */
 export function ansibleDifferences(c: SessionCase): { hostwire: Record<string, unknown>; ansible: Record<string, unknown> } {
   const skip = [...(c.ignore ?? []), ...Object.keys(c.differs ?? {})];
-  return { hostwire: minus(c.result ?? {}, [...skip, 'warnings']), ansible: minus(c.recorded ?? {}, [...skip, ...CALLBACK_KEYS]) };
+  return { hostwire: minus(shown(c.result ?? {}), [...skip, 'warnings']), ansible: minus(c.recorded ?? {}, [...skip, ...CALLBACK_KEYS]) };
 }

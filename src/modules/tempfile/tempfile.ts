@@ -8,7 +8,7 @@ import { quoteWord } from '../kit/shell-words.js';
 import type { Module } from '../types.js';
 import { tempfileDoc } from './doc.js';
 
-const namePart = (what: string) => z.string().refine((s) => !s.includes('/') && !s.includes('\0'), { message: `expected a ${what} without '/'` });
+const namePart = (what: string) => z.string().refine((s) => !/[/\0\n]/.test(s), { message: `expected a ${what} without '/' or a newline` });
 
 const tempfileArgs = z
   .object({
@@ -28,6 +28,16 @@ export function mktempCommand(a: TempfileArgs): string {
   return `mktemp${a.state === 'directory' ? ' -d' : ''} -p ${dir}${suffix} -- ${quoteWord(`${a.prefix}XXXXXXXX`)}`;
 }
 
+/** The file's attributes AnsibleModule.add_path_info adds to a result with a path (uid, gid, owner, group, mode, size, state). */
+const STAT = `stat -c '%u %g %U %G %a %s %F' -- "$p"`;
+
+function pathInfo(path: string, line: string): Record<string, unknown> | undefined {
+  const m = /^(\d+) (\d+) (\S+) (\S+) ([0-7]+) (\d+) (.+)$/.exec(line);
+  if (!m) return undefined;
+  const state = m[7] === 'directory' ? 'directory' : 'file';
+  return { path, uid: Number(m[1]), gid: Number(m[2]), owner: m[3], group: m[4], mode: `0${m[5]!.padStart(3, '0')}`, size: Number(m[6]), state };
+}
+
 export const tempfileModule: Module<TempfileArgs> = {
   name: 'tempfile',
   doc: tempfileDoc,
@@ -35,10 +45,13 @@ export const tempfileModule: Module<TempfileArgs> = {
   environment: 'irrelevant',
   skipsInCheck: true,
   async run(a, ctx) {
-    const command = mktempCommand(a);
+    const command = `p=$(${mktempCommand(a)}) && printf '%s\\n' "$p" && ${STAT}`;
     const r = await ctx.transport.exec(command, { become: ctx.become });
-    const path = r.stdout.replace(/\n$/, '');
-    if (r.code !== 0 || path === '' || path.includes('\n')) throw new CommandError({ command, exitCode: r.code, stdout: r.stdout, stderr: r.stderr, host: ctx.host });
-    return { changed: true, path };
+    // As tempfile.py's fail_json(msg=str(e)): mktemp's own message (Python's names the random path it tried).
+    if (r.code !== 0 && r.stdout === '') return { changed: false, failed: true, msg: r.stderr.trim() || `mktemp failed (rc ${r.code})` };
+    const [path = '', attrs = ''] = r.stdout.split('\n');
+    const info = pathInfo(path, attrs);
+    if (r.code !== 0 || path === '' || !info) throw new CommandError({ command, exitCode: r.code, stdout: r.stdout, stderr: r.stderr, host: ctx.host });
+    return { changed: true, ...info };
   },
 };
