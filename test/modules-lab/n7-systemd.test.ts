@@ -85,3 +85,34 @@ test.serial('systemd converges a unit of its own, re-runs with changed=0, --chec
   t.is(await state(), 'inactive\ndisabled\n');
   t.is((await play('stop-again', STOP)).summary.stats[name].changed, 0);
 });
+
+// scope: user - root's own manager (lingering), a unit in ~/.config/systemd/user; XDG_RUNTIME_DIR is not
+// exported by the test: the module defaults it to /run/user/<uid> as systemd.py does.
+const USER_PLAY = (state: string, enabled: string) => `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - name: user unit
+      ansible.builtin.systemd: { name: n7user, scope: user, state: ${state}, enabled: ${enabled}, daemon_reload: true }
+`;
+
+test.serial('systemd scope user: the user manager\'s unit converges, re-runs with changed=0, --check changes nothing', async (t) => {
+  t.timeout(4 * 60_000);
+  host ??= await labHost(LAB);
+  writeFileSync(path.join(dir, 'inventory.yml'), labInventoryYaml(host.state));
+  const name = host.state.hosts[0].name;
+  await host.sh('loginctl enable-linger root; for i in $(seq 1 30); do [ -S /run/user/0/systemd/private ] && break; sleep 1; done; mkdir -p /root/.config/systemd/user');
+  await host.sh(`printf '${UNIT.replace('multi-user.target', 'default.target').replace(/\n/g, '\\n')}' > /root/.config/systemd/user/n7user.service`);
+  const state = () => host!.sh('export XDG_RUNTIME_DIR=/run/user/0; systemctl --user is-active n7user; systemctl --user is-enabled n7user; systemctl is-enabled n7user 2>&1; true');
+
+  const first = await play('user', USER_PLAY('started', 'true'));
+  t.like(first.result('user unit'), { outcome: 'changed', name: 'n7user', enabled: true, state: 'started' });
+  t.regex(await state(), /^active\nenabled\n.*(not-found|No such file)/s, 'the user manager runs it; the system manager does not know it');
+  t.is((await play('user-again', USER_PLAY('started', 'true'))).summary.stats[name].changed, 0, 'second run changed=0');
+
+  const checked = await play('user-check', USER_PLAY('stopped', 'false'), true);
+  t.like(checked.result('user unit'), { outcome: 'changed', enabled: false, state: 'stopped' });
+  t.regex(await state(), /^active\nenabled\n/, '--check left it running and enabled');
+  t.like((await play('user-stop', USER_PLAY('stopped', 'false'))).result('user unit'), { outcome: 'changed' });
+  t.regex(await state(), /^inactive\ndisabled\n/);
+});

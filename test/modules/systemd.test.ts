@@ -23,7 +23,8 @@ test('required_one_of, required_by, globs and scopes are refused with Ansible\'s
   t.regex(refusal({ name: 'ssh' }), /one of the following is required: state, enabled, masked, daemon_reload, daemon_reexec/);
   t.regex(refusal({ state: 'started' }), /missing parameter\(s\) required by 'state': name/);
   t.regex(refusal({ name: 'ovs*', state: 'started' }), /does not currently support using glob patterns, found '\*' in service name: ovs\*/);
-  t.regex(refusal({ name: 'ssh', state: 'started', scope: 'user' }), /scope: user is not supported/);
+  t.regex(refusal({ name: 'ssh', state: 'started', scope: 'global' }), /scope: global is not supported/);
+  t.is(refusal({ name: 'ssh', state: 'started', scope: 'user' }), '');
   t.regex(refusal({ name: 'ssh; reboot', state: 'started' }), /expected a unit name/);
   t.is(refusal({ daemon_reexec: true }), '');
 });
@@ -68,4 +69,17 @@ test('a missing unit fails as Ansible\'s fail_if_missing; a pending reload runs 
   t.deepEqual(planSystemd(load('need-reload'), args({ name: 'hwrec', state: 'restarted' }), 'h').commands, ['systemctl daemon-reload', 'systemctl restart -- hwrec']);
   t.deepEqual(planSystemd(load('need-reload'), args({ name: 'hwrec', state: 'restarted', daemon_reload: true }), 'h').commands, ['systemctl daemon-reload', 'systemctl restart -- hwrec']);
   t.throws(() => planSystemd(load('no-systemctl'), args({ name: 'ssh', state: 'started' }), 'h1'), { message: /systemctl/ });
+});
+
+test('scope user: systemctl --user with XDG_RUNTIME_DIR as systemd.py sets it; the system\'s pending reload is not its own', (t) => {
+  const user = (a: Record<string, unknown>) => args({ scope: 'user', ...a });
+  const x = 'XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/run/user/$(id -u)}" systemctl --user';
+  t.deepEqual(planSystemd(load('disabled-inactive'), user({ name: 'syncthing', state: 'started', enabled: true, no_block: true }), 'h').commands,
+    [`${x} --no-block enable -- syncthing`, `${x} --no-block start -- syncthing`]);
+  t.deepEqual(planSystemd(undefined, user({ daemon_reload: true }), 'h').commands, [`${x} daemon-reload`]);
+  t.deepEqual(planSystemd(load('need-reload'), user({ name: 'hwrec', state: 'restarted' }), 'h', true).commands, [`${x} daemon-reload`, `${x} restart -- hwrec`]);
+  t.throws(() => planSystemd(load('not-found'), user({ name: 'nope', state: 'started' }), 'h', true), { message: /Could not find the requested service nope/ });
+  const read = getModule('systemd')!.readsAhead!(user({ name: 'syncthing', state: 'started' }))[0]!;
+  t.regex(read.command, /XDG_RUNTIME_DIR="\$\{XDG_RUNTIME_DIR:-\/run\/user\/\$\(id -u\)\}" systemctl --user show -p LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload -- syncthing/);
+  t.is(read.merge, undefined, 'not merged with the system manager\'s reads');
 });

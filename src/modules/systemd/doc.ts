@@ -6,7 +6,8 @@ export const systemdDoc: ModuleDoc = {
     'systemd_service) judges and registers them: name, changed, status, enabled and state. The unit is read with the ' +
     'batch\'s other service reads (one `systemctl show`); `status` holds the properties hostwire reads (LoadState, ' +
     'ActiveState, SubState, UnitFileState, NeedDaemonReload), not every property. daemon_reload and daemon_reexec run ' +
-    'without a name and, as in Ansible, do not report a change. Only the system manager (scope: system) is supported.',
+    'without a name and, as in Ansible, do not report a change. scope: user acts on the connecting (or become) user\'s ' +
+    'manager with systemctl --user, XDG_RUNTIME_DIR set to /run/user/<uid> when unset (as systemd.py sets it); global is refused.',
   args: {
     name: 'The unit (.service may be left out; no glob patterns) (aliases service, unit). Needed by state, enabled and masked.',
     state: 'started or stopped (idempotent), restarted or reloaded (always act; a stopped unit is started).',
@@ -15,7 +16,7 @@ export const systemdDoc: ModuleDoc = {
     masked: 'Mask it (yes: it cannot be started) or unmask it (no).',
     daemon_reload: 'Run systemctl daemon-reload before anything else, even with nothing else to do (alias daemon-reload).',
     daemon_reexec: 'Run systemctl daemon-reexec before anything else (alias daemon-reexec).',
-    scope: 'system only; user and global are refused (hostwire reads the system manager).',
+    scope: 'system (default) or user (the user\'s manager: systemctl --user); global is refused.',
     no_block: 'Do not wait for the queued job to finish (systemctl --no-block).',
   },
   example: '- systemd:\n    name: openvswitch-switch\n    state: started\n    enabled: true\n    daemon_reload: true',

@@ -30,10 +30,14 @@ export interface SystemdPlan {
 const ENABLED = new Set(['enabled', 'enabled-runtime', 'static', 'generated', 'transient']);
 const running = (s: UnitStatus) => s.activeState === 'active' || s.activeState === 'activating';
 
-/** systemctl with the options systemd.py adds (--no-block, --force) before the verb. */
-export function systemctl(a: SystemdArgs, verb: string, unit?: string): string {
-  const opts = [a.no_block ? ' --no-block' : '', a.force ? ' --force' : ''].join('');
-  return `systemctl${opts} ${verb}${unit === undefined ? '' : ` -- ${quoteWord(unit)}`}`;
+/**
+ * systemctl as systemd.py runs it: scope user adds --user and, when XDG_RUNTIME_DIR is not set, sets it to
+ * /run/user/<uid> (systemd.py sets os.environ the same way); then --no-block, --force before the verb.
+ */
+export function systemctl(a: Pick<SystemdArgs, 'scope' | 'no_block' | 'force'>, verb: string, unit?: string): string {
+  const opts = [a.scope === 'user' ? ' --user' : '', a.no_block ? ' --no-block' : '', a.force ? ' --force' : ''].join('');
+  const env = a.scope === 'user' ? 'XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/run/user/$(id -u)}" ' : '';
+  return `${env}systemctl${opts} ${verb}${unit === undefined ? '' : ` -- ${quoteWord(unit)}`}`;
 }
 
 /** The registered `status`: the properties hostwire reads (Ansible's holds every property systemctl shows). */
@@ -51,14 +55,17 @@ export const statusOf = (s: UnitStatus): Record<string, string> => ({
  */
 export function planSystemd(s: UnitStatus | undefined, a: SystemdArgs, host: string, hostPending = false): SystemdPlan {
   const pre: string[] = [];
-  if (a.daemon_reload) pre.push('systemctl daemon-reload');
-  if (a.daemon_reexec) pre.push('systemctl daemon-reexec');
+  const manager = { scope: a.scope, no_block: false, force: false };
+  if (a.daemon_reload) pre.push(systemctl(manager, 'daemon-reload'));
+  if (a.daemon_reexec) pre.push(systemctl(manager, 'daemon-reexec'));
+  // Unit files hostwire wrote (systemd_unit) are the system manager's: a user manager owes no reload for them.
+  const pending = a.scope === 'system' && hostPending;
   const result: SystemdPlan['result'] = { name: a.name ?? null, changed: false, status: {} };
   if (a.name === undefined || s === undefined) return { commands: pre, result };
   const unit = a.name;
   if (!s.systemctl) throw new HostwireError('bad-input', `Failed to find required executable "systemctl" on ${host}`);
   result.status = statusOf(s);
-  const found = s.loadState !== 'not-found' || hostPending;
+  const found = s.loadState !== 'not-found' || pending;
   const missing = () => new HostwireError('bad-input', `Could not find the requested service ${unit}: host`);
   const acts: string[] = [];
   let mask: SystemdPlan['mask'];
@@ -84,6 +91,6 @@ export function planSystemd(s: UnitStatus | undefined, a: SystemdArgs, host: str
   }
   result.changed = acts.length > 0;
   // A reload hostwire owes the host (or the unit asks for) comes first, once, when something acts.
-  const owed = (hostPending || s.needDaemonReload) && acts.length > 0 && !a.daemon_reload;
-  return { commands: [...(owed ? ['systemctl daemon-reload'] : []), ...pre, ...acts], result, mask };
+  const owed = (pending || s.needDaemonReload) && acts.length > 0 && !a.daemon_reload;
+  return { commands: [...(owed ? [systemctl(manager, 'daemon-reload')] : []), ...pre, ...acts], result, mask };
 }

@@ -6,9 +6,9 @@ import { HostwireError } from '../../errors.js';
 import type { Module, ModuleContext, ModuleResult } from '../types.js';
 import { ansibleBool, withAliases } from '../kit/ansible-args.js';
 import { DAEMON_RELOAD, daemonReloadDone, daemonReloadPending } from '../kit/daemon-reload.js';
-import { unitShowRead } from '../../probe/kinds/services.js';
+import { UNIT_PROPS, unitShowRead } from '../../probe/kinds/services.js';
 import { parseShow } from '../kit/unit-status.js';
-import { planSystemd, type SystemdArgs } from './plan.js';
+import { planSystemd, systemctl, type SystemdArgs } from './plan.js';
 import { systemdDoc } from './doc.js';
 
 const REQUIRES_NAME = ['state', 'enabled', 'masked'] as const;
@@ -38,12 +38,16 @@ const systemdArgs = withAliases(
         if (glob) issue(`This module does not currently support using glob patterns, found '${glob}' in service name: ${a.name}`, 'name');
         else if (!/^[A-Za-z0-9:_.\\@-]+$/.test(a.name)) issue('expected a unit name like ssh or ovs-vswitchd.service', 'name');
       }
-      if (a.scope !== 'system') issue(`scope: ${a.scope} is not supported by hostwire's systemd (it manages the system manager only; use scope: system or run the task through Ansible)`, 'scope');
+      if (a.scope === 'global') issue("scope: global is not supported by hostwire's systemd (system and user are; run the task through Ansible)", 'scope');
     }),
   { name: ['service', 'unit'], daemon_reload: ['daemon-reload'], daemon_reexec: ['daemon-reexec'] },
 );
 
-const unitRead = (a: SystemdArgs) => ({ ...unitShowRead(a.name!), parse: parseShow });
+/** The unit's read: the system manager's is merged with the batch's other units; a user manager's stands alone. */
+const unitRead = (a: SystemdArgs) =>
+  a.scope === 'user'
+    ? { command: `if command -v systemctl >/dev/null 2>&1; then ${systemctl({ scope: 'user', no_block: false, force: false }, `show -p ${UNIT_PROPS}`, a.name!)}; else echo systemctl:missing; fi`, parse: parseShow }
+    : { ...unitShowRead(a.name!), parse: parseShow };
 
 /** The failure systemd.py reports for each kind of command. */
 function failure(cmd: string, r: { code: number; stdout: string; stderr: string }, unit: string | undefined): string {

@@ -4,11 +4,11 @@ import { mergeableRead } from '../merge.js';
 import type { MergeKind, ProbeRead } from '../types.js';
 import { shellQuote } from '../../transports/quote.js';
 
-const PROPS = 'LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload';
+export const UNIT_PROPS = 'LoadState,ActiveState,SubState,UnitFileState,NeedDaemonReload';
 
 /** One `systemctl show` for one or more units (several: one block per unit, in order, blank-line separated). */
 export function showCommand(units: readonly string[]): string {
-  return `if command -v systemctl >/dev/null 2>&1; then systemctl show -p ${PROPS} -- ${units.map(shellQuote).join(' ')}; else echo systemctl:missing; fi`;
+  return `if command -v systemctl >/dev/null 2>&1; then systemctl show -p ${UNIT_PROPS} -- ${units.map(shellQuote).join(' ')}; else echo systemctl:missing; fi`;
 }
 
 export const unitShowKind: MergeKind<string> = {
