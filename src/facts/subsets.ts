@@ -28,13 +28,35 @@ const SUBSETS: Record<string, readonly FactProbe<unknown>[]> = {
   // Ansible's virtual facts have no counterpart here; accepted so Ansible playbooks load.
   virtual: [],
 };
+
+// Ansible's own subset names (its fact collectors, module_utils/facts/default_collectors.py) -> the
+// hostwire reads that give those facts; a collector hostwire has no facts for reads nothing (accepted so
+// content such as linux-system-roles' `!all,!min,distribution,os_family` runs).
+const ANSIBLE_SUBSETS: Record<string, readonly FactProbe<unknown>[]> = {
+  ...Object.fromEntries(['distribution', 'distribution_major_version', 'distribution_release', 'distribution_version', 'os_family', 'lsb'].map((n) => [n, [osReleaseFact]])),
+  ...Object.fromEntries(['kernel', 'kernel_version', 'architecture', 'machine', 'system'].map((n) => [n, [kernelFact]])),
+  platform: [kernelFact, hostnameFact, fqdnFact],
+  service_mgr: [systemdFact],
+  pkg_mgr: [pkgMgrFact],
+  ...Object.fromEntries(['python', 'python_version'].map((n) => [n, [pythonFact]])),
+  local: [localFactsFact],
+  ...Object.fromEntries(['interfaces', 'default_ipv4', 'default_ipv6', 'all_ipv4_addresses', 'all_ipv6_addresses'].map((n) => [n, SUBSETS.network!])),
+  ...Object.fromEntries(['processor', 'processor_cores', 'processor_count'].map((n) => [n, [nprocFact, vcpusFact]])),
+  ...Object.fromEntries(['apparmor', 'caps', 'chroot', 'cmdline', 'date_time', 'devices', 'dns', 'effective_group_ids', 'effective_user_id', 'env',
+    'facter', 'fibre_channel_wwn', 'fips', 'is_chroot', 'iscsi', 'loadavg', 'machine_id', 'mounts', 'nvme', 'ohai', 'real_user_id', 'selinux',
+    'ssh_host_key_dsa_public', 'ssh_host_key_ecdsa_public', 'ssh_host_key_ed25519_public', 'ssh_host_key_rsa_public', 'ssh_host_pub_keys',
+    'ssh_pub_keys', 'system_capabilities', 'system_capabilities_enforced', 'user', 'user_dir', 'user_gecos', 'user_gid', 'user_id', 'user_shell',
+    'user_uid', 'virtualization_role', 'virtualization_type'].map((n) => [n, []])),
+};
 const NAMES = ['all', ...Object.keys(SUBSETS)];
+const idsOf = (names: Iterable<string>) => new Set([...names].flatMap((n) => (SUBSETS[n] ?? ANSIBLE_SUBSETS[n] ?? []).map((p) => p.id)));
 
 /**
  * The fact probes ids for a gather_subset value (a list or a comma-separated string), as Ansible's
  * get_collector_names (module_utils/facts/collector.py) picks them: min plus every addition, less the
  * exclusions not also named explicitly - so order does not matter, `!all` keeps min (only `!min` drops
- * it), and excluding an unknown subset is ignored (adding one is an error).
+ * it), and excluding an unknown subset is ignored (adding one is an error). Ansible's finer names
+ * (distribution, default_ipv4, ...) count as the reads that give their facts.
  */
 export function factIdsFor(subset: unknown, loc?: SourceLoc): Set<string> {
   const words = (Array.isArray(subset) ? subset : String(subset ?? 'all').split(','))
@@ -47,11 +69,14 @@ export function factIdsFor(subset: unknown, loc?: SourceLoc): Set<string> {
     if (w === 'all') groups.forEach((g) => added.add(g));
     else if (w === '!all') groups.filter((g) => g !== 'min').forEach((g) => excluded.add(g));
     else if (w.startsWith('!')) excluded.add(w.slice(1));
-    else if (w === 'min' || SUBSETS[w]) {
+    else if (w === 'min' || SUBSETS[w] || ANSIBLE_SUBSETS[w]) {
       if (w !== 'min') explicit.add(w);
       added.add(w);
-    } else throw new BadInputError(`gather_subset: unknown subset '${w}', expected one of: ${NAMES.join(', ')} (or !name)`, loc);
+    } else throw new BadInputError(`gather_subset: unknown subset '${w}', expected one of: ${NAMES.join(', ')}, or one of Ansible's fact subsets (distribution, default_ipv4, ...) (or !name)`, loc);
   }
-  const wanted = [...added].filter((g) => !excluded.has(g) || explicit.has(g));
-  return new Set(wanted.flatMap((n) => SUBSETS[n]!.map((p) => p.id)));
+  const keep = idsOf(explicit);
+  const drop = [...idsOf(excluded)].filter((id) => !keep.has(id));
+  const ids = idsOf(added);
+  for (const id of drop) ids.delete(id);
+  return ids;
 }

@@ -59,6 +59,12 @@ test('gather_subset: min always (unless !min), network, hardware, all; unknown n
   t.deepEqual(ids(['!network', 'network']), ids('network'));
   t.deepEqual(ids(['!all', '!min']), []);
   t.deepEqual(ids(['all', '!nosuch']), ids('all'), 'excluding an unknown subset is ignored');
+  // Ansible's finer names: linux-system-roles' set_vars asks `!all,!min,distribution,...,os_family`.
+  t.deepEqual(ids(['!all', '!min', 'distribution', 'distribution_major_version', 'distribution_version', 'os_family']), ['os_release']);
+  t.deepEqual(ids(['!all', '!min', 'default_ipv4']), ['ip_addr', 'route4', 'route6']);
+  t.deepEqual(ids(['!all', '!min', 'date_time']), [], 'a collector hostwire has no facts for reads nothing');
+  t.false(ids(['min', '!distribution']).includes('os_release'), 'excluding a finer name drops its read');
+  t.true(ids(['!all', '!min', 'platform']).includes('kernel'));
   // Facts outside the subset are undefined, not empty values that would mislead a template.
   const f = assembleFacts(fixtureBatch('debian-host'), factIdsFor(['!all', '!min', 'network'])) as unknown as Record<string, unknown>;
   t.like(f.ansible_default_ipv4, { address: '192.0.2.2' });

@@ -81,9 +81,12 @@ const minus = (v: Record<string, unknown>, keys: string[]) => Object.fromEntries
 // What ansible-playbook's json callback adds to every result, not the module's.
 const CALLBACK_KEYS = ['invocation', '_ansible_no_log', 'action', '_ansible_verbose_always', 'deprecations', 'warnings', 'skip_reason'];
 
-/** What a callback shows of a result: Ansible's callbacks drop _ansible_* keys (gather_facts' _ansible_facts_gathered). */
+/**
+ * What compares with Ansible's result: Ansible's callbacks drop _ansible_* keys (gather_facts'
+ * _ansible_facts_gathered), and hostwire_* facts are hostwire's own (docs/facts.md).
+ */
 function shown(v: Record<string, unknown>): Record<string, unknown> {
-  const out = Object.fromEntries(Object.entries(v).filter(([k]) => !k.startsWith('_ansible')));
+  const out = Object.fromEntries(Object.entries(v).filter(([k]) => !k.startsWith('_ansible') && !k.startsWith('hostwire_')));
   if (out.ansible_facts && typeof out.ansible_facts === 'object') out.ansible_facts = shown(out.ansible_facts as Record<string, unknown>);
   return out;
 }
