@@ -4,6 +4,7 @@
 // when the controller has ansible-core. Pure directory listings, except asking where ansible-core lives.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { findAnsibleCore } from '../fallback/ansible-core.js';
 import { findModule, isFound, type FindContext } from '../fallback/find-module.js';
 import { moduleSearchPaths } from '../fallback/search-paths.js';
@@ -79,19 +80,42 @@ export function listFallbackModules(cwd = process.cwd(), env: NodeJS.ProcessEnv 
 /** Printable text: control characters other than newline and tab are shown escaped. */
 const printable = (s: string) => s.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 
-/** `hostwire doc NAME` for a module the fallback would run: where it is, and its DOCUMENTATION block. */
+/** A module file's DOCUMENTATION or EXAMPLES string, as written ('' when it has none). */
+function docString(source: string, name: 'DOCUMENTATION' | 'EXAMPLES'): string {
+  const m = new RegExp(`^${name}\\s*=\\s*[rRuU]?('''|\"\"\")([\\s\\S]*?)\\1`, 'm').exec(source);
+  return m ? m[2]!.replace(/^\n/, '') : '';
+}
+
+/** The attributes' check_mode / diff_mode support, as ansible-doc shows them ('unknown' when not declared). */
+function checkDiffLine(documentation: string): string | undefined {
+  let doc: unknown;
+  try {
+    doc = parseYaml(documentation);
+  } catch {
+    return undefined;
+  }
+  const attrs = (doc as { attributes?: Record<string, { support?: unknown }> } | null)?.attributes ?? {};
+  const support = (k: string) => (typeof attrs[k]?.support === 'string' ? attrs[k]!.support : 'not declared');
+  return `CHECK MODE: ${support('check_mode')}    DIFF: ${support('diff_mode')}`;
+}
+
+/** `hostwire doc NAME` for a module the fallback would run: where it is, its DOCUMENTATION, check/diff support and EXAMPLES. */
 export function fallbackModuleText(name: string, cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): string | undefined {
   const { ctx } = findContext(cwd, env);
   const found = findModule(name, ctx);
   if (!isFound(found)) return undefined;
-  let documentation = '';
+  let source = '';
   try {
-    const m = /^DOCUMENTATION\s*=\s*[rRuU]?('''|""")([\s\S]*?)\1/m.exec(readFileSync(found.path, 'utf8'));
-    documentation = m ? m[2]!.replace(/^\n/, '') : '';
+    source = readFileSync(found.path, 'utf8');
   } catch {
     // unreadable: the pointer to ansible-doc is enough
   }
+  const documentation = docString(source, 'DOCUMENTATION');
+  const examples = docString(source, 'EXAMPLES');
+  const checkDiff = documentation ? checkDiffLine(documentation) : undefined;
   return [`> ${found.resolved.toUpperCase()}  (Ansible fallback: ${found.path})`, '',
     `Not native to hostwire: it runs through the Ansible module fallback. Full reference: ansible-doc ${found.resolved}`, '',
-    ...(documentation ? ['DOCUMENTATION:', '', printable(documentation)] : []), ''].join('\n');
+    ...(documentation ? ['DOCUMENTATION:', '', printable(documentation)] : []),
+    ...(checkDiff ? [checkDiff, ''] : []),
+    ...(examples ? ['EXAMPLES:', '', printable(examples)] : []), ''].join('\n');
 }

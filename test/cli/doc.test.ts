@@ -12,7 +12,7 @@ function setup(t: { teardown(f: () => void): void }): { cwd: string; env: NodeJS
   const dir = mkdtempSync(path.join(tmpdir(), 'hw-doc-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   mkdirSync(path.join(dir, 'library'));
-  writeFileSync(path.join(dir, 'library', 'my_mod.py'), "#!/usr/bin/python\nDOCUMENTATION = r'''\nmodule: my_mod\nshort_description: A local module\n'''\nfrom ansible.module_utils.basic import AnsibleModule\n");
+  writeFileSync(path.join(dir, 'library', 'my_mod.py'), "#!/usr/bin/python\nDOCUMENTATION = r'''\nmodule: my_mod\nshort_description: A local module\nattributes:\n  check_mode: {support: full}\n  diff_mode: {support: none}\n'''\nEXAMPLES = r'''\n- my_mod: {}\n'''\nfrom ansible.module_utils.basic import AnsibleModule\n");
   // A library module named like a native one: tasks naming it run the native module, so it is not offered.
   writeFileSync(path.join(dir, 'library', 'ping.py'), "#!/usr/bin/python\nDOCUMENTATION = r'''\nmodule: ping\n'''\n");
   // No ansible-core: an interpreter that does not exist; HOME away from the user's collections.
@@ -62,6 +62,8 @@ test('hostwire doc NAME of a library/ module points to ansible-doc and prints it
   t.true(r.out.includes('(Ansible fallback: '));
   t.true(r.out.includes('ansible-doc ansible.legacy.my_mod') || r.out.includes('ansible-doc my_mod'), r.out);
   t.true(r.out.includes('short_description: A local module'));
+  t.true(r.out.includes('CHECK MODE: full    DIFF: none'), r.out);
+  t.true(r.out.includes('EXAMPLES:\n\n- my_mod: {}\n'), r.out);
 });
 
 test('an unknown module is a usage error (exit 5) naming it, without a stack trace', async (t) => {
