@@ -4,6 +4,7 @@
 // runs in that namespace) or ProxyJump socket.
 // reconnect() replaces a connection that hangs (an IP moved under it, see ovs_gateway); keepalive
 // (5 s x 3) notices a dead one, and a channel that cannot be opened in time counts as dead.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Duplex } from 'node:stream';
 import { CommandError, TransportError } from '../errors.js';
 import { insideNetns, openNetnsRelay, type NetnsRelay } from './netns-relay.js';
@@ -32,6 +33,8 @@ export interface SshTransportOptions extends SshEndpoint, SshAuthOptions {
 }
 
 const CHANNEL_OPEN_TIMEOUT_MS = 15_000;
+/** Set while a transport's reconnect listeners run (see connect()). */
+const inListener = new AsyncLocalStorage<SshTransport>();
 
 export class SshTransport implements StreamingTransport {
   readonly name: string;
@@ -68,6 +71,10 @@ export class SshTransport implements StreamingTransport {
 
   async connect(): Promise<void> {
     if (this.connected) return;
+    // A reconnect listener (the run lock's re-take) whose new connection died too opens the next one itself:
+    // waiting for `opening` would wait for that very listener - a promise cycle with nothing left to run, and
+    // the process ended mid-task with exit code 13 (seen while an uplink move rolled back on a loaded VM).
+    if (inListener.getStore() === this) return this.openPlain();
     const t0 = performance.now();
     this.opening ??= this.open().finally(() => {
       this.opening = undefined;
@@ -104,14 +111,18 @@ export class SshTransport implements StreamingTransport {
 
   private async open(): Promise<void> {
     const again = this.stats.connects > 0;
+    await this.openPlain();
+    // State tied to the old connection (the run lock's holder) died with it: let owners restore it.
+    if (again) await inListener.run(this, async () => { for (const l of this.reconnectListeners) await l(); });
+  }
+
+  private async openPlain(): Promise<void> {
     try {
       await this.openOnce();
     } catch (e) {
       this.dispose();
       throw e;
     }
-    // State tied to the old connection (the run lock's holder) died with it: let owners restore it.
-    if (again) for (const l of this.reconnectListeners) await l();
   }
 
   /** Called after every re-opened connection (not the first), e.g. to take the run lock again. */

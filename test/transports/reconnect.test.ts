@@ -92,3 +92,27 @@ test.serial('a partitioned session never noticed by sshd: its lock holder ends w
   t.false(holders.some((p) => existsSync(`/proc/${p}`) && !readFileSync(`/proc/${p}/stat`, 'utf8').includes(') Z')), 'the old holder ended by itself');
   await release();
 });
+
+test.serial('a reconnect listener whose new connection dies too opens the next one itself, without waiting for its own reconnect', async (t) => {
+  const ssh = sshTo(sshd);
+  t.teardown(() => ssh.close());
+  await ssh.connect();
+  let calls = 0;
+  ssh.onReconnect(async () => {
+    // The first time, the fresh connection dies under the listener (as a relock's channel timing out on a host
+    // moving its address): its exec must open another connection, not await the reconnect it is part of.
+    if (calls++ === 0) {
+      signalAll(sshd.sessionPids(), 'SIGKILL');
+      t.true(await until(() => !ssh.connected, 5000));
+    }
+    t.is((await ssh.exec('echo relocked')).stdout, 'relocked\n');
+  });
+  // A timer that keeps the process alive: before the fix nothing else did, and the worker ended mid-test.
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<string>((r) => { timer = setTimeout(() => r('hangs'), 30_000); });
+  t.is(await Promise.race([ssh.reconnect().then(() => 'done'), hang]), 'done');
+  clearTimeout(timer);
+  t.is(calls, 1, 'the listener runs once: the connection it opened itself is not another reconnect');
+  t.is(ssh.stats.connects, 3);
+  t.is((await ssh.exec('echo after')).stdout, 'after\n');
+});
