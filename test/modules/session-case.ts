@@ -4,7 +4,11 @@
 // replay answers the same calls the same way and fails on any other call. Waits advance a fake clock
 // (pause's 1 s takes no time here and still measures 1 s), so a case is as fast and exact on a loaded
 // machine as on a quiet one. `recorded` is ansible-core's result for the same args on the same host.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { TransportError } from '../../src/errors.js';
+import { readYamlFile } from '../../src/engine/yaml-source.js';
 import type { ModuleContext, ModuleResult } from '../../src/modules/types.js';
 import type { Transport } from '../../src/transports/transport.js';
 import { caseContext, type PlanCase } from './plan-case.js';
@@ -14,6 +18,8 @@ export type SessionStep = { exec: string; stdout: string; stderr?: string; rc: n
 
 export interface SessionCase extends Omit<PlanCase, 'stdout' | 'rc'> {
   session: SessionStep[];
+  /** Controller files beside the playbook (include_vars), by path under it; paths in results read {playbook_dir}. */
+  files?: Record<string, string>;
   /** Keys where hostwire's result differs from ansible-core's on purpose: key -> why. */
   differs?: Record<string, string>;
 }
@@ -67,11 +73,19 @@ export async function runSession(run: (ctx: ModuleContext) => Promise<ModuleResu
       return p.parse({ stdout: r.stdout, rc: r.code });
     },
   };
+  const dir = c.files ? mkdtempSync(path.join(tmpdir(), 'hw-case-')) : undefined;
+  for (const [f, text] of Object.entries(c.files ?? {})) {
+    mkdirSync(path.dirname(path.join(dir!, f)), { recursive: true });
+    writeFileSync(path.join(dir!, f), text);
+  }
+  if (dir) Object.assign(ctx, { baseDir: dir, vars: { ...ctx.vars, playbook_dir: dir }, readVarsFile: readYamlFile });
   Date.now = () => now;
   try {
-    return { result: await run(ctx), left: steps };
+    const result = await run(ctx);
+    return { result: dir ? (JSON.parse(JSON.stringify(result).split(dir).join('{playbook_dir}')) as ModuleResult) : result, left: steps };
   } finally {
     Date.now = realNow;
+    if (dir) rmSync(dir, { recursive: true, force: true });
   }
 }
 

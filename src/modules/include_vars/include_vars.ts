@@ -92,7 +92,11 @@ async function loadDir(a: IncludeVarsArgs, w: Where, l: Loader): Promise<Vars> {
 async function loadNamedFile(name: string, w: Where, l: Loader): Promise<Vars> {
   const tried = fileCandidates(name.replace(/\n+$/, ''), w);
   const found = tried.find((p) => existsSync(p) && statSync(p).isFile());
-  if (!found) throw new LoadFailure(`Could not find or access '${name}'\nSearched in:\n${tried.map((p) => `\t${p}`).join('\n')}`);
+  if (!found) {
+    // _find_needle's AnsibleFileNotFound text, its hint included.
+    const hint = ' on the Ansible Controller.\nIf you are using a module and expect the file to exist on the remote, see the remote_src option';
+    throw new LoadFailure(`Could not find or access '${name}'\nSearched in:\n${tried.map((p) => `\t${p}`).join('\n')}${hint}`);
+  }
   return loadFile(found, l);
 }
 
@@ -106,7 +110,7 @@ async function runIncludeVars(a: IncludeVarsArgs, ctx: ModuleContext): Promise<M
     results = a.dir !== undefined ? await loadDir(a, where, loader) : await loadNamedFile((a.file ?? a._raw_params)!, where, loader);
   } catch (e) {
     if (!(e instanceof LoadFailure)) throw e;
-    return { changed: false, failed: true, message: e.message, msg: e.message, ansible_included_var_files: loader.included };
+    return { changed: false, failed: true, message: e.message, msg: e.message, ansible_facts: {}, ansible_included_var_files: loader.included };
   }
   if (a.name) results = { [a.name]: results };
   if (a.hash_behaviour === 'merge') {
