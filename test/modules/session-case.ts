@@ -4,6 +4,7 @@
 // replay answers the same calls the same way and fails on any other call. Waits advance a fake clock
 // (pause's 1 s takes no time here and still measures 1 s), so a case is as fast and exact on a loaded
 // machine as on a quiet one. `recorded` is ansible-core's result for the same args on the same host.
+// Recorded by hand on a lab host with test/modules/record-session.ts.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
