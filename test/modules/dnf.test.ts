@@ -91,3 +91,13 @@ test("dnf's arguments: Ansible's names and aliases, comma lists; groups, files, 
   const yum = getModule('yum')!.args;
   t.regex(JSON.stringify(yum.safeParse({ name: 'a', use: 'dnf', use_backend: 'dnf' }).error?.issues), /mutually exclusive: \('use', 'use_backend'\)/);
 });
+
+test('yum picks its backend as its action plugin: use/use_backend, else the pkg_mgr fact (another manager fails as there)', async (t) => {
+  const yum = getModule('yum')!;
+  const ctx = (vars: Record<string, unknown>) => ({ vars, host: 'h', check: true, probe: async () => { throw new Error('no read expected'); } }) as never;
+  const r = await yum.run!(yum.args.parse({ name: 'a', use_backend: 'yum' }), ctx({}));
+  t.like(r, { failed: true, msg: "the yum3 backend (yum's Python 2 API) is not built: on a dnf host use_backend: dnf" });
+  const apt = await yum.run!(yum.args.parse({ name: 'a' }), ctx({ ansible_facts: { pkg_mgr: 'apt' } }));
+  t.like(apt, { failed: true });
+  t.regex((apt.msg as string[])[0], /^Could not detect which major revision of yum is in use/);
+});

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { parsePackages } from '../../src/modules/package/parse.js';
-import { planPackages, probeCommand } from '../../src/modules/package/package.js';
+import { pkgMgrHint, planPackages, probeCommand } from '../../src/modules/package/package.js';
 import { getModule } from '../../src/modules/registry.js';
 
 const load = (name: string) => parsePackages(JSON.parse(readFileSync(new URL(`../../../src/modules/package/cases/${name}.json`, import.meta.url), 'utf8')));
@@ -54,4 +54,12 @@ test('use: the managers hostwire drives; the others of Ansible refused by name',
   t.regex(JSON.stringify(parse('nosuch').error?.issues), /there is no package manager module 'nosuch'/);
   // use wins over the hostwire_pkg_mgr hint, and a named manager is checked on the host
   t.regex(probeCommand(args({ name: 'x', use: 'yum' }), 'apt'), /^\(if command -v yum >\/dev\/null 2>&1; then m=yum; else m=none; echo missing:yum; fi;/);
+});
+
+test("the manager: use, else the pkg_mgr fact as Ansible's package action reads it (ansible_facts.pkg_mgr), then hostwire_pkg_mgr", (t) => {
+  t.is(pkgMgrHint(args({ name: 'x', use: 'apt' }), { ansible_facts: { pkg_mgr: 'dnf' } }), 'apt');
+  t.is(pkgMgrHint(args({ name: 'x' }), { ansible_facts: { pkg_mgr: 'dnf' }, hostwire_pkg_mgr: 'apt' }), 'dnf');
+  t.is(pkgMgrHint(args({ name: 'x' }), { ansible_pkg_mgr: 'dnf', hostwire_pkg_mgr: 'apt' }), 'dnf');
+  t.is(pkgMgrHint(args({ name: 'x' }), { hostwire_pkg_mgr: 'yum' }), 'yum');
+  t.regex(probeCommand(args({ name: 'x' }), pkgMgrHint(args({ name: 'x' }), { ansible_pkg_mgr: 'dnf' })), /^\(if command -v dnf /);
 });

@@ -29,10 +29,12 @@ const DETECT_FAILED = [
   'You should manually specify use_backend to tell the module whether to use the yum (yum3) or dnf (yum4) backend})',
 ];
 
+/** The pkg_mgr fact; a fact naming another manager (apt) is Ansible's failure: its setup would say the same. */
 function factBackend(vars: Record<string, unknown>): string | undefined {
   const facts = vars.ansible_facts as Record<string, unknown> | undefined;
   const fact = facts?.pkg_mgr ?? vars.ansible_pkg_mgr;
-  return typeof fact === 'string' && VALID.includes(fact) ? fact : undefined;
+  if (typeof fact !== 'string') return undefined;
+  return VALID.includes(fact) ? fact : 'auto';
 }
 
 export const yumModule: Module<YumArgs, DnfState> = {
@@ -43,7 +45,7 @@ export const yumModule: Module<YumArgs, DnfState> = {
     const { use, use_backend: useBackend, ...rest } = a;
     const w = dnfWant(rest as DnfArgs);
     let chosen: string = use ?? useBackend ?? 'auto';
-    // Ansible asks the setup module for pkg_mgr when the fact is not there; hostwire's fact says dnf when the host has it.
+    // Without the fact Ansible asks the setup module for pkg_mgr; hostwire's pkg_mgr says dnf when the host has dnf.
     if (chosen === 'auto') chosen = factBackend(ctx.vars) ?? ((await ctx.probe(dnfProbe(w))).hasDnf ? 'dnf' : 'auto');
     if (chosen === 'auto') return { changed: false, failed: true, msg: DETECT_FAILED };
     if (chosen === 'yum') return { changed: false, failed: true, msg: "the yum3 backend (yum's Python 2 API) is not built: on a dnf host use_backend: dnf" };
