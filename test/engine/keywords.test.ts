@@ -34,8 +34,8 @@ test('environment on a module whose tools would need it is refused, not dropped;
 - hosts: nodes
   gather_facts: false
   tasks:
-    - name: package
-      package: { name: curl, state: present }
+    - name: apt
+      apt: { name: curl, state: present }
       environment: { http_proxy: "http://proxy:3128" }
       check_mode: true  # never installs on this machine, whatever happens
       ignore_errors: true
@@ -45,7 +45,7 @@ test('environment on a module whose tools would need it is refused, not dropped;
       ignore_errors: true
 `);
   t.deepEqual(failures(r), [
-    `package: ${ws.dir}/site.yml:5:7: environment is not supported for the 'package' module (hostwire passes it to command and shell; this module's tools would need it): http_proxy`,
+    `apt: ${ws.dir}/site.yml:5:7: environment is not supported for the 'apt' module (hostwire passes it to command and shell; this module's tools would need it): http_proxy`,
     `bad name: ${ws.dir}/site.yml:10:7: environment: 'A-B' is not a valid environment variable name`,
   ]);
 });
