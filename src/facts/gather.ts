@@ -19,7 +19,7 @@ import { networkManagerFact } from './network-manager.js';
 import { nprocFact } from './nproc.js';
 import { distributionName, osFamily, osReleaseFact, type OsRelease } from './os-release.js';
 import { ovsFact } from './ovs.js';
-import { pkgMgrFact } from './pkg-mgr.js';
+import { familyPkgMgr, pkgMgrFact } from './pkg-mgr.js';
 import { systemdFact } from './systemd.js';
 import type { FactProbe } from './types.js';
 import type { ProbeOutput } from '../probe/types.js';
@@ -44,7 +44,7 @@ export function assembleFacts(outputs: Map<string, ProbeOutput>, gathered?: Set<
   const ifaces = read(interfacesFact, []);
   const byName = new Map(ifaces.map((i) => [i.device, i]));
   const sd = read(systemdFact, { systemd: false });
-  const pkg = read(pkgMgrFact, 'unknown');
+  const pkg = familyPkgMgr(read(pkgMgrFact, 'unknown'), osFamily(os));
   const facts: Facts = {
     ansible_hostname: names.hostname,
     ansible_nodename: names.nodename,

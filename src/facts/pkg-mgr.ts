@@ -14,3 +14,10 @@ export const pkgMgrFact: FactProbe<string> = {
     return BY_BINARY.find(([b]) => found.has(b))?.[1] ?? 'unknown';
   },
 };
+
+/**
+ * Ansible's distro default (facts/system/pkg_mgr.py): on a Debian-family host the fact is apt whatever else
+ * is installed ("It's possible to install yum, dnf, zypper, rpm, etc inside of Debian. Doing so does not
+ * mean the system wants to use them").
+ */
+export const familyPkgMgr = (found: string, osFamily: string): string => (osFamily === 'Debian' ? 'apt' : found);

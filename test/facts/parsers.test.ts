@@ -10,7 +10,7 @@ import { networkManagerFact } from '../../src/facts/network-manager.js';
 import { nprocFact } from '../../src/facts/nproc.js';
 import { distributionName, osFamily, osReleaseFact } from '../../src/facts/os-release.js';
 import { ovsFact } from '../../src/facts/ovs.js';
-import { pkgMgrFact } from '../../src/facts/pkg-mgr.js';
+import { familyPkgMgr, pkgMgrFact } from '../../src/facts/pkg-mgr.js';
 import { systemdFact } from '../../src/facts/systemd.js';
 import { probeOut } from './helpers.js';
 
@@ -82,4 +82,7 @@ test('package manager', (t) => {
   t.is(pkgMgrFact.parse(host('pkg_mgr')), 'apt');
   t.is(pkgMgrFact.parse({ stdout: '/usr/bin/dnf\n/usr/bin/yum\n', rc: 127 }), 'dnf');
   t.is(pkgMgrFact.parse({ stdout: '', rc: 127 }), 'unknown');
+  // Debian with dnf installed (the dnf lab host): apt, as Ansible's fact says; elsewhere what was found.
+  t.is(familyPkgMgr('dnf', 'Debian'), 'apt');
+  t.is(familyPkgMgr('dnf', 'RedHat'), 'dnf');
 });
