@@ -13,8 +13,7 @@ import { fallbackModuleText, listFallbackModules } from '../docs/fallback-list.j
 
 /** The native module a task naming `name` runs, as the playbook loader resolves it. */
 export function nativeModuleFor(name: string): Module<any, any> | undefined {
-  const short = shortModuleName(name);
-  return isKnownModule(short) ? getModule(short) : undefined;
+  return isKnownModule(name) ? getModule(shortModuleName(name)) : undefined;
 }
 
 // ansible-core's files for keywords the playbook loader handles itself: never run as a module.

@@ -105,8 +105,31 @@ export function getModule(name: string): Module<any, any> | undefined {
   return modules.get(name) ?? resolvedModules.get(name);
 }
 
+// Where ansible-core 2.14 routes a short name to a collection (config/ansible_builtin_runtime.yml): that
+// collection's name of the module is the native one too (community.general.modprobe), as is
+// ansible.builtin.X (routed there by the same file).
+const ROUTED: Record<string, string> = {
+  ini_file: 'community.general', modprobe: 'community.general', nmcli: 'community.general',
+  sysctl: 'ansible.posix', mount: 'ansible.posix', firewalld: 'ansible.posix', selinux: 'ansible.posix', seboolean: 'ansible.posix',
+  openvswitch_db: 'openvswitch.openvswitch', openvswitch_bridge: 'openvswitch.openvswitch', openvswitch_port: 'openvswitch.openvswitch',
+};
+// hostwire's own modules: no Ansible module of that name exists, so ansible.builtin.X is not them.
+const HOSTWIRE_ONLY = new Set(['systemd_unit', 'ip_link', 'ip_addr', 'ip_route', 'ovs_bridge', 'ovs_port', 'ovs_db', 'ovs_flows', 'nm_connection', 'etcd_key', 'ovs_gateway', 'route_set', 'subnet_lease']);
+
+/**
+ * Whether a task's module name (short or fully qualified) runs a native module: X, ansible.legacy.X,
+ * ansible.builtin.X (not for hostwire's own modules) and the collection ansible-core routes X to. Any other
+ * collection's X (foo.bar.stat) is that collection's module: the fallback looks for it.
+ */
 export function isKnownModule(name: string): boolean {
-  return modules.has(name);
+  const i = name.lastIndexOf('.');
+  const short = name.slice(i + 1);
+  if (!modules.has(short)) return false;
+  if (i < 0) return true;
+  const ns = name.slice(0, i);
+  if (ns === 'ansible.legacy') return true;
+  if (ns === 'ansible.builtin') return !HOSTWIRE_ONLY.has(short);
+  return ROUTED[short] === ns;
 }
 
 export function moduleNames(): string[] {

@@ -123,12 +123,12 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
   if (module === 'import_role') return [await importRole(t, rawArgs, mloc, common, ctx)];
   if (module === 'import_tasks') return [await importTasks(rawArgs, mloc, common, ctx)];
   let runAs = module;
-  if (!ctx.knownModule(module)) {
+  if (!ctx.knownModule(moduleKey)) {
     const r = ctx.resolveModule?.(moduleKey, ctx.role?.dir);
     if (!r || 'error' in r) throw new BadInputError(r?.error ?? `couldn't resolve module/action '${moduleKey}'. This often indicates a misspelling or a module hostwire does not ship`, mloc);
     runAs = r.name;
   }
-  let args = moduleArgs(rawArgs, module, moduleKey, mloc, ctx.knownModule(module));
+  let args = moduleArgs(rawArgs, module, moduleKey, mloc, ctx.knownModule(moduleKey));
   if (action.extraArgs) args = { ...action.extraArgs, ...args };
   if (t.args && typeof t.args === 'object') args = { ...(t.args as Vars), ...args };
   return [moduleTask(t, common, runAs, moduleKey, args)];
