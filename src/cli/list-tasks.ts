@@ -2,7 +2,8 @@
 // `role : name`, an unnamed one by its action as written (no role prefix), an include_* task as itself
 // (not what it includes), tags sorted; tag filters (--tags/--skip-tags, never) apply as in a run.
 // Only a block's own task list is walked (_process_block reads b.block): tasks under rescue: and
-// always: are never listed. A named include_role shows its name alone (IncludeRole.get_name).
+// always: are never listed. A named include_role shows its name alone (IncludeRole.get_name). A role
+// met again is listed again (its `listed` tasks), as Role.compile does; the run skips it.
 import { shouldRunByTags, type TagFilter } from '../engine/runner/tags.js';
 import { internalAction } from '../engine/playbook/action-form.js';
 import { roleDisplayName, type PlayDef, type TaskItem, type Vars } from '../engine/playbook/types.js';
@@ -46,6 +47,7 @@ export function listPlayTasks(play: PlayDef, filter: TagFilter): string {
       const tags = [...new Set([...inherited, ...it.tags])];
       if (it.kind === 'block' && it.include === undefined) {
         walk(it.block, tags);
+        if (it.listed) walk(it.listed, tags);
         continue;
       }
       if (!shouldRunByTags(tags, filter)) continue;

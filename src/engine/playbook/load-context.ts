@@ -8,6 +8,8 @@ export interface LoadedRole {
   key: string;
   tasks: TaskItem[];
   handlers: TaskDef[];
+  /** A role met again (not run again): its own tasks, for --list-tasks only (ansible-playbook lists it each time). */
+  listed?: TaskItem[];
 }
 
 /** include_role/import_role's tasks_from, vars_from, defaults_from, handlers_from (file names in the role). */

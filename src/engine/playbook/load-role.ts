@@ -7,6 +7,7 @@ import { BadInputError, type SourceLoc } from '../../errors.js';
 import { locOf, locOfItem } from '../yaml-source.js';
 import { describe, keyLoc, listKeyword } from './keyword-types.js';
 import { loadTaskList, type LoadedRole, type RoleLoadOptions, type TaskLoadContext } from './load-tasks.js';
+import type { RoleFromFiles } from './load-context.js';
 import { asRoleVars, readRoleFile, roleFilePath } from './role-files.js';
 import { argumentSpecTask } from './role-argspec.js';
 import { isFoundRole, resolveRolePath, type FoundRole, type RoleSearch } from './role-path.js';
@@ -91,26 +92,30 @@ export function makeRoleLoader(opts: RoleLoaderOptions) {
     }
     const key = `${dir}\0${JSON.stringify(from)}\0${JSON.stringify(params)}\0${lo.identity ?? ''}`;
     // include_role runs the role each time it is reached (a loop's every item): no dedup there.
-    if (seen.has(key) && !lo.duplicates && !metaAllowsDuplicates(meta, metaFile)) return { ctx, key, tasks, handlers };
+    const again = seen.has(key) && !lo.duplicates && !metaAllowsDuplicates(meta, metaFile);
     seen.add(key);
-    const tctx: TaskLoadContext = {
-      file: roleFilePath(dir, 'tasks', from.tasks),
-      baseDir: dir,
-      role: ctx,
-      knownModule: opts.knownModule,
-      resolveModule: opts.resolveModule,
-      loadRole: (n, p, l, o) => load(n, p, l, o, [...stack, dir]),
-      extraHandlers: handlers,
-      publicRoles,
-    };
-    const rawTasks = await readRoleFile(dir, 'tasks', from.tasks, { at: loc });
-    if (from.tasks && rawTasks === undefined) throw new BadInputError(`role '${name}' has no tasks/${from.tasks}.yml`, loc);
-    if (lo.validate !== false) tasks.push(...(await argumentSpecTask(dir, from.tasks ?? 'main', params, tctx)));
-    tasks.push(...(await loadTaskList(rawTasks, tctx, 'tasks')));
+    const context = (sink: TaskDef[], pub: RoleContext[]): TaskLoadContext => ({
+      file: roleFilePath(dir, 'tasks', from.tasks), baseDir: dir, role: ctx, knownModule: opts.knownModule, resolveModule: opts.resolveModule,
+      loadRole: (n, p, l, o) => load(n, p, l, o, [...stack, dir]), extraHandlers: sink, publicRoles: pub,
+    });
+    // A role met again is not run again, yet ansible-playbook --list-tasks lists it each time (Role.compile
+    // has no dedup; the strategy skips it): its tasks are kept for the listing only, their handlers dropped.
+    if (again) return { ctx, key, tasks, handlers, listed: await ownTasks(dir, from, params, lo.validate, loc, name, context([], [])) };
+    const tctx = context(handlers, publicRoles);
+    tasks.push(...(await ownTasks(dir, from, params, lo.validate, loc, name, tctx)));
     const rawHandlers = await readRoleFile(dir, 'handlers', from.handlers, { at: loc });
     const hctx = { ...tctx, file: roleFilePath(dir, 'handlers', from.handlers) };
     handlers.push(...handlersOf(await loadTaskList(rawHandlers, hctx, 'handlers')));
     return { ctx, key, tasks, handlers };
   };
   return Object.assign(load, { publicRoles });
+}
+
+/** The role's own tasks: the check of its argument spec (rolespec_validate), then tasks/<from>.yml. */
+async function ownTasks(dir: string, from: RoleFromFiles, params: Vars, validate: boolean | undefined, loc: SourceLoc, name: string, tctx: TaskLoadContext): Promise<TaskItem[]> {
+  const rawTasks = await readRoleFile(dir, 'tasks', from.tasks, { at: loc });
+  if (from.tasks && rawTasks === undefined) throw new BadInputError(`role '${name}' has no tasks/${from.tasks}.yml`, loc);
+  const out: TaskItem[] = validate !== false ? await argumentSpecTask(dir, from.tasks ?? 'main', params, tctx) : [];
+  out.push(...(await loadTaskList(rawTasks, tctx, 'tasks')));
+  return out;
 }

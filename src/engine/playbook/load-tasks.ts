@@ -168,7 +168,7 @@ async function importRole(t: Record<string, unknown>, rawArgs: unknown, mloc: So
   ctx.publicRoles?.push(role.ctx);
   ctx.extraHandlers.push(...inheritIntoHandlers(inheritCheckMode(role.handlers, common.checkMode), common));
   inheritInto(role.tasks, common);
-  return { ...common, vars: {}, kind: 'block', block: role.tasks, rescue: [], always: [] };
+  return { ...common, vars: {}, kind: 'block', block: role.tasks, rescue: [], always: [], ...(role.listed ? { listed: role.listed } : {}) };
 }
 
 async function importTasks(rawArgs: unknown, mloc: SourceLoc, common: Common, ctx: TaskLoadContext): Promise<BlockDef> {

@@ -40,6 +40,7 @@ export function roleEntryBlock(spec: Vars, loc: SourceLoc, params: Vars, loaded:
     become: spec.become === undefined ? undefined : Boolean(spec.become), becomeUser: spec.become_user as string | undefined,
     runOnce: boolKeyword(spec, 'run_once', loc), connection: connectionKeyword(spec.connection, locOfKey(spec, 'connection', loc)),
     ...inherited, checkMode, environment: spec.environment ?? undefined, moduleDefaults: moduleDefaultsKeyword(spec, loc), baseDir: loaded.ctx.dir, loc, role: loaded.ctx, block: loaded.tasks, rescue: [], always: [],
+    ...(loaded.listed ? { listed: loaded.listed } : {}),
   };
   return { block, handlers };
 }

@@ -98,6 +98,8 @@ export interface BlockDef extends TaskCommon {
   block: TaskItem[];
   rescue: TaskItem[];
   always: TaskItem[];
+  /** A role met again: its own tasks after `block` (its dependencies), listed by --list-tasks, never run. */
+  listed?: TaskItem[];
   /** Set when the block is an include_tasks/include_role task (as written): listed as that one task. */
   include?: string;
   /** Set when the block is an import_tasks (static): among handlers, its tasks become handlers of their own. */
