@@ -120,7 +120,7 @@ export async function loadInclude(p: IncludeParts, t: Record<string, unknown>, c
   // A file that includes itself under a condition (kubespray's retry loops in a rescue) is loaded when the
   // run reaches it, level by level; unconditionally it could only recurse forever: refused now.
   const deferred = p.module === 'include_tasks' && fixed && mayEnd && includesItself(target, ctx);
-  const preloaded = fixed && !deferred ? await load(target, from, p.loc) : undefined;
+  const preloaded = fixed && !deferred ? await preload(() => load(target, from, p.loc), mayEnd) : undefined;
   // Handlers of a role included by a fixed name are known now; the runner adds the others when loaded.
   if (preloaded) ctx.extraHandlers.push(...preloaded.handlers);
   return {
@@ -128,6 +128,20 @@ export async function loadInclude(p: IncludeParts, t: Record<string, unknown>, c
     role: p.task.role, baseDir: p.task.baseDir, loc: p.task.loc,
     block: preloaded?.tasks ?? [], rescue: [], always: [], include: p.written, dynamic: spec,
   };
+}
+
+/**
+ * Under a when, a loop or a rescue, a target using a module hostwire cannot resolve is left to the run, as
+ * Ansible loads every dynamic include only when a host reaches it: the play runs where it is not reached
+ * (another OS family's file), and a host that reaches it fails naming the module. Other errors show now.
+ */
+async function preload(load: () => Promise<IncludeLoaded>, mayEnd: boolean): Promise<IncludeLoaded | undefined> {
+  try {
+    return await load();
+  } catch (err) {
+    if (mayEnd && err instanceof BadInputError && err.message.includes("couldn't resolve module/action")) return undefined;
+    throw err;
+  }
 }
 
 /** Whether the task file `rel` is already being included (or imported) on the way here. */

@@ -134,6 +134,9 @@ export async function runInclude(r: IncludeHost, block: BlockDef, scope: Scope, 
       const msg = found.length ? `included: ${[...new Set(found.map((f) => f.target))].join(', ')}` : 'Conditional result was False';
       r.record(task, h, { host: h.name, status, msg, noLog: task.noLog, durationMs: Date.now() - started }, info);
     } catch (err) {
+      // A module that cannot be resolved in the included file ends the run, as Ansible's strategy re-raises
+      // the AnsibleParserError of _load_included_file (ERROR!, no recap); other load errors fail the host.
+      if (err instanceof BadInputError && err.message.includes("couldn't resolve module/action")) throw err;
       const msg = err instanceof HostwireError || err instanceof Error ? err.message : String(err);
       const status = err instanceof TransportError ? 'unreachable' : 'failed';
       const ignored = status === 'failed' && ignoresErrors(task, () => r.varsFor(h, scope, task));
