@@ -11,6 +11,8 @@ import { parse as parseYaml } from 'yaml';
 export interface FindContext {
   /** library/ folders searched first, best first (the task's role's, other roles', the playbook's). */
   localLibraries: string[];
+  /** action_plugins/ folders beside them: a name there is an action with controller-side code. */
+  localActionPlugins?: string[];
   /** Configured library paths (ANSIBLE_LIBRARY / [defaults] library). */
   library: string[];
   /** Collection roots, each holding ansible_collections/<ns>/<coll>. */
@@ -104,11 +106,14 @@ export function findModule(written: string, ctx: FindContext): FoundModule | Not
     const short = parts[parts.length - 1]!;
     if (!IDENT.test(short) || (parts.length !== 1 && parts.length < 3)) return { written, looked, reason: `'${name}' is not a module name (name, or namespace.collection.name)` };
     if (legacy) {
+      // An action plugin of the name wins over a module of it, as Ansible's action loader is asked first.
+      const action = (ctx.localActionPlugins ?? []).map((d) => path.join(d, `${short}.py`)).find(isFile);
       for (const dir of [...ctx.localLibraries, ...ctx.library]) {
         looked.push(dir);
         const p = moduleFileIn(dir, short);
-        if (p) return { written, resolved: `ansible.legacy.${short}`, path: p, remoteFqn: `ansible.modules.${short}`, source: 'library' };
+        if (p) return { written, resolved: `ansible.legacy.${short}`, path: p, remoteFqn: `ansible.modules.${short}`, source: 'library', actionPlugin: action };
       }
+      if (action) return { written, resolved: `ansible.legacy.${short}`, path: action, remoteFqn: `ansible.modules.${short}`, source: 'library', actionPlugin: action };
     }
     if (legacy || builtin) {
       if (!ctx.corePackageDir) return { written, looked };

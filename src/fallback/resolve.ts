@@ -29,7 +29,10 @@ export interface ModuleLookupFrom {
 }
 
 export type Resolution = { name: string } | { error: string };
-export type FallbackResolver = (written: string, from: ModuleLookupFrom) => Resolution;
+export type FallbackResolver = ((written: string, from: ModuleLookupFrom) => Resolution) & {
+  /** A role the playbook loaded: its library/ and action_plugins/ join the search (Ansible's add_all_plugin_dirs). */
+  noteRole(dir: string): void;
+};
 
 /** The module file each registered name runs: a name already meaning another file gets a #n suffix. */
 const registeredPaths = new Map<string, string>();
@@ -60,7 +63,10 @@ export function createFallbackResolver(search: ConfigSearch = {}): FallbackResol
       return p;
     },
   };
-  return (written, from) => {
+  const noteRole = (dir: string) => {
+    if (!roleDirs.includes(dir)) roleDirs.push(dir);
+  };
+  return Object.assign((written: string, from: ModuleLookupFrom): Resolution => {
     paths ??= moduleSearchPaths(search);
     if (!core) {
       const t0 = performance.now();
@@ -73,8 +79,10 @@ export function createFallbackResolver(search: ConfigSearch = {}): FallbackResol
     // The task's own role first, then roles loaded before it, then the playbooks' library/, the importing ones
     // first (Ansible's order: each playbook's plugin folders are added as it loads).
     const localRoles = from.roleDir ? [from.roleDir, ...roleDirs.filter((d) => d !== from.roleDir)] : roleDirs;
+    const localDirs = [...new Set([...localRoles, ...pbDirs])];
     const found = findModule(written, {
-      localLibraries: [...new Set([...localRoles, ...pbDirs])].map((d) => path.join(d, 'library')),
+      localLibraries: localDirs.map((d) => path.join(d, 'library')),
+      localActionPlugins: localDirs.map((d) => path.join(d, 'action_plugins')),
       library: paths.library,
       collections: collectionRoots(paths, core.core),
       corePackageDir: core.core?.packageDir,
@@ -94,7 +102,7 @@ export function createFallbackResolver(search: ConfigSearch = {}): FallbackResol
       ? `module '${written}' (${found.resolved}) is an action with controller-side code (${found.actionPlugin}); hostwire has no native version of it and its fallback runs only the host-side module`
       : style && `module '${written}' (${found.path}) is ${style}`;
     return { name: register(found, refusal ? refusedModule(refusal) : (key) => fallbackModule(key, found, session), refusal ? undefined : modules) };
-  };
+  }, { noteRole });
 }
 
 function collectionRoots(paths: ModuleSearchPaths, core: AnsibleCore | undefined): string[] {

@@ -83,3 +83,26 @@ test('module styles: new-style Python runs; binary, PowerShell, WANT_JSON and ol
   t.is(moduleStyle(Buffer.from('#!/bin/sh\n# WANT_JSON\n')), 'want_json');
   t.is(moduleStyle(Buffer.from('#!/bin/sh\necho {}\n')), 'old');
 });
+
+test("a loaded role's library/ and action_plugins/ serve every later task, as Ansible adds each role's plugin folders", async (t) => {
+  const pbDir = path.join(dir, 'pb-roles');
+  // libs: a role with no tasks, only plugins (a meta dependency of user); user: tasks naming them.
+  mkdirSync(path.join(pbDir, 'roles/libs/library'), { recursive: true });
+  mkdirSync(path.join(pbDir, 'roles/libs/action_plugins'), { recursive: true });
+  mkdirSync(path.join(pbDir, 'roles/libs/meta'), { recursive: true });
+  mkdirSync(path.join(pbDir, 'roles/user/meta'), { recursive: true });
+  mkdirSync(path.join(pbDir, 'roles/user/tasks'), { recursive: true });
+  writeFileSync(path.join(pbDir, 'roles/libs/library/hw_lib_mod.py'), '# x\nfrom ansible.module_utils.basic import AnsibleModule\n');
+  writeFileSync(path.join(pbDir, 'roles/libs/action_plugins/hw_check_only.py'), 'from ansible.plugins.action import ActionBase\n');
+  writeFileSync(path.join(pbDir, 'roles/libs/meta/main.yml'), 'dependencies: []\n');
+  writeFileSync(path.join(pbDir, 'roles/user/meta/main.yml'), 'dependencies: [libs]\n');
+  writeFileSync(path.join(pbDir, 'roles/user/tasks/main.yml'), '- hw_lib_mod: { a: 1 }\n- hw_check_only: { b: 2 }\n');
+  writeFileSync(path.join(pbDir, 'site.yml'), '- hosts: all\n  roles: [user]\n');
+  const pb = await loadPlaybook(path.join(pbDir, 'site.yml'), { knownModule: isKnownModule, resolveModule: createFallbackResolver({ env }) });
+  const tasks = pb.plays[0]!.tasks.flatMap((x) => (x.kind === 'block' ? x.block : [x])).flatMap((x) => (x.kind === 'block' ? x.block : [x]));
+  const names = tasks.map((x) => (x.kind === 'task' ? x.module : ''));
+  t.true(names.includes('hw_lib_mod') && names.includes('hw_check_only'), names.join(','));
+  t.is(getModule('hw_lib_mod')?.environment, 'applies', 'the library module runs through the fallback');
+  // An action plugin without a module loads, and fails its task when it runs, naming the plugin.
+  await t.throwsAsync(getModule('hw_check_only')!.run!({}, {} as never), { message: /module 'hw_check_only' \(ansible\.legacy\.hw_check_only\) is an action with controller-side code \(.*roles\/libs\/action_plugins\/hw_check_only\.py\)/ });
+});

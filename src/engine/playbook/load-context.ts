@@ -30,13 +30,19 @@ export interface RoleLoadOptions {
   identity?: string;
 }
 
+/** A module hostwire has no native version of (src/fallback): its name to run under, or why not. */
+export type ModuleResolver = ((written: string, roleDir?: string) => { name: string } | { error: string }) & {
+  /** A role was loaded: its library/ and action_plugins/ are searched from now on. */
+  noteRole?(dir: string): void;
+};
+
 export interface TaskLoadContext {
   file: string;
   baseDir: string;
   role?: RoleContext;
   knownModule(name: string): boolean;
   /** A module hostwire has no native version of (src/fallback): its name to run under, or why not. */
-  resolveModule?(written: string, roleDir?: string): { name: string } | { error: string };
+  resolveModule?: ModuleResolver;
   loadRole(name: string, params: Vars, loc: SourceLoc, opts?: RoleLoadOptions): Promise<LoadedRole>;
   /** Roles whose vars and defaults the whole play sees (import_role adds its role, as Ansible's play.roles). */
   publicRoles?: RoleContext[];

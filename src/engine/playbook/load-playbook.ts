@@ -27,7 +27,7 @@ export interface LoadPlaybookOptions {
   collectionRoots?(): string[];
   knownModule(name: string): boolean;
   /** Modules hostwire has no native version of, found from the playbook's directory (src/fallback). */
-  resolveModule?(written: string, from: { playbookDir: string; roleDir?: string; importedBy?: string[] }): { name: string } | { error: string };
+  resolveModule?: ((written: string, from: { playbookDir: string; roleDir?: string; importedBy?: string[] }) => { name: string } | { error: string }) & { noteRole?(dir: string): void };
 }
 
 export async function loadPlaybook(file: string, opts: LoadPlaybookOptions, chain: { file: string; loc?: SourceLoc }[] = []): Promise<Playbook> {
@@ -78,7 +78,8 @@ function roleSearch(playbookDir: string, opts: LoadPlaybookOptions, rawPlay: unk
 
 function resolverFrom(playbookDir: string, opts: LoadPlaybookOptions, importedBy: string[]): TaskLoadContext['resolveModule'] {
   const resolve = opts.resolveModule;
-  return resolve && ((written, roleDir) => resolve(written, { playbookDir, roleDir, importedBy }));
+  if (!resolve) return undefined;
+  return Object.assign((written: string, roleDir?: string) => resolve(written, { playbookDir, roleDir, importedBy }), { noteRole: (d: string) => resolve.noteRole?.(d) });
 }
 
 /** A play's keys before anything is loaded: known keywords only, each one hostwire can honour, and hosts:. */

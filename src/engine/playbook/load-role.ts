@@ -62,6 +62,9 @@ export function makeRoleLoader(opts: RoleLoaderOptions) {
   const load = async (name: string, params: Vars, loc: SourceLoc, lo: RoleLoadOptions = {}, stack: string[] = [], ownerDir?: string): Promise<LoadedRole> => {
     const found = findRole(name, opts.search, loc, ownerDir);
     const dir = found.dir;
+    // Ansible adds a loaded role's library/ and action_plugins/ to the plugin paths for the rest of the run,
+    // so a module in one role's library/ serves tasks of other roles (openshift-ansible's lib_utils).
+    opts.resolveModule?.noteRole?.(dir);
     if (stack.includes(dir)) throw new BadInputError(`role dependency cycle: ${[...stack, dir].map((d) => path.basename(d)).join(' -> ')}`, loc);
     const from = lo.from ?? {};
     const ctx: RoleContext = {
