@@ -1,0 +1,94 @@
+// VM tier (npm run test:vm), issue 20: a host whose address sits on an active-backup bond of two NICs
+// (static IPv4) moves onto br-ex with the kernel datapath: an injected failure (a gateway that does not
+// answer) rolls it back within the window to exactly the bond it had, the move keeps SSH on the same address with the bond as
+// one port of br-ex and its mode/options/ports intact, a second run and --check change nothing, and the bond
+// still fails over when its active port's cable is cut (the gap is logged).
+import test from 'ava';
+import { labSetLink } from '../../src/lab/lab-link.js';
+import { labPing } from '../helpers/lab-ping.js';
+import { activePort, CONFIRM_TIMEOUT, BOND_SNAPSHOT, bondTheHost, failure, journalSeconds, longestGap, vmUplinkLab } from './bond-lab.js';
+
+const LAB = 'vm20ab';
+const WINDOW = CONFIRM_TIMEOUT;
+const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+test.serial('active-backup bond uplink on a VM: rollback, move with the kernel datapath, idempotent, --check, failover', async (t) => {
+  t.timeout(28 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  const l = await vmUplinkLab(t, LAB, 3);
+  const step = (what: string, since: number) => t.log(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
+  let at = Date.now();
+  await bondTheHost(l, ['mode', 'active-backup', 'miimon', '100', 'updelay', '200']);
+  await l.sh('ip link set bond0 type bond primary eth1');
+  step('host on bond0', at);
+  const before = await l.sh(BOND_SNAPSHOT);
+  t.regex(before, /Bonding Mode: fault-tolerance \(active-backup\)[\s\S]*Slave Interface: eth1[\s\S]*Slave Interface: eth2/);
+
+  // Injected failure: a gateway on the subnet that nothing answers. The host's check fails, it rolls back.
+  at = Date.now();
+  const wrong = l.gw.replace(/\.\d+$/, '.254');
+  const bad = await l.role({ configure_ovs_gateway: wrong });
+  step('injected failure run', at);
+  t.is(bad.summary.exitCode, 2, failure(bad));
+  const rolled = /rolled back after ([\d.]+) s: connectivity check failed: (\S+) does not answer through br-ex/.exec(failure(bad));
+  t.truthy(rolled, failure(bad));
+  t.is(rolled?.[2], wrong);
+  // The host's journal (in the diagnostics): from the start of the apply to the rollback, within the window.
+  const apply = journalSeconds(failure(bad), /configure-ovs\[\d+\]: apply br-ex: uplink bond0/);
+  const rollingBack = journalSeconds(failure(bad), /configure-ovs\[\d+\]: rolling back: connectivity check failed/);
+  t.true(apply !== undefined && rollingBack !== undefined && rollingBack - apply < WINDOW, `apply at ${apply}, rolling back at ${rollingBack} (window ${WINDOW} s):\n${failure(bad)}`);
+  t.log(`injected failure: rolling back ${(rollingBack! - apply!).toFixed(1)} s after the apply began (window ${WINDOW} s), done ${rolled?.[1]} s after the transaction started`);
+  t.is(await l.sh(BOND_SNAPSHOT), before, 'the rollback restores the bond, its address and routes exactly');
+
+  // The move: bond0 becomes one port of br-ex on the kernel datapath, its ports stay bonded.
+  at = Date.now();
+  const move = await l.role();
+  step('move', at);
+  t.is(move.summary.exitCode, 0, failure(move));
+  t.true(move.changed.length > 0);
+  t.regex(await l.sh('ip -o -4 addr show dev br-ex'), new RegExp(`inet ${esc(l.ip)}/24`), 'same address, now on br-ex (reached over SSH on it)');
+  t.regex(await l.sh('ip route show default'), new RegExp(`default via ${esc(l.gw)} dev br-ex`));
+  t.is((await l.sh('ovs-vsctl list-ports br-ex')).trim(), 'bond0');
+  t.is((await l.sh('ovs-vsctl get bridge br-ex datapath_type')).trim(), 'system', 'datapath auto picks the kernel datapath on a VM');
+  t.regex(await l.sh('ovs-dpctl show'), /system@ovs-system[\s\S]*port \d+: bond0\b/);
+  t.is((await l.sh('ip -o -4 addr show dev bond0')).trim(), '');
+  const bond = await l.sh('cat /proc/net/bonding/bond0');
+  t.regex(bond, /Bonding Mode: fault-tolerance \(active-backup\)[\s\S]*Primary Slave: eth1[\s\S]*MII Polling Interval \(ms\): 100\nUp Delay \(ms\): 200/);
+  t.regex(bond, /Slave Interface: eth1\nMII Status: up[\s\S]*Slave Interface: eth2\nMII Status: up/);
+  const moved = await l.sh(BOND_SNAPSHOT);
+
+  at = Date.now();
+  const again = await l.role();
+  step('second run', at);
+  t.is(again.summary.exitCode, 0, failure(again));
+  t.deepEqual(again.changed, [], 'a second run changes nothing');
+  at = Date.now();
+  const check = await l.role({}, true);
+  step('--check', at);
+  t.is(check.summary.exitCode, 0, failure(check));
+  t.deepEqual(check.changed, [], '--check finds nothing to change');
+  t.is(await l.sh(BOND_SNAPSHOT), moved, 'the second run and --check touched nothing');
+
+  // Failover: cut the active port's cable while the lab's gateway pings the host every 50 ms.
+  const first = await activePort(l);
+  t.is(first, 'eth1');
+  const count = 300;
+  const pinging = labPing(l.state, l.ip, ['-i', '0.05', '-c', String(count), '-W', '1'], 120_000);
+  await new Promise((r) => setTimeout(r, 3000));
+  await labSetLink(l.host.name, first, 'down', { name: LAB });
+  const ping = await pinging;
+  const received = Number(/(\d+) received/.exec(ping.stdout)?.[1] ?? 0);
+  const gap = longestGap(ping.stdout, 0.05, count);
+  t.log(`failover ${first} -> ${await activePort(l)}: ${count - received} of ${count} pings lost, longest gap ${gap.toFixed(2)} s`);
+  t.is(await activePort(l), 'eth2', 'the bond under br-ex failed over to its other port');
+  t.true(received > count / 2, `the host kept answering through the other port (${received} of ${count}):\n${ping.stdout.slice(-400)}`);
+  t.true(gap < 10, `gap ${gap} s`);
+  t.regex(await l.sh('ip -o -4 addr show dev br-ex'), new RegExp(`inet ${esc(l.ip)}/24`), 'SSH on the same address after the cut');
+  await labSetLink(l.host.name, first, 'up', { name: LAB });
+  // primary eth1 with primary_reselect always: the bond goes back once eth1 is up for updelay.
+  let back = '';
+  for (let i = 0; i < 20 && back !== first; i++) {
+    await new Promise((r) => setTimeout(r, 1500));
+    back = await activePort(l);
+  }
+  t.is(back, first, 'the primary port takes over again once its cable is back');
+});
