@@ -36,6 +36,8 @@ test('bond options: the mode and every non-default option as `ip link add type b
   // A value that is not a plain word never reaches the host script.
   t.throws(() => bondOptions({ name: 'b', mtu: 1500, up: true, addrs: [], info: { mode: 'active-backup', primary: 'eth1;reboot' } }), { message: /option primary "eth1;reboot" is not a plain value/ });
   t.throws(() => bondOptions({ name: 'b', mtu: 1500, up: true, addrs: [] }), { message: /bond b: the kernel reports no mode/ });
+  // The kernel's hash policies with `+` (layer3+4 on LACP bonds) are plain values (a LACP move was refused on a VM).
+  t.is(bondOptions({ name: 'b', mtu: 1500, up: true, addrs: [], info: { mode: '802.3ad', xmit_hash_policy: 'layer3+4', ad_lacp_rate: 'fast' } }).join(' '), 'mode 802.3ad xmit_hash_policy layer3+4 lacp_rate fast');
 });
 
 test('the move of a bond: br-ex.env and .prev record the bond (KIND, options, ports) for the boot oneshot and the rollback', (t) => {

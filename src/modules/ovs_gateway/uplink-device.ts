@@ -33,7 +33,9 @@ const BOND_OPTIONS: [string, string, string][] = [
   ['ad_actor_sys_prio', 'ad_actor_sys_prio', '65535'], ['ad_user_port_key', 'ad_user_port_key', '0'],
 ];
 
-const word = /^[A-Za-z0-9_.:-]{1,64}$/;
+// `+` too: the kernel's xmit_hash_policy values layer2+3, layer3+4, encap2+3, encap3+4, vlan+srcmac (LACP bonds
+// mostly use layer3+4). Still nothing the host script's unquoted $BOND_OPTS would split or glob.
+const word = /^[A-Za-z0-9_.:+-]{1,64}$/;
 
 /** A bond's `ip link add` words from the kernel's report; refuses anything that is not a plain word. */
 export function bondOptions(bond: Link): string[] {
