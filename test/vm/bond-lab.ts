@@ -42,7 +42,8 @@ export async function vmUplinkLab(t: ExecutionContext, lab: string, nics: number
   const inventory = path.join(dir, 'inventory.yml');
   const playbook = path.join(dir, 'ovs.yml');
   writeFileSync(inventory, labInventoryYaml(state));
-  writeFileSync(playbook, '- hosts: all\n  gather_facts: false\n  roles:\n    - configure_ovs\n');
+  // The first host only: others (a far end) are the test's to set up.
+  writeFileSync(playbook, `- hosts: ${host.name}\n  gather_facts: false\n  roles:\n    - configure_ovs\n`);
   // The ovs backend: bonds and VLANs move with it only (the nm backend refuses them so far).
   const base = { configure_ovs_mode: 'uplink', configure_ovs_backend: 'ovs', configure_ovs_confirm_timeout: CONFIRM_TIMEOUT };
   return {
