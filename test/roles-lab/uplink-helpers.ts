@@ -58,8 +58,15 @@ export const SNAPSHOT = [
 
 export const snapshot = (l: UplinkLab) => l.host.sh(SNAPSHOT);
 
-/** A second NIC eth1 (veth to a peer inside the host) holding 192.168.77.1/24, as an extra_bridge NIC would. */
-export const addEth1 = (l: UplinkLab) => l.host.sh('ip link add eth1 type veth peer name eth1p && ip link set eth1p up && ip link set eth1 up && ip addr add 192.168.77.1/24 dev eth1');
+/**
+ * The shell that makes eth1 (veth to a peer eth1p inside the host) holding 192.168.77.1/24, as an extra_bridge
+ * NIC would. NetworkManager would start DHCP on a new veth and strip the static address before a move reads it
+ * (seen under load in CI: br-ex1 came up empty), so both ends are unmanaged before they exist.
+ */
+export const ETH1_SH = "printf '[keyfile]\\nunmanaged-devices+=interface-name:eth1;interface-name:eth1p\\n' >/etc/NetworkManager/conf.d/90-lab-eth1.conf && nmcli general reload conf && " +
+  'ip link add eth1 type veth peer name eth1p && ethtool -K eth1 tx off >/dev/null && ethtool -K eth1p tx off >/dev/null && ip link set eth1p up && ip link set eth1 up && ip addr add 192.168.77.1/24 dev eth1';
+
+export const addEth1 = (l: UplinkLab) => l.host.sh(ETH1_SH);
 
 /**
  * Runs `cmd` on the host as soon as `bridge` exists (a transient unit, so it outlives our session);

@@ -8,6 +8,7 @@ import { runModule } from '../../src/engine/runner/run-module.js';
 import { labDown, labReboot, labUp } from '../../src/lab/index.js';
 import type { SshTransport } from '../../src/transports/ssh.js';
 import { createTransport } from '../../src/transports/index.js';
+import { ETH1_SH } from './uplink-helpers.js';
 
 const LAB = 'updev2';
 let t0: SshTransport;
@@ -65,7 +66,7 @@ test.serial('a confirmed move keeps the session; a second run changes nothing', 
 });
 
 test.serial('br-ex1 appears for /etc/ovnk/extra_bridge and disappears with it, giving the NIC its address back', async (t) => {
-  await sh('ip link add eth1 type veth peer name eth1p && ethtool -K eth1 tx off >/dev/null && ethtool -K eth1p tx off >/dev/null && ip link set eth1p up && ip link set eth1 up && ip addr add 192.168.77.1/24 dev eth1 && mkdir -p /etc/ovnk && echo eth1 >/etc/ovnk/extra_bridge');
+  await sh(`${ETH1_SH} && mkdir -p /etc/ovnk && echo eth1 >/etc/ovnk/extra_bridge`);
   const add = await runModule('ovs_gateway', base, { transport: t0 });
   t.regex(String(add.msg), /move eth1 into br-ex1/);
   t.is((await sh('ovs-vsctl list-ports br-ex1')).trim(), 'eth1');
