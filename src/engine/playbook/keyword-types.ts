@@ -30,6 +30,17 @@ export function flagKeyword(obj: Record<string, unknown>, key: string, fallback:
   return isTemplate(v) ? (v as string) : boolKeyword(obj, key, fallback);
 }
 
+/**
+ * vars: a mapping, or a list of mappings merged in order (later keys win), as ansible-core 2.14's
+ * FieldAttributeBase._load_vars; anything else is its error. `owner`: play, task or block.
+ */
+export function varsKeyword(obj: Record<string, unknown>, owner: string, fallback: SourceLoc): Record<string, unknown> | undefined {
+  const v = obj.vars;
+  if (!Array.isArray(v)) return mapKeyword(obj, 'vars', fallback);
+  if (v.every((x) => x !== null && typeof x === 'object' && !Array.isArray(x))) return Object.assign({}, ...(v as Record<string, unknown>[]));
+  throw new BadInputError(`Vars in a ${owner} must be specified as a dictionary, or a list of dictionaries (got a list holding ${describe(v.find((x) => x === null || typeof x !== 'object' || Array.isArray(x)))})`, keyLoc(obj, 'vars', fallback));
+}
+
 /** A mapping keyword (vars, args, loop_control); null/absent is empty. */
 export function mapKeyword(obj: Record<string, unknown>, key: string, fallback: SourceLoc): Record<string, unknown> | undefined {
   const v = obj[key];

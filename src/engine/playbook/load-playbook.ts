@@ -14,7 +14,7 @@ import type { RoleSearch } from './role-path.js';
 import { inheritInto, inheritIntoHandlers, type Inherited } from './inherit.js';
 import { moduleDefaultsKeyword } from './module-defaults.js';
 import { internalAction } from './action-form.js';
-import { boolKeyword, describe, flagKeyword, keyLoc, listKeyword, mapKeyword, secondsKeyword, stringKeyword } from './keyword-types.js';
+import { boolKeyword, describe, flagKeyword, keyLoc, listKeyword, mapKeyword, secondsKeyword, stringKeyword, varsKeyword } from './keyword-types.js';
 import { checkPlayOnlyKeywords, orderKeyword } from './play-order.js';
 import { checkKeywordSupport, diffKeyword, throttleKeyword } from './keyword-support.js';
 import type { SourceLoc } from '../../errors.js';
@@ -126,7 +126,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
   return {
     name: p.name === undefined ? String(p.hosts) : String(p.name),
     hosts: Array.isArray(p.hosts) ? p.hosts.join(',') : String(p.hosts),
-    vars: (mapKeyword(p, 'vars', loc) as Vars) ?? {},
+    vars: (varsKeyword(p, 'Play', loc) as Vars) ?? {},
     varsFiles,
     preTasks,
     tasks: [...roleTasks, ...tasks],

@@ -8,7 +8,7 @@ import { internalAction, taskAction } from './action-form.js';
 import { connectionKeyword, keywordBoolean } from './keyword-values.js';
 import { parseKeyValueArgs, splitFreeForm } from './kv-args.js';
 import { loopKeyword } from './loop-keyword.js';
-import { boolKeyword, describe, flagKeyword, keyLoc, mapKeyword, registerKeyword, secondsKeyword, stringKeyword } from './keyword-types.js';
+import { boolKeyword, describe, flagKeyword, keyLoc, mapKeyword, registerKeyword, secondsKeyword, stringKeyword, varsKeyword } from './keyword-types.js';
 import { inheritInto, inheritIntoHandlers } from './inherit.js';
 import { moduleDefaultsKeyword } from './module-defaults.js';
 import { checkIncludeKeywords, loadInclude } from './load-include.js';
@@ -57,7 +57,7 @@ function commonKeywords(t: Record<string, unknown>, ctx: TaskLoadContext, loc: S
     name: t.name === undefined ? undefined : String(t.name),
     when: asList(t.when),
     tags: asStrings(t.tags),
-    vars: (mapKeyword(t, 'vars', loc) as Vars) ?? {},
+    vars: (varsKeyword(t, 'block' in t ? 'Block' : 'Task', loc) as Vars) ?? {},
     become: boolKeyword(t, 'become', loc),
     becomeUser: t.become_user === undefined ? undefined : String(t.become_user),
     ignoreErrors: t.ignore_errors,
