@@ -13,6 +13,7 @@ import { isPlainObject, pyStr, pyTypeName } from './py.js';
 import { TemplateFailure } from './undefined.js';
 import { findFile } from './lookup-files.js';
 import { inventoryHostnamesLookup } from './lookup-inventory.js';
+import { filetreeLookup } from './lookup-filetree.js';
 
 export type Vars = Record<string, unknown>;
 type Lookup = (terms: unknown[], kw: Record<string, unknown>, vars: Vars) => unknown[];
@@ -127,5 +128,7 @@ export const LOOKUPS: Record<string, Lookup> = {
   config: configLookup,
   password: passwordLookup,
   inventory_hostnames: inventoryHostnamesLookup,
+  filetree: filetreeLookup,
+  'community.general.filetree': filetreeLookup,
   ...LIST_LOOKUPS,
 };
