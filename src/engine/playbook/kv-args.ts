@@ -1,19 +1,47 @@
 // Ansible's `module: key=value key2="quoted value"` shorthand.
 import { BadInputError, type SourceLoc } from '../../errors.js';
 
+/**
+ * Where a value that starts at `pos` ends: at whitespace outside quotes and outside Jinja blocks, whose
+ * {{ {% {# openings are counted as Ansible's split_args counts them - so a block nesting a quoted
+ * '{{ x }}' (openshift-ansible: lookup('env', '{{c}}' + '_crt')) stays one value.
+ */
+function valueEnd(text: string, pos: number): number {
+  let depth = 0;
+  let quote: string | undefined;
+  let i = pos;
+  while (i < text.length) {
+    const c = text[i]!;
+    const two = text.slice(i, i + 2);
+    if (quote && depth === 0) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = undefined;
+      i++;
+      continue;
+    }
+    if (two === '{{' || two === '{%' || two === '{#') { depth++; i += 2; continue; }
+    if (depth > 0 && (two === '}}' || two === '%}' || two === '#}')) { depth--; i += 2; continue; }
+    if (depth === 0 && (c === '"' || c === "'")) quote = c;
+    else if (depth === 0 && /\s/.test(c)) break;
+    i++;
+  }
+  return i;
+}
+
 export function parseKeyValueArgs(text: string, loc?: SourceLoc): Record<string, string> {
   const out: Record<string, string> = {};
-  const re = /\s*([A-Za-z_][\w.]*)=("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|(?:\{\{.*?\}\}|[^\s])+)/gy;
+  const key = /\s*([A-Za-z_][\w.]*)=/y;
   let pos = 0;
   while (pos < text.length) {
     if (/^\s*$/.test(text.slice(pos))) break;
-    re.lastIndex = pos;
-    const m = re.exec(text);
-    if (!m) throw new BadInputError(`expected key=value arguments, got '${text.slice(pos).trim()}'`, loc);
-    let v = m[2];
-    if ((v.startsWith('"') && v.endsWith('"')) || (v.startsWith("'") && v.endsWith("'"))) v = v.slice(1, -1).replace(/\\(.)/g, '$1');
-    out[m[1]] = v;
-    pos = re.lastIndex;
+    key.lastIndex = pos;
+    const m = key.exec(text);
+    const end = m ? valueEnd(text, key.lastIndex) : -1;
+    if (!m || end === key.lastIndex) throw new BadInputError(`expected key=value arguments, got '${text.slice(pos).trim()}'`, loc);
+    let v = text.slice(key.lastIndex, end);
+    if (v.length > 1 && ((v.startsWith('"') && v.endsWith('"')) || (v.startsWith("'") && v.endsWith("'")))) v = v.slice(1, -1).replace(/\\(.)/g, '$1');
+    out[m[1]!] = v;
+    pos = end;
   }
   return out;
 }
