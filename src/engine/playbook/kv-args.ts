@@ -30,7 +30,7 @@ function valueEnd(text: string, pos: number): number {
 
 export function parseKeyValueArgs(text: string, loc?: SourceLoc): Record<string, string> {
   const out: Record<string, string> = {};
-  const key = /\s*([A-Za-z_][\w.]*)=/y;
+  const key = /\s*([A-Za-z_][\w.-]*)=/y; // a key may hold "-" (systemd: daemon-reload=yes)
   let pos = 0;
   while (pos < text.length) {
     if (/^\s*$/.test(text.slice(pos))) break;
