@@ -110,3 +110,15 @@ export function journalSeconds(text: string, line: RegExp): number | undefined {
 
 /** The failed task's message of a role run. */
 export const failure = (r: RoleRun) => r.failed.join('\n');
+
+export const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The move every bond scenario asserts: it changed, the address is on br-ex, bond0 is br-ex's one port on the kernel datapath. */
+export async function assertMovedOntoBrEx(t: ExecutionContext, l: VmUplinkLab, move: RoleRun): Promise<void> {
+  t.is(move.summary.exitCode, 0, failure(move));
+  t.true(move.changed.length > 0);
+  t.regex(await l.sh('ip -o -4 addr show dev br-ex'), new RegExp(`inet ${esc(l.ip)}/24`), 'same address, now on br-ex (reached over SSH on it)');
+  t.is((await l.sh('ovs-vsctl list-ports br-ex')).trim(), 'bond0');
+  t.is((await l.sh('ovs-vsctl get bridge br-ex datapath_type')).trim(), 'system', 'datapath auto picks the kernel datapath on a VM');
+  t.regex(await l.sh('ovs-dpctl show'), /system@ovs-system[\s\S]*port \d+: bond0\b/);
+}

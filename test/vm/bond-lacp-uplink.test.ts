@@ -8,10 +8,9 @@ import test from 'ava';
 import { labSetLink } from '../../src/lab/lab-link.js';
 import { labPing } from '../helpers/lab-ping.js';
 import { vmSh } from './vm-ssh.js';
-import { BOND_SNAPSHOT, bondTheHost, failure, longestGap, vmUplinkLab } from './bond-lab.js';
+import { assertMovedOntoBrEx, BOND_SNAPSHOT, bondTheHost, esc, failure, longestGap, vmUplinkLab } from './bond-lab.js';
 
 const LAB = 'vm20lacp';
-const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 test.serial('LACP bond uplink on a VM (far end: a second VM bonding the wires): move, idempotent, --check, failover', async (t) => {
   t.timeout(28 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
@@ -39,12 +38,7 @@ test.serial('LACP bond uplink on a VM (far end: a second VM bonding the wires): 
   at = Date.now();
   const move = await l.role();
   step('move', at);
-  t.is(move.summary.exitCode, 0, failure(move));
-  t.true(move.changed.length > 0);
-  t.regex(await l.sh('ip -o -4 addr show dev br-ex'), new RegExp(`inet ${esc(l.ip)}/24`), 'same address, now on br-ex (reached over SSH on it)');
-  t.is((await l.sh('ovs-vsctl list-ports br-ex')).trim(), 'bond0');
-  t.is((await l.sh('ovs-vsctl get bridge br-ex datapath_type')).trim(), 'system');
-  t.regex(await l.sh('ovs-dpctl show'), /system@ovs-system[\s\S]*port \d+: bond0\b/);
+  await assertMovedOntoBrEx(t, l, move);
   const bond = await l.sh('cat /proc/net/bonding/bond0');
   t.regex(bond, /Bonding Mode: IEEE 802\.3ad Dynamic link aggregation\nTransmit Hash Policy: layer3\+4/);
   t.regex(bond, /LACP rate: fast/);
