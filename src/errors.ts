@@ -39,6 +39,12 @@ export class BadInputError extends HostwireError {
   }
 }
 
+/**
+ * A task file or role that is not there, or a file including itself without end: a dynamic include reaching
+ * one fails the host (Ansible's AnsibleError), where other load errors end the run (its AnsibleParserError).
+ */
+export class IncludeTargetError extends BadInputError {}
+
 /** A remote or local command exited non-zero where success was required. */
 export class CommandError extends HostwireError {
   readonly command: string;

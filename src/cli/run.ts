@@ -238,7 +238,8 @@ function parseLockTimeout(v: string | undefined): number | undefined {
 }
 
 async function listOnly(playbook: string, f: RunFlags, cfg: MergedSettings): Promise<number> {
-  const pb = await loadPlaybook(playbook, { rolesPath: cfg.rolesPath, collectionRoots: collectionRootsFinder(), knownModule: isKnownModule, resolveModule: createFallbackResolver() });
+  const onWarning = (m: string) => process.stderr.write(`[WARNING]: ${m}\n`);
+  const pb = await loadPlaybook(playbook, { rolesPath: cfg.rolesPath, collectionRoots: collectionRootsFinder(), knownModule: isKnownModule, resolveModule: createFallbackResolver(), onWarning });
   if (f.syntaxCheck) {
     process.stdout.write(`\nplaybook: ${playbook}\n`);
     return 0;

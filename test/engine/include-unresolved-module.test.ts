@@ -3,7 +3,7 @@
 // --syntax-check and a run where no host reaches it pass; a host reaching it ends the run with Ansible's
 // error. Behaviour recorded from ansible-playbook 2.14 on the same files: syntax-check passed; the run
 // printed "ERROR! couldn't resolve module/action 'ansible.builtin.deb822_repository'" naming other.yml
-// line 1 and stopped (rc 4, no later task).
+// line 1 and stopped (rc 4, no later task). Unconditional, the same: syntax-check passed, the run stopped there.
 import test from 'ava';
 import { localWorkspace, run, type Workspace } from './helpers.js';
 import { loadPlaybook } from '../../src/engine/playbook/load-playbook.js';
@@ -34,11 +34,18 @@ test('an include under a when is loaded when reached if its file names a module 
   t.is(r.byTask('after').h1, 'ok');
 });
 
-test('a host reaching it ends the run naming the module; unconditional, it is refused at load as before', async (t) => {
+test('a host reaching it ends the run naming the module; unconditional, the load warns and the run ends there', async (t) => {
   const ws = localWorkspace(t, ['h1'], '[nodes:vars]\nfamily=Other');
   files(ws);
   const err = await run(ws, PLAY).catch((e: Error) => e);
   t.regex(String((err as Error).message), /other\.yml:2:\d+: couldn't resolve module\/action 'ansible\.builtin\.deb822_repository'/);
-  const fixed = await loadPlaybook(ws.write('fixed.yml', '- hosts: nodes\n  tasks:\n    - include_tasks: other.yml\n'), { knownModule: isKnownModule }).catch((e: Error) => e);
-  t.regex(String((fixed as Error).message), /couldn't resolve module\/action 'ansible\.builtin\.deb822_repository'/);
+  // Unconditional: ansible-playbook 2.14 --syntax-check passes (it never reads a dynamic include); hostwire
+  // passes too and says now what a host reaching it will meet.
+  const warnings: string[] = [];
+  const fixed = ws.write('fixed.yml', '- hosts: nodes\n  gather_facts: false\n  tasks:\n    - include_tasks: other.yml\n    - debug: { msg: after }\n');
+  await t.notThrowsAsync(loadPlaybook(fixed, { knownModule: isKnownModule, onWarning: (m) => warnings.push(m) }));
+  t.is(warnings.length, 1);
+  t.regex(warnings[0]!, /fixed\.yml:4:\d+: include_tasks is loaded when a host reaches it, and will fail there: .*other\.yml:2:\d+: couldn't resolve module\/action 'ansible\.builtin\.deb822_repository'/);
+  const ended = await run(ws, '- hosts: nodes\n  gather_facts: false\n  tasks:\n    - include_tasks: other.yml\n    - debug: { msg: after }\n').catch((e: Error) => e);
+  t.regex(String((ended as Error).message), /couldn't resolve module\/action 'ansible\.builtin\.deb822_repository'/);
 });

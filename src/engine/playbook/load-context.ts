@@ -52,4 +52,6 @@ export interface TaskLoadContext {
   importChain?: { file: string; loc?: SourceLoc }[];
   /** Inside a rescue or under a when: an include of a file already on the way here may end (a retry loop). */
   conditional?: boolean;
+  /** Told what loads but fails when a host reaches it (a dynamic include's broken file). */
+  warn?(message: string): void;
 }

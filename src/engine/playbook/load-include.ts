@@ -1,9 +1,9 @@
 // include_tasks / include_role as Ansible's TaskInclude / IncludeRole: dynamic includes, resolved per
 // host at run time. The loader checks their keywords and arguments, loads a target that is no template
-// ahead (so its errors show before the run and --list-tasks/lookahead see it), and leaves the runner a
+// ahead (so --list-tasks/lookahead see it, and its errors are told before the run), and leaves the runner a
 // loader for targets rendered from host vars ("{{ ansible_os_family | lower }}.yml").
 import path from 'node:path';
-import { BadInputError, type SourceLoc } from '../../errors.js';
+import { BadInputError, formatLoc, IncludeTargetError, type SourceLoc } from '../../errors.js';
 import { isTemplated } from '../vars/index.js';
 import { locOf, readYamlFile } from '../yaml-source.js';
 import { describe } from './keyword-types.js';
@@ -120,7 +120,7 @@ export async function loadInclude(p: IncludeParts, t: Record<string, unknown>, c
   // A file that includes itself under a condition (kubespray's retry loops in a rescue) is loaded when the
   // run reaches it, level by level; unconditionally it could only recurse forever: refused now.
   const deferred = p.module === 'include_tasks' && fixed && mayEnd && includesItself(target, ctx);
-  const preloaded = fixed && !deferred ? await preload(() => load(target, from, p.loc), mayEnd) : undefined;
+  const preloaded = fixed && !deferred ? await preload(() => load(target, from, p.loc), p, ctx, mayEnd) : undefined;
   // Handlers of a role included by a fixed name are known now; the runner adds the others when loaded.
   if (preloaded) ctx.extraHandlers.push(...preloaded.handlers);
   return {
@@ -131,18 +131,26 @@ export async function loadInclude(p: IncludeParts, t: Record<string, unknown>, c
 }
 
 /**
- * Under a when, a loop or a rescue, a target using a module hostwire cannot resolve is left to the run, as
- * Ansible loads every dynamic include only when a host reaches it: the play runs where it is not reached
- * (another OS family's file), and a host that reaches it fails naming the module. Other errors show now.
+ * A target that fails to load is left to the run, as Ansible loads every dynamic include only when a host
+ * reaches it (--syntax-check never reads it): the play runs where it is not reached, and a host that reaches
+ * it fails (a module that cannot be resolved ends the run, as Ansible's strategy re-raises it). Under a when,
+ * a loop or a rescue, an unknown module is usual (another OS family's file) and passes quietly; anything
+ * else is told as a warning now. A file including itself with nothing to end it is refused: it never ends.
  */
-async function preload(load: () => Promise<IncludeLoaded>, mayEnd: boolean): Promise<IncludeLoaded | undefined> {
+async function preload(load: () => Promise<IncludeLoaded>, p: IncludeParts, ctx: TaskLoadContext, mayEnd: boolean): Promise<IncludeLoaded | undefined> {
   try {
     return await load();
   } catch (err) {
-    if (mayEnd && err instanceof BadInputError && err.message.includes("couldn't resolve module/action")) return undefined;
-    throw err;
+    if (!(err instanceof BadInputError) || err instanceof IncludeRecursionError) throw err;
+    if (!(mayEnd && err.message.includes("couldn't resolve module/action"))) {
+      ctx.warn?.(`${formatLoc(p.loc)}: ${p.written} is loaded when a host reaches it, and will fail there: ${err.message}`);
+    }
+    return undefined;
   }
 }
+
+/** A task file that includes itself with no when or rescue to end it: refused at load, never left to the run. */
+class IncludeRecursionError extends IncludeTargetError {}
 
 /** Whether the task file `rel` is already being included (or imported) on the way here. */
 function includesItself(rel: string, ctx: TaskLoadContext): boolean {
@@ -157,15 +165,15 @@ async function loadTaskFile(rel: string, ctx: TaskLoadContext, at: SourceLoc, lo
   const file = taskFilePath(rel, { file: ctx.file, baseDir: ctx.baseDir, inRole: Boolean(ctx.role) });
   const chain = ctx.importChain ?? [{ file: ctx.file }];
   if (chain.length >= MAX_INCLUDE_DEPTH) {
-    throw new BadInputError(`include_tasks '${rel}' nested ${chain.length} deep (a task file including itself whose when never ends the recursion?)`, at);
+    throw new IncludeRecursionError(`include_tasks '${rel}' nested ${chain.length} deep (a task file including itself whose when never ends the recursion?)`, at);
   }
   if (!ctx.conditional && chain.some((c) => c.file === file)) {
     const names = [...chain.map((c) => c.file), file].map((f) => path.relative(ctx.baseDir, f) || f);
-    throw new BadInputError(`include_tasks recursion: ${names.join(' -> ')}; a task file including itself needs a when (or a rescue) that ends it`, at);
+    throw new IncludeRecursionError(`include_tasks recursion: ${names.join(' -> ')}; a task file including itself needs a when (or a rescue) that ends it`, at);
   }
   const handlers: TaskDef[] = [];
   const raw = await readYamlFile(file).catch((err: unknown) => {
-    if (err instanceof BadInputError && err.loc?.line === undefined) throw new BadInputError(`include_tasks '${rel}': ${err.message}`, at, err);
+    if (err instanceof BadInputError && err.loc?.line === undefined) throw new IncludeTargetError(`include_tasks '${rel}': ${err.message}`, at, err);
     throw err;
   });
   const tasks = await loadTaskList(raw, { ...ctx, file, extraHandlers: handlers, importChain: [...chain, { file, loc: at }] }, file);

@@ -28,6 +28,8 @@ export interface LoadPlaybookOptions {
   knownModule(name: string): boolean;
   /** Modules hostwire has no native version of, found from the playbook's directory (src/fallback). */
   resolveModule?: ((written: string, from: { playbookDir: string; roleDir?: string; importedBy?: string[] }) => { name: string } | { error: string }) & { noteRole?(dir: string): void };
+  /** What loads but will fail when reached (a dynamic include whose file has an error): told, not refused. */
+  onWarning?(message: string): void;
 }
 
 export async function loadPlaybook(file: string, opts: LoadPlaybookOptions, chain: { file: string; loc?: SourceLoc }[] = []): Promise<Playbook> {
@@ -45,7 +47,7 @@ export async function loadPlaybook(file: string, opts: LoadPlaybookOptions, chai
   const resolveModule = resolverFrom(dir, opts, chain.map((c) => path.dirname(c.file)));
   for (const [i, rawPlay] of raw.entries()) {
     const search = roleSearch(dir, opts, rawPlay);
-    const loadRole = makeRoleLoader({ search, knownModule: opts.knownModule, resolveModule });
+    const loadRole = makeRoleLoader({ search, knownModule: opts.knownModule, resolveModule, warn: opts.onWarning });
     const importKey = rawPlay && typeof rawPlay === 'object' ? Object.keys(rawPlay).find((k) => internalAction(k) === 'import_playbook') : undefined;
     if (importKey) {
       const at = locOf(rawPlay, importKey) ?? { file: abs };
@@ -98,7 +100,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
   const p = raw as Record<string, unknown>;
   checkPlayKeys(p, loc);
   const extraHandlers: TaskDef[] = [];
-  const ctx: TaskLoadContext = { file, baseDir: dir, knownModule: opts.knownModule, resolveModule, loadRole: (n, pr, l, o) => loadRole(n, pr, l, o, []), extraHandlers, publicRoles: loadRole.publicRoles };
+  const ctx: TaskLoadContext = { file, baseDir: dir, knownModule: opts.knownModule, resolveModule, loadRole: (n, pr, l, o) => loadRole(n, pr, l, o, []), extraHandlers, publicRoles: loadRole.publicRoles, warn: opts.onWarning };
   const roleTasks: TaskItem[] = [];
   const roles: RoleContext[] = [];
   const roleList = listKeyword(p, 'roles', loc);

@@ -3,7 +3,7 @@
 import { handlersOf } from './handler-imports.js';
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { BadInputError, type SourceLoc } from '../../errors.js';
+import { BadInputError, IncludeTargetError, type SourceLoc } from '../../errors.js';
 import { locOf, locOfItem } from '../yaml-source.js';
 import { describe, keyLoc, listKeyword } from './keyword-types.js';
 import { loadTaskList, type LoadedRole, type RoleLoadOptions, type TaskLoadContext } from './load-tasks.js';
@@ -18,12 +18,13 @@ export interface RoleLoaderOptions {
   search: RoleSearch;
   knownModule(name: string): boolean;
   resolveModule?: TaskLoadContext['resolveModule'];
+  warn?: TaskLoadContext['warn'];
 }
 
 /** The role a name leads to (role-path.ts), or Ansible's error naming every place looked. */
 function findRole(name: string, search: RoleSearch, loc: SourceLoc, ownerDir?: string): FoundRole {
   const found = resolveRolePath(name, search, ownerDir);
-  if (!isFoundRole(found)) throw new BadInputError(`the role '${name}' was not found in ${found.looked.join(':')}`, loc);
+  if (!isFoundRole(found)) throw new IncludeTargetError(`the role '${name}' was not found in ${found.looked.join(':')}`, loc);
   let isDir = false;
   try {
     isDir = statSync(found.dir).isDirectory();
@@ -99,7 +100,7 @@ export function makeRoleLoader(opts: RoleLoaderOptions) {
     seen.add(key);
     const context = (sink: TaskDef[], pub: RoleContext[]): TaskLoadContext => ({
       file: roleFilePath(dir, 'tasks', from.tasks), baseDir: dir, role: ctx, knownModule: opts.knownModule, resolveModule: opts.resolveModule,
-      loadRole: (n, p, l, o) => load(n, p, l, o, [...stack, dir]), extraHandlers: sink, publicRoles: pub,
+      loadRole: (n, p, l, o) => load(n, p, l, o, [...stack, dir]), extraHandlers: sink, publicRoles: pub, warn: opts.warn,
     });
     // A role met again is not run again, yet ansible-playbook --list-tasks lists it each time (Role.compile
     // has no dedup; the strategy skips it): its tasks are kept for the listing only, their handlers dropped.

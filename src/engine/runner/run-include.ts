@@ -3,7 +3,7 @@
 // included the same file with the same item run its tasks together, in the order they were included.
 // The include's own when/tags/ignore_errors/no_log stay on it; its vars and the loop item reach the tasks.
 import path from 'node:path';
-import { BadInputError, HostwireError, TransportError } from '../../errors.js';
+import { BadInputError, HostwireError, IncludeTargetError, TransportError } from '../../errors.js';
 import { evalCondition, renderValue, withLoopItems } from '../vars/index.js';
 import type { BlockDef, IncludeLoaded, IncludeSpec, PlayDef, TaskDef, TaskItem, Vars } from '../playbook/types.js';
 import { includeRegistered, markRoleRun, roleAlreadyRun } from './include-result.js';
@@ -95,7 +95,9 @@ async function resolveOnHost(r: IncludeHost, spec: IncludeSpec, scope: Scope, h:
     // include_role's options, templates rendered with this host's vars (Ansible post-validates the include per host).
     const option = (key: string, v: boolean | string | undefined) => renderedIncludeBool(key, v, (tpl) => renderValue(tpl, vars, task.loc), task.loc);
     const validate = option('rolespec_validate', spec.validate);
-    const loaded = await spec.load(target, from, task.loc, validate);
+    const loaded = await spec.load(target, from, task.loc, validate).catch((err: unknown) => {
+      throw err instanceof BadInputError && !(err instanceof IncludeTargetError) ? new UnparsedInclude(err) : err;
+    });
     const shown = from.tasks ? `${target} (${from.tasks})` : target;
     const isPublic = option('public', spec.public);
     const allowDuplicates = option('allow_duplicates', spec.allowDuplicates);
@@ -103,6 +105,11 @@ async function resolveOnHost(r: IncludeHost, spec: IncludeSpec, scope: Scope, h:
     results.push({ ...includeRegistered(spec, target), ...itemVars });
   }
   return { found, results };
+}
+
+/** An included file that does not load for a reason other than its absence: ends the run (see runInclude). */
+class UnparsedInclude {
+  constructor(readonly error: BadInputError) {}
 }
 
 export async function runInclude(r: IncludeHost, block: BlockDef, scope: Scope, hosts: HostState[]): Promise<void> {
@@ -134,9 +141,10 @@ export async function runInclude(r: IncludeHost, block: BlockDef, scope: Scope, 
       const msg = found.length ? `included: ${[...new Set(found.map((f) => f.target))].join(', ')}` : 'Conditional result was False';
       r.record(task, h, { host: h.name, status, msg, noLog: task.noLog, durationMs: Date.now() - started }, info);
     } catch (err) {
-      // A module that cannot be resolved in the included file ends the run, as Ansible's strategy re-raises
-      // the AnsibleParserError of _load_included_file (ERROR!, no recap); other load errors fail the host.
-      if (err instanceof BadInputError && err.message.includes("couldn't resolve module/action")) throw err;
+      // An included file that does not parse (a bad keyword, an unknown module) ends the run, as Ansible's
+      // strategy re-raises _load_included_file's AnsibleParserError (ERROR!, no recap); a file or role that
+      // is not there, and what the host's own vars break, fail the host.
+      if (err instanceof UnparsedInclude) throw err.error;
       const msg = err instanceof HostwireError || err instanceof Error ? err.message : String(err);
       const status = err instanceof TransportError ? 'unreachable' : 'failed';
       const ignored = status === 'failed' && ignoresErrors(task, () => r.varsFor(h, scope, task));

@@ -42,7 +42,7 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
   const started = Date.now();
   // Secrets (vault values, hostwire_secret_vars) are masked before any listener sees an event.
   const emit = (e: RunEvent) => opts.onEvent?.(maskValue(e));
-  const playbook = await loadPlaybook(opts.playbook, { rolesPath: opts.rolesPath, collectionRoots: collectionRootsFinder(), knownModule: isKnownModule, resolveModule: createFallbackResolver() });
+  const playbook = await loadPlaybook(opts.playbook, { rolesPath: opts.rolesPath, collectionRoots: collectionRootsFinder(), knownModule: isKnownModule, resolveModule: createFallbackResolver(), onWarning: (message) => emit({ type: 'warning', message }) });
   checkPlays(playbook.plays, opts.extraVars ?? {});
   checkStartAtTask(playbook.plays, opts.startAtTask);
   const inv = await loadInventory(opts.inventory);
