@@ -5,7 +5,7 @@
 // collection's name of a native module (community.general.modprobe) show the native module that runs.
 import type { Command } from 'commander';
 import { BadInputError } from '../errors.js';
-import { getModule, isKnownModule, moduleNames } from '../modules/registry.js';
+import { getModule, isKnownModule, moduleNames } from '../modules/all.js';
 import type { Module } from '../modules/types.js';
 import { shortModuleName } from '../engine/playbook/keywords.js';
 import { firstSentence, moduleText, wrap } from '../docs/module-docs.js';

@@ -4,7 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getModule, moduleNames } from '../modules/registry.js';
+import { getModule, moduleNames } from '../modules/all.js';
 import type { Module } from '../modules/types.js';
 import { describeArgs, type ArgInfo } from './schema-walk.js';
 

@@ -1,7 +1,7 @@
 // docs/modules.md is generated from the modules' docs and schemas: it must match them exactly.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { getModule, moduleNames } from '../../src/modules/registry.js';
+import { getModule, moduleNames } from '../../src/modules/all.js';
 import { modulesMarkdown, moduleText } from '../../src/docs/module-docs.js';
 
 const root = new URL('../../../', import.meta.url);

@@ -1,7 +1,7 @@
 // The module reference reads each argument's type, default, choices and aliases from the real schemas.
 import test from 'ava';
 import { z } from 'zod';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 import { describeArgs, type ArgInfo } from '../../src/docs/schema-walk.js';
 import { withAliases } from '../../src/modules/kit/ansible-args.js';
 

@@ -4,7 +4,7 @@ import test from 'ava';
 import { existsSync, readFileSync } from 'node:fs';
 import { localWorkspace, run, workspace } from './helpers.js';
 import { loadPlaybook } from '../../src/engine/playbook/load-playbook.js';
-import { isKnownModule } from '../../src/modules/registry.js';
+import { isKnownModule } from '../../src/modules/all.js';
 
 test('ansible.builtin. and ansible.legacy. forms of import_playbook, import/include_tasks and import/include_role', async (t) => {
   const ws = localWorkspace(t, ['h1']);

@@ -118,6 +118,7 @@ test.serial('the async time limit kills the job on the host: poll > 0 fails afte
 
 test.serial('async is refused before the run for a module hostwire cannot background; under --check it fails as in Ansible', async (t) => {
   const ws = localWorkspace(t, ['h1']);
+  const before = jobs();
   const err = await run(ws, `
 - hosts: nodes
   gather_facts: false
@@ -144,7 +145,9 @@ test.serial('async is refused before the run for a module hostwire cannot backgr
       poll: 1
 `, { check: true });
   t.is(result(r, 'checked')?.msg, 'check mode and async cannot be used on same task.');
-  t.deepEqual(jobs(), []);
+  // No job of this run: the earlier test's killed job may still be ending on a loaded machine, so only
+  // what is new since this test began counts.
+  t.deepEqual(jobs().filter((j) => !before.includes(j)), []);
 });
 
 test.serial('async_status refuses a jid that is not a job id (it names a path on the host)', async (t) => {

@@ -4,7 +4,7 @@ import test from 'ava';
 import { existsSync, readFileSync } from 'node:fs';
 import { localWorkspace, run, workspace } from './helpers.js';
 import { loadPlaybook } from '../../src/engine/playbook/load-playbook.js';
-import { isKnownModule } from '../../src/modules/registry.js';
+import { isKnownModule } from '../../src/modules/all.js';
 import { listPlayTasks } from '../../src/cli/list-tasks.js';
 
 const failures = (r: Awaited<ReturnType<typeof run>>) => r.results.filter((x) => x.result.status === 'failed' && !x.result.ignored).map((x) => `${x.task.name}: ${x.result.msg}`);

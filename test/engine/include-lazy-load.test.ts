@@ -9,7 +9,7 @@ import { localWorkspace } from './helpers.js';
 import { runPlaybook, type RunOptions } from '../../src/engine/runner/run-playbook.js';
 import type { RunEvent } from '../../src/engine/runner/events.js';
 import { loadPlaybook } from '../../src/engine/playbook/load-playbook.js';
-import { isKnownModule } from '../../src/modules/registry.js';
+import { isKnownModule } from '../../src/modules/all.js';
 
 const PLAY = `- hosts: nodes
   gather_facts: false

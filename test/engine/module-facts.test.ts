@@ -4,7 +4,7 @@
 // ansible_facts, at their own precedence.
 import test from 'ava';
 import { z } from 'zod';
-import { registerModule } from '../../src/modules/registry.js';
+import { registerModule } from '../../src/modules/all.js';
 import { localWorkspace, run } from './helpers.js';
 
 registerModule({

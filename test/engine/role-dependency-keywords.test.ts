@@ -5,7 +5,7 @@
 import test from 'ava';
 import { localWorkspace, run, type Workspace } from './helpers.js';
 import { loadPlaybook } from '../../src/engine/playbook/load-playbook.js';
-import { isKnownModule } from '../../src/modules/registry.js';
+import { isKnownModule } from '../../src/modules/all.js';
 import { listPlayTasks } from '../../src/cli/list-tasks.js';
 
 const PLAY = '- hosts: nodes\n  gather_facts: false\n  roles:\n    - top\n';

@@ -4,7 +4,7 @@
 import test from 'ava';
 import { localWorkspace, run, type Workspace } from './helpers.js';
 import { loadPlaybook } from '../../src/engine/playbook/load-playbook.js';
-import { isKnownModule } from '../../src/modules/registry.js';
+import { isKnownModule } from '../../src/modules/all.js';
 import { listPlayTasks } from '../../src/cli/list-tasks.js';
 
 type Collected = Awaited<ReturnType<typeof run>>;

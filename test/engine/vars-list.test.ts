@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadPlaybook } from '../../src/engine/playbook/load-playbook.js';
-import { isKnownModule } from '../../src/modules/registry.js';
+import { isKnownModule } from '../../src/modules/all.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-vars-list-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));

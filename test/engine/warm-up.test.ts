@@ -4,7 +4,7 @@
 // a throwing warm-up is ignored. prepare(), a warm-up's controller-side part, runs before connecting.
 import test from 'ava';
 import { z } from 'zod';
-import { registerResolvedModule } from '../../src/modules/registry.js';
+import { registerResolvedModule } from '../../src/modules/all.js';
 import type { Module } from '../../src/modules/types.js';
 import type { PlayDef, TaskItem } from '../../src/engine/playbook/types.js';
 import type { Transport } from '../../src/transports/transport.js';

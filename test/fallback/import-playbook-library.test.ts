@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createFallbackResolver } from '../../src/fallback/resolve.js';
-import { getModule, isKnownModule } from '../../src/modules/registry.js';
+import { getModule, isKnownModule } from '../../src/modules/all.js';
 import { loadPlaybook } from '../../src/engine/playbook/load-playbook.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-s8r-implib-'));

@@ -9,7 +9,7 @@ import type { Transport } from '../../src/transports/transport.js';
 import { newHostState } from '../../src/engine/runner/host-state.js';
 import { runModule } from '../../src/engine/runner/run-module.js';
 import { readProbe, runProbeBatch } from '../../src/probe/read-ahead.js';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 import type { ModuleContext } from '../../src/modules/types.js';
 import { runDeferredSteps } from '../../src/engine/runner/deferred-steps.js';
 

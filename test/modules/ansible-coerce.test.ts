@@ -2,7 +2,7 @@
 // validation.py check_type_int / bool / float / list / str), read from the module's own schema.
 import test from 'ava';
 import { parseModuleArgs } from '../../src/modules/kit/ansible-coerce.js';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 
 const args = (module: string, raw: Record<string, unknown>) => {
   const r = parseModuleArgs(getModule(module)!.args, raw);

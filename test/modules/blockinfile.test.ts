@@ -3,7 +3,7 @@
 // (cases.test.ts checks its changes) must write exactly those bytes, or fail where Ansible failed.
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 import { parseStat } from '../../src/modules/kit/file-stat.js';
 import { editBlock, splitKeepEnds } from '../../src/modules/blockinfile/edit.js';
 import type { ModuleContext } from '../../src/modules/types.js';

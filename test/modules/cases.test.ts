@@ -6,7 +6,7 @@
 import test from 'ava';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 import { caseContext, probeOutput, readCaseContext, withoutKeys, type PlanCase } from './plan-case.js';
 import { ansibleDifferences, runSession, type SessionCase } from './session-case.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseStat } from '../../src/modules/kit/file-stat.js';
 import { planContent } from '../../src/modules/kit/content-plan.js';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 import type { ModuleContext } from '../../src/modules/types.js';
 
 const load = (name: string) => JSON.parse(readFileSync(new URL(`../../../src/modules/file/cases/${name}.json`, import.meta.url), 'utf8'));

@@ -6,7 +6,7 @@ import { loadCase } from './net-cases.js';
 import { parseDnfOutput } from '../../src/modules/kit/dnf-output.js';
 import { packageNameDict, splitArch } from '../../src/modules/kit/dnf-plan.js';
 import { compareEvr, rpmvercmp } from '../../src/modules/kit/rpm-version.js';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 import type { RpmPackage } from '../../src/modules/kit/dnf-read.js';
 
 const out = (name: string, before: RpmPackage[] = []) => {

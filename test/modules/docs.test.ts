@@ -2,7 +2,7 @@
 // exactly the arguments its schema accepts, so the printed reference cannot drift from the code.
 import test from 'ava';
 import { parse as parseYaml } from 'yaml';
-import { getModule, moduleNames } from '../../src/modules/registry.js';
+import { getModule, moduleNames } from '../../src/modules/all.js';
 import { argNames } from '../../src/modules/kit/arg-names.js';
 
 test('every module has a description, an example and check/diff support', (t) => {

@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fetchDest } from '../../src/modules/fetch/dest.js';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-fetch-dest-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parseStat } from '../../src/modules/kit/file-stat.js';
 import { planFile } from '../../src/modules/file/file.js';
 import { modeArg } from '../../src/modules/kit/mode.js';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 
 const load = (name: string) => JSON.parse(readFileSync(new URL(`../../../src/modules/file/cases/${name}.json`, import.meta.url), 'utf8'));
 const st = (name: string) => parseStat(load(name));

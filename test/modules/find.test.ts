@@ -3,7 +3,7 @@
 // registered; the single-read results are the recorded cases (src/modules/find/cases/*.json).
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 import type { ModuleContext } from '../../src/modules/types.js';
 import { fnmatch } from '../../src/modules/kit/fnmatch.js';
 import { posixNormpath } from '../../src/modules/find/py-path.js';

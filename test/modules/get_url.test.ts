@@ -2,7 +2,7 @@
 // URL's file name, and the host request's text (the password only on stdin). Results against a real
 // server: the recorded case and the lab test (test/modules-lab/mf-get-url.test.ts).
 import test from 'ava';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 import { cleanDigest, digestFromFile, parseChecksumArg, urlFilename } from '../../src/modules/get_url/checksum.js';
 import { httpCommand, httpStdin, parseHttpResponse } from '../../src/modules/kit/http-helper.js';
 

@@ -1,7 +1,7 @@
 // group: Ansible's argument rules (required_if non_unique -> gid) and a name that could be read as an
 // option refused; the plans themselves are the recorded cases (src/modules/group/cases).
 import test from 'ava';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 
 const group = getModule('group')!;
 

@@ -1,7 +1,7 @@
 // Hostile argument values (issue 18, "argument injection"): each is refused with a message naming
 // the value and the rule, or reaches the tool in a form it cannot read as anything but a value.
 import test from 'ava';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 import { planLink, type IpLinkArgs } from '../../src/modules/ip_link/ip_link.js';
 import { parseLinks } from '../../src/modules/ip_link/parse.js';
 import { planDb, type OvsDbArgs } from '../../src/modules/ovs_db/ovs_db.js';

@@ -2,7 +2,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { parseStat } from '../../src/modules/kit/file-stat.js';
 import { editIni } from '../../src/modules/ini_file/edit.js';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 
 const load = (name: string) => parseStat(JSON.parse(readFileSync(new URL(`../../../src/modules/file/cases/${name}.json`, import.meta.url), 'utf8')));
 const nm = load('nm-conf').content!.toString(); // [main] plugins=...  [ifupdown] managed=false

@@ -2,7 +2,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { parseStat } from '../../src/modules/kit/file-stat.js';
 import { editLines } from '../../src/modules/lineinfile/edit.js';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 import type { ModuleContext } from '../../src/modules/types.js';
 
 const load = (name: string) => parseStat(JSON.parse(readFileSync(new URL(`../../../src/modules/file/cases/${name}.json`, import.meta.url), 'utf8')));

@@ -2,7 +2,7 @@
 // host (src/modules/nm_connection/cases/nmcli-*.json, where ansible-playbook's results are compared),
 // bonds and VLANs by plan (nspawn hosts have no bonding/8021q), and the refusals.
 import test from 'ava';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 import { readNm } from '../../src/modules/nm_connection/nm_connection.js';
 import { nmcliRefusals, type NmcliArgs } from '../../src/modules/nm_connection/nmcli-args.js';
 import { planNmcli, type NmcliPlan } from '../../src/modules/nm_connection/nmcli-plan.js';

@@ -2,7 +2,7 @@
 // the commands it runs (each word quoted) beside the ones openvswitch.openvswitch 2.1.1 ran there,
 // and the failures it says before running anything.
 import test from 'ava';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 import { openvswitchPortWant } from '../../src/modules/ovs_port/openvswitch_port.js';
 import { parseOpenvswitchPort, planOpenvswitchPort, type OvsPortHave, type OvsPortWant } from '../../src/modules/ovs_port/openvswitch-port-plan.js';
 import { loadCase } from './net-cases.js';

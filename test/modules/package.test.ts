@@ -2,7 +2,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { parsePackages } from '../../src/modules/package/parse.js';
 import { pkgMgrHint, planPackages, probeCommand } from '../../src/modules/package/package.js';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 
 const load = (name: string) => parsePackages(JSON.parse(readFileSync(new URL(`../../../src/modules/package/cases/${name}.json`, import.meta.url), 'utf8')));
 const args = (a: Record<string, unknown>) => getModule('package')!.args.parse(a);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 import { rawCommandLine } from '../../src/modules/raw/raw.js';
 import { mktempCommand } from '../../src/modules/tempfile/tempfile.js';
 

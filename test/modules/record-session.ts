@@ -14,7 +14,7 @@ import { stringify } from 'yaml';
 import { readState } from '../../src/lab/index.js';
 import { createTransport } from '../../src/transports/index.js';
 import type { Transport } from '../../src/transports/transport.js';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 import { parseModuleArgs } from '../../src/modules/kit/ansible-coerce.js';
 import type { ModuleContext, ModuleResult } from '../../src/modules/types.js';
 import { readYamlFile } from '../../src/engine/yaml-source.js';

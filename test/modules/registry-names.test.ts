@@ -1,7 +1,7 @@
 // Which written module names run a native module: as ansible-core 2.14 resolves them (short name,
 // ansible.legacy./ansible.builtin., the collection ansible_builtin_runtime.yml routes the short name to).
 import test from 'ava';
-import { isKnownModule } from '../../src/modules/registry.js';
+import { isKnownModule } from '../../src/modules/all.js';
 
 test('short, ansible.legacy. and ansible.builtin. names of a core module are native', (t) => {
   for (const n of ['stat', 'ansible.legacy.stat', 'ansible.builtin.stat', 'ansible.builtin.dnf', 'ansible.builtin.systemd_service']) t.true(isKnownModule(n), n);

@@ -3,7 +3,7 @@
 // write exactly those bytes, say as many replacements, or fail where Ansible failed.
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 import { parseStat } from '../../src/modules/kit/file-stat.js';
 import { expandTemplate } from '../../src/modules/kit/py-regex.js';
 import { replaceText } from '../../src/modules/replace/edit.js';

@@ -1,7 +1,7 @@
 // script: its arguments (Ansible's refusals), the first shell word as shlex reads it, and the one
 // command line that carries the upload, the run and the clean-up (every value of hostwire's quoted).
 import test from 'ava';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 import type { ModuleContext } from '../../src/modules/types.js';
 import { splitScriptLine } from '../../src/modules/script/command-line.js';
 import { scriptCommand } from '../../src/modules/script/script.js';

@@ -3,7 +3,7 @@
 // byte for byte as the module left it, one atomic write keeping mode and owner, the runtime paths a
 // host with SELinux takes, and seboolean's answers.
 import test from 'ava';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 import { planSelinux, type SelinuxHave } from '../../src/modules/selinux/plan.js';
 import type { SelinuxArgs } from '../../src/modules/selinux/selinux.js';
 import { planSeboolean, type SebooleanArgs } from '../../src/modules/selinux/seboolean.js';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parseShow } from '../../src/modules/kit/unit-status.js';
 import { unitShowKind } from '../../src/probe/kinds/services.js';
 import { planService } from '../../src/modules/service/service.js';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 
 const load = (name: string) => parseShow(JSON.parse(readFileSync(new URL(`../../../src/modules/service/cases/${name}.json`, import.meta.url), 'utf8')));
 const args = (a: Record<string, unknown>) => getModule('service')!.args.parse(a);

@@ -2,7 +2,7 @@
 // recorded cases (cases.test.ts runs src/modules/stat/cases/*.json).
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 import type { PlanCase } from './plan-case.js';
 import { statProbe } from '../../src/modules/stat/stat.js';
 

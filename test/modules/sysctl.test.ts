@@ -2,7 +2,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { editSysctlFile, fileValue, parseSysctl, procPath } from '../../src/modules/sysctl/parse.js';
 import { planSysctl } from '../../src/modules/sysctl/sysctl.js';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 
 const load = (name: string) => parseSysctl(JSON.parse(readFileSync(new URL(`../../../src/modules/sysctl/cases/${name}.json`, import.meta.url), 'utf8')));
 const args = (a: Record<string, unknown>) => getModule('sysctl')!.args.parse(a);

@@ -2,7 +2,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { parseShow } from '../../src/modules/kit/unit-status.js';
 import { planSystemd } from '../../src/modules/systemd/plan.js';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 
 // Recorded `systemctl show` output of real units (the service module's cases).
 const load = (name: string) => parseShow(JSON.parse(readFileSync(new URL(`../../../src/modules/service/cases/${name}.json`, import.meta.url), 'utf8')));

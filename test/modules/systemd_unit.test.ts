@@ -1,7 +1,7 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { parseUnitState, planUnit, unitFilePath } from '../../src/modules/systemd_unit/systemd_unit.js';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 
 const load = (name: string) => parseUnitState(JSON.parse(readFileSync(new URL(`../../../src/modules/systemd_unit/cases/${name}.json`, import.meta.url), 'utf8')));
 const args = (a: Record<string, unknown>) => getModule('systemd_unit')!.args.parse(a);

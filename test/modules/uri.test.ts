@@ -1,7 +1,7 @@
 // uri: its arguments, the body as uri.py encodes it (expectations from Python 3.11's json.dumps and
 // urlencode), and the result built from a response as uri.py builds it.
 import test from 'ava';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 import { formUrlencoded, prepareBody, pyJsonDumps } from '../../src/modules/uri/body.js';
 import { absoluteLocation, uriResult } from '../../src/modules/uri/response.js';
 

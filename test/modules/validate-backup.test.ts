@@ -4,7 +4,7 @@ import test from 'ava';
 import { validateArg, validateCommand } from '../../src/modules/kit/validate-command.js';
 import { backupCommand, planContent } from '../../src/modules/kit/content-plan.js';
 import { buildWriteScript } from '../../src/transports/write-script.js';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 
 test('validate: %s is the temp file, every other word quoted, %% a percent sign', (t) => {
   t.is(validateCommand('visudo -cf %s'), 'visudo -cf "$t"');

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { parseWait, portCondition, waitScript } from '../../src/modules/wait_for/script.js';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 
 const load = (name: string) => JSON.parse(readFileSync(new URL(`../../../src/modules/wait_for/cases/${name}.json`, import.meta.url), 'utf8'));
 

@@ -9,7 +9,7 @@ import { buildBatch, splitBatch } from '../../src/probe/batch.js';
 import { mergeableRead, mergeBatch } from '../../src/probe/merge.js';
 import type { MergeKind } from '../../src/probe/types.js';
 import { shellQuote } from '../../src/transports/quote.js';
-import { getModule } from '../../src/modules/registry.js';
+import { getModule } from '../../src/modules/all.js';
 
 interface Case { tasks: [string, Record<string, unknown>][]; batchStdout: string; single: string[] }
 const load = (name: string): Case => JSON.parse(readFileSync(new URL(`../../../src/modules/ovs_bridge/cases/${name}.json`, import.meta.url), 'utf8'));

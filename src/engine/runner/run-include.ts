@@ -7,6 +7,7 @@ import { BadInputError, HostwireError, IncludeTargetError, TransportError } from
 import { evalCondition, renderValue, withLoopItems } from '../vars/index.js';
 import type { BlockDef, IncludeLoaded, IncludeSpec, PlayDef, TaskDef, TaskItem, Vars } from '../playbook/types.js';
 import { includeRegistered, markRoleRun, roleAlreadyRun } from './include-result.js';
+import { loadIncludedModules } from './task-modules.js';
 import { renderedIncludeBool } from '../playbook/role-include-args.js';
 import type { HostResult, TaskInfo } from './events.js';
 import { isActive, type HostState } from './host-state.js';
@@ -98,6 +99,7 @@ async function resolveOnHost(r: IncludeHost, spec: IncludeSpec, scope: Scope, h:
     const loaded = await spec.load(target, from, task.loc, validate).catch((err: unknown) => {
       throw err instanceof BadInputError && !(err instanceof IncludeTargetError) ? new UnparsedInclude(err) : err;
     });
+    await loadIncludedModules(loaded.tasks, loaded.handlers);
     const shown = from.tasks ? `${target} (${from.tasks})` : target;
     const isPublic = option('public', spec.public);
     const allowDuplicates = option('allow_duplicates', spec.allowDuplicates);

@@ -2,7 +2,7 @@
 // module exactly as the runner does (schema, probe, plan, apply behind the check gate).
 import { BadInputError } from '../../errors.js';
 import { renderString, taskExpressions } from '../vars/index.js';
-import { getModule } from '../../modules/registry.js';
+import { getModule, loadModules } from '../../modules/registry.js';
 import { parseModuleArgs } from '../../modules/kit/ansible-coerce.js';
 import type { ModuleContext, ModuleResult } from '../../modules/types.js';
 import type { BecomeOptions, Transport } from '../../transports/transport.js';
@@ -24,6 +24,7 @@ export interface RunModuleOptions {
 }
 
 export async function runModule(name: string, args: Record<string, unknown>, o: RunModuleOptions): Promise<ModuleResult> {
+  await loadModules([name]);
   const mod = getModule(name);
   if (!mod) throw new BadInputError(`couldn't resolve module/action '${name}'`);
   const parsed = parseModuleArgs(mod.args, args);

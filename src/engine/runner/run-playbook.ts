@@ -2,6 +2,7 @@
 // `import { runPlaybook } from 'hostwire'` gives installers the same typed events the CLI renders.
 import { HostwireError } from '../../errors.js';
 import { loadPlaybook } from '../playbook/load-playbook.js';
+import { loadPlayModules } from './task-modules.js';
 import type { PlayDef, Playbook, Vars } from '../playbook/types.js';
 import { loadInventory, loadVarsDir, hostVars, type Inventory } from '../inventory/index.js';
 import { LockInterruptedError } from '../../transports/index.js';
@@ -43,6 +44,7 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
   // Secrets (vault values, hostwire_secret_vars) are masked before any listener sees an event.
   const emit = (e: RunEvent) => opts.onEvent?.(maskValue(e));
   const playbook = await loadPlaybook(opts.playbook, { rolesPath: opts.rolesPath, collectionRoots: collectionRootsFinder(), knownModule: isKnownModule, resolveModule: createFallbackResolver(), onWarning: (message) => emit({ type: 'warning', message }) });
+  await loadPlayModules(playbook.plays);
   checkPlays(playbook.plays, opts.extraVars ?? {});
   checkStartAtTask(playbook.plays, opts.startAtTask);
   const inv = await loadInventory(opts.inventory);
