@@ -2,10 +2,10 @@
 // find it where Ansible would, check hostwire can run it, and hand back the name the task runs under.
 // Everything costly (the search paths, asking ansible-core where it lives) happens on first use,
 // so a playbook of native modules never touches Python or ansible-core.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ConfigSearch } from '../config/find.js';
-import { registerResolvedModule } from '../modules/registry.js';
+import { hasNativeModule, registerResolvedModule } from '../modules/registry.js';
 import { findAnsibleCore, type AnsibleCore } from './ansible-core.js';
 import { trace } from '../transports/trace.js';
 import { fallbackModule, refusedModule, type FallbackSession } from './fallback-module.js';
@@ -13,6 +13,7 @@ import type { Module } from '../modules/types.js';
 import { findModule, isFound, type FoundModule } from './find-module.js';
 import { moduleStyle, unsupportedStyle } from './module-style.js';
 import { buildPayload } from './payload.js';
+import { shadowOf } from './shadow.js';
 import type { Payload } from './payload-types.js';
 import { moduleSearchPaths, type ModuleSearchPaths } from './search-paths.js';
 
@@ -29,9 +30,18 @@ export interface ModuleLookupFrom {
 }
 
 export type Resolution = { name: string } | { error: string };
+/** A native name a library/ module replaces: what the task runs instead, with the args its builtin action adds. */
+export interface ShadowResolution {
+  warnings: string[];
+  name?: string;
+  error?: string;
+  args?: Record<string, unknown>;
+}
 export type FallbackResolver = ((written: string, from: ModuleLookupFrom) => Resolution) & {
   /** A role the playbook loaded: its library/ and action_plugins/ join the search (Ansible's add_all_plugin_dirs). */
   noteRole(dir: string): void;
+  /** For a native module's name: a library/ module (or local action plugin) that replaces it, as ansible.legacy resolution does (shadow.ts). */
+  shadowed(written: string, from: ModuleLookupFrom): ShadowResolution;
 };
 
 /** The module file each registered name runs: a name already meaning another file gets a #n suffix. */
@@ -66,20 +76,34 @@ export function createFallbackResolver(search: ConfigSearch = {}): FallbackResol
   const noteRole = (dir: string) => {
     if (!roleDirs.includes(dir)) roleDirs.push(dir);
   };
-  return Object.assign((written: string, from: ModuleLookupFrom): Resolution => {
+  /** The task's own role first, then roles loaded before it, then the playbooks' (importing ones first), as Ansible adds each. */
+  const localDirsFor = (from: ModuleLookupFrom): string[] => {
+    if (from.roleDir && !roleDirs.includes(from.roleDir)) roleDirs.push(from.roleDir);
+    const pbDirs = [...(from.importedBy ?? []), from.playbookDir];
+    for (const d of pbDirs) if (!playbookDirs.includes(d)) playbookDirs.push(d);
+    const localRoles = from.roleDir ? [from.roleDir, ...roleDirs.filter((d) => d !== from.roleDir)] : roleDirs;
+    return [...new Set([...localRoles, ...pbDirs])];
+  };
+  const warned = new Set<string>();
+  // Costs file checks only (no ansible-core) unless a file of the name is there.
+  const shadowed = (written: string, from: ModuleLookupFrom): ShadowResolution => {
+    paths ??= moduleSearchPaths(search);
+    const dirs = localDirsFor(from);
+    const libs = [...dirs.map((d) => path.join(d, 'library')), ...paths.library];
+    const s = shadowOf(written, (n) => firstFile(libs, [`${n}.py`, n]), (n) => firstFile(dirs.map((d) => path.join(d, 'action_plugins')), [`${n}.py`]));
+    const warnings = s.warnings.filter((w) => !warned.has(w));
+    for (const w of warnings) warned.add(w);
+    if (!s.shadow) return { warnings };
+    return { ...resolve(s.shadow.module, from, s.shadow.refusal), ...(s.shadow.args ? { args: s.shadow.args } : {}), warnings };
+  };
+  const resolve = (written: string, from: ModuleLookupFrom, shadowRefusal?: string): Resolution => {
     paths ??= moduleSearchPaths(search);
     if (!core) {
       const t0 = performance.now();
       core = findAnsibleCore(search.env ?? process.env);
       trace('controller', 'ansible-core found', t0);
     }
-    if (from.roleDir && !roleDirs.includes(from.roleDir)) roleDirs.push(from.roleDir);
-    const pbDirs = [...(from.importedBy ?? []), from.playbookDir];
-    for (const d of pbDirs) if (!playbookDirs.includes(d)) playbookDirs.push(d);
-    // The task's own role first, then roles loaded before it, then the playbooks' library/, the importing ones
-    // first (Ansible's order: each playbook's plugin folders are added as it loads).
-    const localRoles = from.roleDir ? [from.roleDir, ...roleDirs.filter((d) => d !== from.roleDir)] : roleDirs;
-    const localDirs = [...new Set([...localRoles, ...pbDirs])];
+    const localDirs = localDirsFor(from);
     const found = findModule(written, {
       localLibraries: localDirs.map((d) => path.join(d, 'library')),
       localActionPlugins: localDirs.map((d) => path.join(d, 'action_plugins')),
@@ -98,11 +122,25 @@ export function createFallbackResolver(search: ConfigSearch = {}): FallbackResol
     // What the fallback cannot run fails its task when it runs, not the load: real content keeps such
     // tasks behind conditions (a reboot only on transactional systems) that may never hold.
     const style = unsupportedStyle(moduleStyle(readFileSync(found.path)));
-    const refusal = found.actionPlugin
+    const refusal = shadowRefusal ?? (found.actionPlugin
       ? `module '${written}' (${found.resolved}) is an action with controller-side code (${found.actionPlugin}); hostwire has no native version of it and its fallback runs only the host-side module`
-      : style && `module '${written}' (${found.path}) is ${style}`;
+      : style && `module '${written}' (${found.path}) is ${style}`);
     return { name: register(found, refusal ? refusedModule(refusal) : (key) => fallbackModule(key, found, session), refusal ? undefined : modules) };
-  }, { noteRole });
+  };
+  return Object.assign(resolve, { noteRole, shadowed });
+}
+
+function firstFile(dirs: string[], names: string[]): string | undefined {
+  for (const d of dirs) for (const n of names) if (isFile(path.join(d, n))) return path.join(d, n);
+  return undefined;
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function collectionRoots(paths: ModuleSearchPaths, core: AnsibleCore | undefined): string[] {
@@ -119,7 +157,9 @@ export function collectionRootsFinder(search: ConfigSearch = {}): () => string[]
 function register(found: FoundModule, make: (key: string) => Module<Record<string, unknown>>, payloadModules?: FoundModule[]): string {
   if (payloadModules && !payloadModules.some((m) => m.path === found.path)) payloadModules.push(found);
   let key = found.written;
-  for (let n = 2; registeredPaths.has(key) && registeredPaths.get(key) !== found.path; n++) key = `${found.written}#${n}`;
+  // A native module's name (a library/ module shadowing it) is taken in the registry: the fallback's gets a suffix.
+  const taken = (k: string) => hasNativeModule(k) || (registeredPaths.has(k) && registeredPaths.get(k) !== found.path);
+  for (let n = 2; taken(key); n++) key = `${found.written}#${n}`;
   registeredPaths.set(key, found.path);
   registerResolvedModule(key, make(key));
   return key;

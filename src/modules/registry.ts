@@ -101,6 +101,11 @@ export function registerResolvedModule(name: string, m: Module<any, any>): void 
   resolvedModules.set(name, m);
 }
 
+/** Whether hostwire ships a module of this exact name (not one the fallback registered). */
+export function hasNativeModule(name: string): boolean {
+  return modules.has(name);
+}
+
 export function getModule(name: string): Module<any, any> | undefined {
   return modules.get(name) ?? resolvedModules.get(name);
 }

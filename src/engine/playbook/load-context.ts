@@ -30,10 +30,20 @@ export interface RoleLoadOptions {
   identity?: string;
 }
 
+/** A library/ module replacing a native one: the name it runs under and the args its action adds, or why not; what to tell. */
+export interface ShadowedModule {
+  warnings: string[];
+  name?: string;
+  error?: string;
+  args?: Record<string, unknown>;
+}
+
 /** A module hostwire has no native version of (src/fallback): its name to run under, or why not. */
 export type ModuleResolver = ((written: string, roleDir?: string) => { name: string } | { error: string }) & {
   /** A role was loaded: its library/ and action_plugins/ are searched from now on. */
   noteRole?(dir: string): void;
+  /** A native module's name: the library/ module that replaces it (name to run under, args its action adds), and what to tell. */
+  shadowed?(written: string, roleDir?: string): ShadowedModule;
 };
 
 export interface TaskLoadContext {

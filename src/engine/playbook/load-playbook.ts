@@ -8,6 +8,7 @@ import { locOf, locOfItem, readYamlFile } from '../yaml-source.js';
 import { connectionKeyword, keywordBoolean } from './keyword-values.js';
 import { PLAY_KEYWORDS, ROLE_ENTRY_KEYWORDS } from './keywords.js';
 import { inheritCheckMode, loadTaskList, type TaskLoadContext } from './load-tasks.js';
+import type { ShadowedModule } from './load-context.js';
 import { makeRoleLoader } from './load-role.js';
 import { roleEntry, roleEntryBlock } from './role-entry.js';
 import type { RoleSearch } from './role-path.js';
@@ -20,6 +21,8 @@ import { checkKeywordSupport, diffKeyword, throttleKeyword } from './keyword-sup
 import type { SourceLoc } from '../../errors.js';
 import type { PlayDef, Playbook, RoleContext, TaskDef, TaskItem, Vars } from './types.js';
 
+type ModuleFrom = { playbookDir: string; roleDir?: string; importedBy?: string[] };
+
 export interface LoadPlaybookOptions {
   /** The roles path: --roles-path, then ANSIBLE_ROLES_PATH / ansible.cfg roles_path (or Ansible's default). */
   rolesPath?: string[];
@@ -27,7 +30,10 @@ export interface LoadPlaybookOptions {
   collectionRoots?(): string[];
   knownModule(name: string): boolean;
   /** Modules hostwire has no native version of, found from the playbook's directory (src/fallback). */
-  resolveModule?: ((written: string, from: { playbookDir: string; roleDir?: string; importedBy?: string[] }) => { name: string } | { error: string }) & { noteRole?(dir: string): void };
+  resolveModule?: ((written: string, from: ModuleFrom) => { name: string } | { error: string }) & {
+    noteRole?(dir: string): void;
+    shadowed?(written: string, from: ModuleFrom): ShadowedModule;
+  };
   /** What loads but will fail when reached (a dynamic include whose file has an error): told, not refused. */
   onWarning?(message: string): void;
 }
@@ -81,7 +87,10 @@ function roleSearch(playbookDir: string, opts: LoadPlaybookOptions, rawPlay: unk
 function resolverFrom(playbookDir: string, opts: LoadPlaybookOptions, importedBy: string[]): TaskLoadContext['resolveModule'] {
   const resolve = opts.resolveModule;
   if (!resolve) return undefined;
-  return Object.assign((written: string, roleDir?: string) => resolve(written, { playbookDir, roleDir, importedBy }), { noteRole: (d: string) => resolve.noteRole?.(d) });
+  return Object.assign((written: string, roleDir?: string) => resolve(written, { playbookDir, roleDir, importedBy }), {
+    noteRole: (d: string) => resolve.noteRole?.(d),
+    shadowed: (written: string, roleDir?: string) => resolve.shadowed?.(written, { playbookDir, roleDir, importedBy }) ?? { warnings: [] },
+  });
 }
 
 /** A play's keys before anything is loaded: known keywords only, each one hostwire can honour, and hosts:. */

@@ -122,13 +122,9 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
   if (module === 'import_role' || module === 'import_tasks') refuseImportLoop(t, module, loc);
   if (module === 'import_role') return [await importRole(t, rawArgs, mloc, common, ctx)];
   if (module === 'import_tasks') return [await importTasks(rawArgs, mloc, common, ctx)];
-  let runAs = module;
-  if (!ctx.knownModule(moduleKey)) {
-    const r = ctx.resolveModule?.(moduleKey, ctx.role?.dir);
-    if (!r || 'error' in r) throw new BadInputError(r?.error ?? `couldn't resolve module/action '${moduleKey}'. This often indicates a misspelling or a module hostwire does not ship`, mloc);
-    runAs = r.name;
-  }
-  let args = moduleArgs(rawArgs, module, moduleKey, mloc, ctx.knownModule(moduleKey));
+  const { runAs, native, added } = moduleToRun(moduleKey, module, mloc, ctx);
+  let args = moduleArgs(rawArgs, module, moduleKey, mloc, native);
+  if (added) args = { ...args, ...added };
   if (action.extraArgs) args = { ...action.extraArgs, ...args };
   if (t.args && typeof t.args === 'object') args = { ...(t.args as Vars), ...args };
   return [moduleTask(t, common, runAs, moduleKey, args)];
@@ -183,6 +179,19 @@ async function importTasks(rawArgs: unknown, mloc: SourceLoc, common: Common, ct
   const list = await loadTaskList(await readYamlFile(file), { ...underWhen(ctx, common), file, importChain: [...chain, { file, loc: mloc }] }, file);
   inheritInto(list, common);
   return { ...common, kind: 'block', block: list, rescue: [], always: [], imported: true };
+}
+
+/** The module a task runs: native, or found by the fallback - also a library/ module that shadows a native name (src/fallback/shadow.ts). */
+function moduleToRun(moduleKey: string, module: string, mloc: SourceLoc, ctx: TaskLoadContext): { runAs: string; native: boolean; added?: Vars } {
+  if (ctx.knownModule(moduleKey)) {
+    const s = ctx.resolveModule?.shadowed?.(moduleKey, ctx.role?.dir);
+    for (const w of s?.warnings ?? []) ctx.warn?.(`${mloc.file}:${mloc.line ?? 0}: ${w}`);
+    if (s?.error !== undefined) throw new BadInputError(s.error, mloc);
+    return s?.name === undefined ? { runAs: module, native: true } : { runAs: s.name, native: false, added: s.args };
+  }
+  const r = ctx.resolveModule?.(moduleKey, ctx.role?.dir);
+  if (!r || 'error' in r) throw new BadInputError(r?.error ?? `couldn't resolve module/action '${moduleKey}'. This often indicates a misspelling or a module hostwire does not ship`, mloc);
+  return { runAs: r.name, native: false };
 }
 
 /** A module's arguments: a mapping, a key=value string, or a free-form command line (`native`: hostwire has the module). */

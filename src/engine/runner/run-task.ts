@@ -202,10 +202,10 @@ async function runOnce(task: TaskDef, h: HostState, vars: Vars, withResult: (ext
     readVarsFile: readYamlFile,
     wait: opts.wait,
     ask: opts.ask,
-    taskName: displayName(task.name ?? task.module, () => vars),
+    taskName: displayName(task.name ?? task.written, () => vars),
     probe: (p) => (opts.transport === h.transport ? readProbe(h, p, opts.lookahead, opts.become) : readProbeOn(opts.transport, p, opts.become)),
   };
-  const ask: AskFn | undefined = opts.confirm && ((changes) => opts.confirm!({ host: h.name, task: task.name ?? task.module, changes }));
+  const ask: AskFn | undefined = opts.confirm && ((changes) => opts.confirm!({ host: h.name, task: task.name ?? task.written, changes }));
   let result: ModuleResult;
   let attempts = 0;
   const retries = task.until === undefined ? 0 : taskSeconds(task, 'retries', vars)!;

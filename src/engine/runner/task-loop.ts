@@ -33,7 +33,7 @@ async function interruptibleWait(p: PlayRun, ms: number): Promise<boolean> {
 
 /** `first`: the host whose variables template the task's name, as Ansible shows it. */
 export function taskInfo(p: PlayRun, task: TaskDef, handler: boolean, scope: Scope, first?: HostState): TaskInfo {
-  const name = task.name === undefined ? task.module : displayName(task.name, () => first && taskVars(p.vctx, first, scope, task));
+  const name = task.name === undefined ? task.written : displayName(task.name, () => first && taskVars(p.vctx, first, scope, task));
   return { name, module: task.module, role: task.role && roleDisplayName(task.role), loc: task.loc, handler };
 }
 
