@@ -116,3 +116,38 @@ test.serial('systemd scope user: the user manager\'s unit converges, re-runs wit
   t.like((await play('user-stop', USER_PLAY('stopped', 'false'))).result('user unit'), { outcome: 'changed' });
   t.regex(await state(), /^inactive\ndisabled\n/);
 });
+
+// scope: global - every user's unit files (systemctl --global): enable/disable and mask/unmask act there
+// (a vendor unit, ssh-agent.service in /usr/lib/systemd/user, can be masked); no manager runs them.
+const GLOBAL_PLAY = (enabled: string, masked: string) => `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - name: global unit
+      ansible.builtin.systemd: { name: n7global, scope: global, enabled: ${enabled} }
+    - name: global vendor mask
+      systemd: { name: ssh-agent, scope: global, masked: ${masked} }
+`;
+
+test.serial('systemd scope global: enable and mask every user\'s unit files, changed=0 again, --check changes nothing', async (t) => {
+  t.timeout(4 * 60_000);
+  host ??= await labHost(LAB);
+  writeFileSync(path.join(dir, 'inventory.yml'), labInventoryYaml(host.state));
+  const name = host.state.hosts[0].name;
+  await host.sh(`mkdir -p /etc/systemd/user; printf '${UNIT.replace('multi-user.target', 'default.target').replace(/\n/g, '\\n')}' > /etc/systemd/user/n7global.service`);
+  const state = () => host!.sh('systemctl --global is-enabled n7global; systemctl --global is-enabled ssh-agent; true');
+  t.is(await state(), 'disabled\nstatic\n');
+
+  const first = await play('global', GLOBAL_PLAY('true', 'true'));
+  t.like(first.result('global unit'), { outcome: 'changed', name: 'n7global', enabled: true });
+  t.like(first.result('global vendor mask'), { outcome: 'changed', name: 'ssh-agent' });
+  t.is(await state(), 'enabled\nmasked\n');
+  t.is(await host.sh('readlink /etc/systemd/user/default.target.wants/n7global.service /etc/systemd/user/ssh-agent.service'), '/etc/systemd/user/n7global.service\n/dev/null\n');
+  t.is((await play('global-again', GLOBAL_PLAY('true', 'true'))).summary.stats[name].changed, 0, 'second run changed=0');
+
+  const checked = await play('global-check', GLOBAL_PLAY('false', 'false'), true);
+  t.like(checked.result('global unit'), { outcome: 'changed', enabled: false });
+  t.is(await state(), 'enabled\nmasked\n', '--check left them enabled and masked');
+  await play('global-undo', GLOBAL_PLAY('false', 'false'));
+  t.is(await state(), 'disabled\nstatic\n');
+});

@@ -23,7 +23,7 @@ test('required_one_of, required_by, globs and scopes are refused with Ansible\'s
   t.regex(refusal({ name: 'ssh' }), /one of the following is required: state, enabled, masked, daemon_reload, daemon_reexec/);
   t.regex(refusal({ state: 'started' }), /missing parameter\(s\) required by 'state': name/);
   t.regex(refusal({ name: 'ovs*', state: 'started' }), /does not currently support using glob patterns, found '\*' in service name: ovs\*/);
-  t.regex(refusal({ name: 'ssh', state: 'started', scope: 'global' }), /scope: global is not supported/);
+  t.is(refusal({ name: 'ssh', enabled: true, scope: 'global' }), '');
   t.is(refusal({ name: 'ssh', state: 'started', scope: 'user' }), '');
   t.regex(refusal({ name: 'ssh; reboot', state: 'started' }), /expected a unit name/);
   t.is(refusal({ daemon_reexec: true }), '');

@@ -7,7 +7,10 @@ export const systemdDoc: ModuleDoc = {
     'batch\'s other service reads (one `systemctl show`); `status` holds the properties hostwire reads (LoadState, ' +
     'ActiveState, SubState, UnitFileState, NeedDaemonReload), not every property. daemon_reload and daemon_reexec run ' +
     'without a name and, as in Ansible, do not report a change. scope: user acts on the connecting (or become) user\'s ' +
-    'manager with systemctl --user, XDG_RUNTIME_DIR set to /run/user/<uid> when unset (as systemd.py sets it); global is refused.',
+    'manager with systemctl --user, XDG_RUNTIME_DIR set to /run/user/<uid> when unset (as systemd.py sets it); scope: global ' +
+    'acts on every user\'s unit files with systemctl --global: masked and enabled work there; no manager runs them, so ' +
+    'their ActiveState is always inactive and a state runs systemctl --global start, which starts nothing (changed every ' +
+    'run, as in Ansible); a unit file in /etc/systemd/user cannot be masked (systemctl fails, reported changed as systemd.py does).',
   args: {
     name: 'The unit (.service may be left out; no glob patterns) (aliases service, unit). Needed by state, enabled and masked.',
     state: 'started or stopped (idempotent), restarted or reloaded (always act; a stopped unit is started).',
@@ -16,7 +19,7 @@ export const systemdDoc: ModuleDoc = {
     masked: 'Mask it (yes: it cannot be started) or unmask it (no).',
     daemon_reload: 'Run systemctl daemon-reload before anything else, even with nothing else to do (alias daemon-reload).',
     daemon_reexec: 'Run systemctl daemon-reexec before anything else (alias daemon-reexec).',
-    scope: 'system (default) or user (the user\'s manager: systemctl --user); global is refused.',
+    scope: 'system (default), user (the user\'s manager: systemctl --user) or global (all users\' unit files: systemctl --global; mask and enable only).',
     no_block: 'Do not wait for the queued job to finish (systemctl --no-block).',
   },
   example: '- systemd:\n    name: openvswitch-switch\n    state: started\n    enabled: true\n    daemon_reload: true',

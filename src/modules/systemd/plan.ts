@@ -32,10 +32,12 @@ const running = (s: UnitStatus) => s.activeState === 'active' || s.activeState =
 
 /**
  * systemctl as systemd.py runs it: scope user adds --user and, when XDG_RUNTIME_DIR is not set, sets it to
- * /run/user/<uid> (systemd.py sets os.environ the same way); then --no-block, --force before the verb.
+ * /run/user/<uid> (systemd.py sets os.environ the same way); scope global adds --global (the unit files of
+ * every user's manager, under /etc/systemd/user: no manager runs them, so only mask and enable change anything);
+ * then --no-block, --force before the verb.
  */
 export function systemctl(a: Pick<SystemdArgs, 'scope' | 'no_block' | 'force'>, verb: string, unit?: string): string {
-  const opts = [a.scope === 'user' ? ' --user' : '', a.no_block ? ' --no-block' : '', a.force ? ' --force' : ''].join('');
+  const opts = [a.scope === 'system' ? '' : ` --${a.scope}`, a.no_block ? ' --no-block' : '', a.force ? ' --force' : ''].join('');
   const env = a.scope === 'user' ? 'XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/run/user/$(id -u)}" ' : '';
   return `${env}systemctl${opts} ${verb}${unit === undefined ? '' : ` -- ${quoteWord(unit)}`}`;
 }
@@ -58,7 +60,7 @@ export function planSystemd(s: UnitStatus | undefined, a: SystemdArgs, host: str
   const manager = { scope: a.scope, no_block: false, force: false };
   if (a.daemon_reload) pre.push(systemctl(manager, 'daemon-reload'));
   if (a.daemon_reexec) pre.push(systemctl(manager, 'daemon-reexec'));
-  // Unit files hostwire wrote (systemd_unit) are the system manager's: a user manager owes no reload for them.
+  // Unit files hostwire wrote (systemd_unit) are the system manager's: a user or global scope owes no reload for them.
   const pending = a.scope === 'system' && hostPending;
   const result: SystemdPlan['result'] = { name: a.name ?? null, changed: false, status: {} };
   if (a.name === undefined || s === undefined) return { commands: pre, result };

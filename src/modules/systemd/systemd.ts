@@ -38,15 +38,17 @@ const systemdArgs = withAliases(
         if (glob) issue(`This module does not currently support using glob patterns, found '${glob}' in service name: ${a.name}`, 'name');
         else if (!/^[A-Za-z0-9:_.\\@-]+$/.test(a.name)) issue('expected a unit name like ssh or ovs-vswitchd.service', 'name');
       }
-      if (a.scope === 'global') issue("scope: global is not supported by hostwire's systemd (system and user are; run the task through Ansible)", 'scope');
     }),
   { name: ['service', 'unit'], daemon_reload: ['daemon-reload'], daemon_reexec: ['daemon-reexec'] },
 );
 
-/** The unit's read: the system manager's is merged with the batch's other units; a user manager's stands alone. */
+/**
+ * The unit's read: the system manager's is merged with the batch's other units; a user manager's stands alone,
+ * as does the global scope's (systemctl --global show reads the unit files; its ActiveState is always inactive).
+ */
 const unitRead = (a: SystemdArgs) =>
-  a.scope === 'user'
-    ? { command: `if command -v systemctl >/dev/null 2>&1; then ${systemctl({ scope: 'user', no_block: false, force: false }, `show -p ${UNIT_PROPS}`, a.name!)}; else echo systemctl:missing; fi`, parse: parseShow }
+  a.scope !== 'system'
+    ? { command: `if command -v systemctl >/dev/null 2>&1; then ${systemctl({ scope: a.scope, no_block: false, force: false }, `show -p ${UNIT_PROPS}`, a.name!)}; else echo systemctl:missing; fi`, parse: parseShow }
     : { ...unitShowRead(a.name!), parse: parseShow };
 
 /** The failure systemd.py reports for each kind of command. */
