@@ -46,9 +46,13 @@ const ANSIBLE_SUBSETS: Record<string, readonly FactProbe<unknown>[]> = {
     'facter', 'fibre_channel_wwn', 'fips', 'is_chroot', 'iscsi', 'loadavg', 'machine_id', 'mounts', 'nvme', 'ohai', 'real_user_id', 'selinux',
     'ssh_host_key_dsa_public', 'ssh_host_key_ecdsa_public', 'ssh_host_key_ed25519_public', 'ssh_host_key_rsa_public', 'ssh_host_pub_keys',
     'ssh_pub_keys', 'system_capabilities', 'system_capabilities_enforced', 'user', 'user_dir', 'user_gecos', 'user_gid', 'user_id', 'user_shell',
-    'user_uid', 'virtualization_role', 'virtualization_type'].map((n) => [n, []])),
+    'user_uid', 'virtualization_role', 'virtualization_tech_guest', 'virtualization_tech_host', 'virtualization_type'].map((n) => [n, []])),
 };
-const NAMES = ['all', ...Object.keys(SUBSETS)];
+/** Ansible's valid_subsets on Linux (every collector's name and fact ids), as its "Bad subset" message lists them. */
+const ANSIBLE_VALID = [...new Set(['network', 'hardware', 'virtual', ...Object.keys(ANSIBLE_SUBSETS)])].sort();
+
+/** ansible-core 2.14's words for adding an unknown subset (module_utils/facts/collector.py get_collector_names). */
+export const badSubsetMessage = (w: string) => `Bad subset '${w}' given to Ansible. gather_subset options allowed: all, ${ANSIBLE_VALID.join(', ')}`;
 const idsOf = (names: Iterable<string>) => new Set([...names].flatMap((n) => (SUBSETS[n] ?? ANSIBLE_SUBSETS[n] ?? []).map((p) => p.id)));
 
 /**
@@ -56,7 +60,8 @@ const idsOf = (names: Iterable<string>) => new Set([...names].flatMap((n) => (SU
  * get_collector_names (module_utils/facts/collector.py) picks them: min plus every addition, less the
  * exclusions not also named explicitly - so order does not matter, `!all` keeps min (only `!min` drops
  * it), and excluding an unknown subset is ignored (adding one is an error). Ansible's finer names
- * (distribution, default_ipv4, ...) count as the reads that give their facts.
+ * (distribution, default_ipv4, ...) count as the reads that give their facts; `hostwire` (hostwire's own
+ * costly facts) is accepted beside them.
  */
 export function factIdsFor(subset: unknown, loc?: SourceLoc): Set<string> {
   const words = (Array.isArray(subset) ? subset : String(subset ?? 'all').split(','))
@@ -72,7 +77,7 @@ export function factIdsFor(subset: unknown, loc?: SourceLoc): Set<string> {
     else if (w === 'min' || SUBSETS[w] || ANSIBLE_SUBSETS[w]) {
       if (w !== 'min') explicit.add(w);
       added.add(w);
-    } else throw new BadInputError(`gather_subset: unknown subset '${w}', expected one of: ${NAMES.join(', ')}, or one of Ansible's fact subsets (distribution, default_ipv4, ...) (or !name)`, loc);
+    } else throw new BadInputError(badSubsetMessage(w), loc);
   }
   const keep = idsOf(explicit);
   const drop = [...idsOf(excluded)].filter((id) => !keep.has(id));

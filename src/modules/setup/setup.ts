@@ -23,13 +23,14 @@ const setupArgs = z
   .strict();
 export type SetupArgs = z.infer<typeof setupArgs>;
 
-/** The gather, filtered: what setup returns under ansible_facts. */
-export async function gatherAsTask(args: SetupArgs, ctx: ModuleContext): Promise<Record<string, unknown>> {
+/** The gather, filtered: what setup returns under ansible_facts; an unknown subset fails the module with Ansible's words. */
+export async function gatherAsTask(args: SetupArgs, ctx: ModuleContext): Promise<Record<string, unknown> | { failed: string }> {
   let ids: Set<string>;
   try {
     ids = factIdsFor(args.gather_subset);
   } catch (e) {
-    throw new BadInputError(`setup: ${(e as Error).message}`);
+    if (e instanceof BadInputError) return { failed: e.message };
+    throw e;
   }
   const r = await ctx.transport.exec(factsScript(ids), { become: ctx.become, timeoutMs: args.gather_timeout * 1000 });
   if (r.code !== 0) throw new CommandError({ command: 'gather facts', exitCode: r.code, stdout: r.stdout, stderr: r.stderr, host: ctx.host });
@@ -44,7 +45,9 @@ export const setupModule: Module<SetupArgs> = {
   factsLevel: 'host',
   environment: 'irrelevant',
   async run(args, ctx): Promise<ModuleResult> {
-    return { changed: false, ansible_facts: await gatherAsTask(args, ctx) };
+    const facts = await gatherAsTask(args, ctx);
+    if (typeof facts.failed === 'string') return { changed: false, failed: true, msg: facts.failed };
+    return { changed: false, ansible_facts: facts };
   },
 };
 
@@ -59,6 +62,10 @@ export const gatherFactsModule: Module<z.infer<typeof gatherFactsArgs>> = {
   environment: 'irrelevant',
   async run(args, ctx): Promise<ModuleResult> {
     const facts = await gatherAsTask(args, ctx);
+    // The gather_facts action reports its fact module's failure under failed_modules (plugins/action/gather_facts.py).
+    if (typeof facts.failed === 'string') {
+      return { changed: false, failed: true, ansible_facts: {}, failed_modules: { 'ansible.legacy.setup': { failed: true, msg: facts.failed } }, msg: 'The following modules failed to execute: ansible.legacy.setup\n' };
+    }
     return { changed: false, ansible_facts: { ...facts, _ansible_facts_gathered: true } };
   },
 };
