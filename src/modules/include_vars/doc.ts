@@ -18,7 +18,7 @@ export const includeVarsDoc: ModuleDoc = {
     extensions: 'The extensions a dir\'s files must have (default yaml, yml, json).',
     ignore_unknown_extensions: 'Leave out files with other extensions instead of failing.',
     name: 'Put the loaded variables under this one variable.',
-    hash_behaviour: 'merge: deep-merge each loaded dictionary into the variable\'s current value; replace (default).',
+    hash_behaviour: 'merge: deep-merge each loaded variable (or the name: variable) into its current value - both must be dictionaries: a variable not set yet fails the task, as in Ansible; replace (default).',
   },
   example: '- include_vars:\n    dir: vars/site\n    files_matching: \'\\.yml$\'\n    name: site',
   check: 'full',

@@ -9,6 +9,7 @@ import type { Module, ModuleContext, ModuleResult } from '../types.js';
 import { ansibleBool, ansibleInt } from '../kit/ansible-args.js';
 import { dirRoot, fileCandidates, walkSorted, type Where } from './find.js';
 import { includeVarsDoc } from './doc.js';
+import { mergeIntoCurrent } from './merge.js';
 
 type Vars = Record<string, unknown>;
 const DIR_ARGS = ['dir', 'depth', 'files_matching', 'ignore_files', 'extensions', 'ignore_unknown_extensions'] as const;
@@ -41,14 +42,6 @@ export type IncludeVarsArgs = z.infer<typeof includeVarsArgs>;
 class LoadFailure extends Error {}
 
 const isDict = (v: unknown): v is Vars => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** Ansible's combine_vars(merge=True): dictionaries merged key by key, anything else replaced. */
-function mergeHash(old: unknown, value: unknown): unknown {
-  if (!isDict(old) || !isDict(value)) return value;
-  const out: Vars = { ...old };
-  for (const [k, v] of Object.entries(value)) out[k] = mergeHash(old[k], v);
-  return out;
-}
 
 interface Loader {
   read(file: string): Promise<unknown>;
@@ -114,7 +107,10 @@ async function runIncludeVars(a: IncludeVarsArgs, ctx: ModuleContext): Promise<M
   }
   if (a.name) results = { [a.name]: results };
   if (a.hash_behaviour === 'merge') {
-    results = Object.fromEntries(Object.entries(results).map(([k, v]) => [k, mergeHash(ctx.vars[k], v)]));
+    // An AnsibleError out of the action's run(): the task fails with its text alone.
+    const merged = mergeIntoCurrent(results, ctx.vars, a.name !== undefined);
+    if ('error' in merged) return { changed: false, failed: true, msg: merged.error };
+    results = merged.vars;
   }
   return { changed: false, ansible_included_var_files: loader.included, ansible_facts: results };
 }
