@@ -11,7 +11,9 @@
 // - a role's library/ping.py served ping inside the role and in the play's tasks after it; ANSIBLE_LIBRARY's
 //   lineinfile.py replaced lineinfile ([create, line, path]);
 // - copy ran library/copy.py after its action uploaded the content (args _original_basename, checksum, dest,
-//   follow, src): hostwire cannot do the controller side for a library module, so that task fails saying so.
+//   follow, src): hostwire cannot do the controller side for a library module, so that task fails saying so;
+// - with library/setup.py, the play's Gathering Facts ran it (ansible_kernel undefined after): hostwire
+//   gathers natively and says so at load.
 import test from 'ava';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -104,4 +106,19 @@ test("a loaded role's library/ serves its tasks and the play's after it; ANSIBLE
   const warnings = r.events.flatMap((e) => (e.type === 'warning' ? [e.message] : []));
   t.true(warnings.some((w) => /site\.yml:\d+: .*\/library\/systemd\.py replaces ansible\.legacy\.systemd, which ansible-core's service action also runs; hostwire's native service does not run it/.test(w)), warnings.join('\n'));
   t.false(ran(r, 'service').startsWith('systemd'));
+});
+
+test("a library/setup.py: the play's fact gathering (ansible-core's gather_facts action would run it) warns; gathering stays native", async (t) => {
+  const ws = localWorkspace(t);
+  library(ws, 'library', ['setup']);
+  const r = await run(ws, `
+- hosts: nodes
+  tasks:
+    - setup: { filter: ansible_hostname }
+    - assert: { that: ansible_kernel is defined }
+`);
+  const warnings = r.events.flatMap((e) => (e.type === 'warning' ? [e.message] : []));
+  t.true(warnings.some((w) => /site\.yml:2: fact gathering: .*\/library\/setup\.py replaces ansible\.legacy\.setup, which ansible-core's gather_facts action also runs/.test(w)), warnings.join('\n'));
+  t.is(ran(r, 'setup'), 'setup filter', 'the setup task itself runs library/setup.py');
+  t.is(r.summary.stats.h1?.failed, 0);
 });

@@ -129,6 +129,8 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
   const tasks = await loadTaskList(p.tasks, ctx, 'tasks', keyLoc(p, 'tasks', loc));
   const postTasks = await loadTaskList(p.post_tasks, ctx, 'post_tasks', keyLoc(p, 'post_tasks', loc));
   const playHandlers = handlersOf(await loadTaskList(p.handlers, ctx, 'handlers', keyLoc(p, 'handlers', loc)));
+  // The play's fact gathering is ansible-core's gather_facts action: a library/setup.py would be what it runs.
+  if (p.gather_facts !== false) for (const w of resolveModule?.shadowed?.('gather_facts').warnings ?? []) opts.onWarning?.(`${loc.file}:${loc.line ?? 0}: fact gathering: ${w}`);
   // The play's no_log/ignore_errors reach every task and handler that sets neither (nor a block around it).
   const playInherited = { noLog: boolKeyword(p, 'no_log', loc), ignoreErrors: p.ignore_errors ?? undefined, ignoreUnreachable: flagKeyword(p, 'ignore_unreachable', loc), diff: diffKeyword(p, loc), timeout: secondsKeyword(p, 'timeout', loc) };
   for (const list of [preTasks, roleTasks, tasks, postTasks, extraHandlers, playHandlers]) inheritInto(list, playInherited);
