@@ -103,7 +103,7 @@ export function registerResolvedModule(name: string, m: Module<any, any>): void 
 
 /** Whether hostwire ships a module of this exact name (not one the fallback registered). */
 export function hasNativeModule(name: string): boolean {
-  return modules.has(name);
+  return Object.hasOwn(NATIVE, name) || modules.has(name);
 }
 
 export function getModule(name: string): Module<any, any> | undefined {
