@@ -2,10 +2,11 @@
 // down), the configure_ovs role run through the real playbook runner, and what the move may touch read
 // back whole (to assert an exact restore and that --check / a second run touch nothing).
 import type { ExecutionContext } from 'ava';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { labDown, labInventoryYaml, labUp, type LabState, type LabUpOptions } from '../../src/lab/index.js';
+import { stringify } from 'yaml';
+import { labDown, labInventory, labInventoryYaml, labUp, type LabState, type LabUpOptions } from '../../src/lab/index.js';
 import type { HostState } from '../../src/lab/state.js';
 import { sleep } from '../../src/lab/run.js';
 import { shellJoin } from '../../src/transports/quote.js';
@@ -24,6 +25,30 @@ export interface VmUplinkLab {
   sh(cmd: string, timeoutMs?: number): Promise<string>;
   /** Runs configure_ovs (mode uplink, ovs backend, datapath auto) with extra variables. */
   role(vars?: Record<string, unknown>, check?: boolean): Promise<RoleRun>;
+  /** The test's scratch directory and playbook (the host under test only). */
+  dir: string;
+  playbook: string;
+}
+
+// The ovs backend: bonds and VLANs move with it only (the nm backend refuses them so far).
+const BASE_VARS = { configure_ovs_mode: 'uplink', configure_ovs_backend: 'ovs', configure_ovs_confirm_timeout: CONFIRM_TIMEOUT };
+
+/**
+ * The same lab with the host reached at another of its addresses (its node address on a VLAN, IPv6): the
+ * inventory's ansible_host and sh use `ip`, whose host key is the lab's key for the host (known_hosts line added).
+ */
+export function atAddress(l: VmUplinkLab, ip: string, gw: string): VmUplinkLab {
+  const known = readFileSync(l.state.knownHostsFile, 'utf8').split('\n').filter((line) => line.startsWith(`${l.host.ip} `));
+  if (!known.length) throw new Error(`no known_hosts line for ${l.host.ip}`);
+  appendFileSync(l.state.knownHostsFile, known.map((line) => `${ip}${line.slice(l.host.ip.length)}\n`).join(''));
+  const inv = labInventory(l.state) as { all: { hosts: Record<string, Record<string, unknown>> } };
+  inv.all.hosts[l.host.name]!.ansible_host = ip;
+  const inventory = path.join(l.dir, `inventory-${ip.replace(/[^0-9a-f]/gi, '_')}.yml`);
+  writeFileSync(inventory, stringify(inv, { lineWidth: 0 }));
+  const host = { ...l.host, ip };
+  return { ...l, ip, gw,
+    sh: (cmd, timeoutMs) => vmSh(l.state, host, cmd, timeoutMs),
+    role: (vars = {}, check = false) => runRole(l.playbook, inventory, { ...BASE_VARS, ...vars }, check) };
 }
 
 /** One VM host with `nics` NICs, torn down in t.teardown (and by the owner watchdog if the worker dies). */
@@ -44,12 +69,10 @@ export async function vmUplinkLab(t: ExecutionContext, lab: string, nics: number
   writeFileSync(inventory, labInventoryYaml(state));
   // The first host only: others (a far end) are the test's to set up.
   writeFileSync(playbook, `- hosts: ${host.name}\n  gather_facts: false\n  roles:\n    - configure_ovs\n`);
-  // The ovs backend: bonds and VLANs move with it only (the nm backend refuses them so far).
-  const base = { configure_ovs_mode: 'uplink', configure_ovs_backend: 'ovs', configure_ovs_confirm_timeout: CONFIRM_TIMEOUT };
   return {
-    state, host, ip: host.ip, gw: state.subnet.gateway,
+    state, host, ip: host.ip, gw: state.subnet.gateway, dir, playbook,
     sh: (cmd, timeoutMs) => vmSh(state, host, cmd, timeoutMs),
-    role: (vars = {}, check = false) => runRole(playbook, inventory, { ...base, ...vars }, check),
+    role: (vars = {}, check = false) => runRole(playbook, inventory, { ...BASE_VARS, ...vars }, check),
   };
 }
 
@@ -114,11 +137,12 @@ export const failure = (r: RoleRun) => r.failed.join('\n');
 export const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The move every bond scenario asserts: it changed, the address is on br-ex, bond0 is br-ex's one port on the kernel datapath. */
-export async function assertMovedOntoBrEx(t: ExecutionContext, l: VmUplinkLab, move: RoleRun): Promise<void> {
+export async function assertMovedOntoBrEx(t: ExecutionContext, l: VmUplinkLab, move: RoleRun, port = 'bond0'): Promise<void> {
   t.is(move.summary.exitCode, 0, failure(move));
   t.true(move.changed.length > 0);
-  t.regex(await l.sh('ip -o -4 addr show dev br-ex'), new RegExp(`inet ${esc(l.ip)}/24`), 'same address, now on br-ex (reached over SSH on it)');
-  t.is((await l.sh('ovs-vsctl list-ports br-ex')).trim(), 'bond0');
+  const family = l.ip.includes(':') ? '-6' : '-4';
+  t.regex(await l.sh(`ip -o ${family} addr show dev br-ex scope global`), new RegExp(`inet6? ${esc(l.ip)}/(24|64)`), 'same address, now on br-ex (reached over SSH on it)');
+  t.is((await l.sh('ovs-vsctl list-ports br-ex')).trim(), port);
   t.is((await l.sh('ovs-vsctl get bridge br-ex datapath_type')).trim(), 'system', 'datapath auto picks the kernel datapath on a VM');
-  t.regex(await l.sh('ovs-dpctl show'), /system@ovs-system[\s\S]*port \d+: bond0\b/);
+  t.regex(await l.sh('ovs-dpctl show'), new RegExp(`system@ovs-system[\\s\\S]*port \\d+: ${esc(port)}(\\s|$)`, 'm'));
 }

@@ -1,0 +1,83 @@
+// VM-tier VLAN-on-bond scenarios (issue 20): the host's node address sits on bond0.100 - VLAN 100 on an
+// active-backup bond of eth1+eth2 (miimon 100, updelay 200, primary eth1), eth0 down. The machine's kernel
+// has neither 8021q nor a VLAN-aware bridge, so the far end of the VLAN is a second VM: its eth1 on the same
+// lab bridge carries VLAN 100 (eth1.100 holds the VLAN's gateways, and serves DHCP when asked) and it
+// routes between the VLAN and the lab bridge, where the controller reaches the host's VLAN addresses
+// through it (routes in the lab's own namespace only).
+import type { ExecutionContext } from 'ava';
+import { run, sleep } from '../../src/lab/run.js';
+import type { HostState } from '../../src/lab/state.js';
+import { shellJoin } from '../../src/transports/quote.js';
+import { atAddress, BOND_SNAPSHOT, vmUplinkLab, type VmUplinkLab } from './bond-lab.js';
+import { vmSh } from './vm-ssh.js';
+
+export const VLAN = { id: 100, dev: 'bond0.100', host4: '172.31.221.11', gw4: '172.31.221.1', host6: 'fd21:100::11', gw6: 'fd21:100::1', lab6: 'fd21:1::1', peer6: 'fd21:1::2' };
+export const BOND_ARGS = ['mode', 'active-backup', 'miimon', '100', 'updelay', '200'];
+
+/** BOND_SNAPSHOT plus the VLAN's id and parent. */
+export const VLAN_SNAPSHOT = `${BOND_SNAPSHOT}; echo "# vlan"; ip -d -o link show dev ${VLAN.dev} | grep -o "link/ether [^ ]*\\|vlan protocol [^ ]* id [0-9]*"`;
+
+export interface VlanLab { lab: VmUplinkLab; peer: HostState; peerSh(cmd: string): Promise<string> }
+
+/**
+ * Two VMs with three NICs: the host under test and the peer (the VLAN's far end and router). `dhcp`: the
+ * peer serves one address (VLAN.host4) on the VLAN with dnsmasq, so only the same client gets it again.
+ */
+export async function vlanLab(t: ExecutionContext, name: string, opts: { dhcp?: boolean } = {}): Promise<VlanLab> {
+  const lab = await vmUplinkLab(t, name, 3, { hosts: 2, vms: 2 });
+  const peer = lab.state.hosts[1]!;
+  const peerSh = (cmd: string) => vmSh(lab.state, peer, cmd);
+  // The peer is the test's far end: no firewall between the lab bridge and the VLAN.
+  await peerSh(['systemctl stop firewalld 2>/dev/null; nft flush ruleset', 'nmcli device set eth1 managed no 2>/dev/null || true', 'ip link set eth1 up',
+    `ip link add link eth1 name eth1.${VLAN.id} type vlan id ${VLAN.id}`, `ip link set eth1.${VLAN.id} up`,
+    `ip addr add ${VLAN.gw4}/24 dev eth1.${VLAN.id}`, `ip -6 addr add ${VLAN.gw6}/64 dev eth1.${VLAN.id} nodad`, `ip -6 addr add ${VLAN.peer6}/64 dev eth0 nodad`,
+    'sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1'].join(' && '));
+  if (opts.dhcp) {
+    await peerSh(shellJoin(['systemd-run', '--quiet', '--unit=v21-dhcp', 'dnsmasq', '--keep-in-foreground', '--user=root', '--port=0',
+      `--interface=eth1.${VLAN.id}`, '--bind-interfaces', `--dhcp-range=${VLAN.host4},${VLAN.host4},255.255.255.0,10m`,
+      `--dhcp-option=3,${VLAN.gw4}`, '--dhcp-leasefile=/run/v21-dhcp.leases', '--log-dhcp']));
+  }
+  // The lab's namespace (the controller's side) reaches the VLAN through the peer.
+  const ns = (args: string[]) => run('ip', ['-n', lab.state.netns, ...args]);
+  await ns(['-6', 'addr', 'add', `${VLAN.lab6}/64`, 'dev', lab.state.bridge, 'nodad']);
+  await ns(['route', 'add', `${VLAN.gw4.replace(/\.1$/, '.0')}/24`, 'via', peer.ip]);
+  await ns(['-6', 'route', 'add', `${VLAN.gw6.replace(/1$/, '')}/64`, 'via', VLAN.peer6]);
+  return { lab, peer, peerSh };
+}
+
+/**
+ * Moves the host's node address onto bond0.100 the way an installer leaves it: kernel devices (static) or
+ * NetworkManager profiles (dhcp: bond, ports and the VLAN with a DHCP client, as RHEL installers make them).
+ * `v4`/`v6`: static addresses and default routes of each family. Detached (the session's path moves), then
+ * returns the lab seen at the node address (v4 if any, else v6).
+ */
+export async function vlanTheHost(v: VlanLab, opts: { v4?: boolean; v6?: boolean; dhcp?: boolean }): Promise<VmUplinkLab> {
+  const { lab } = v;
+  const dev = VLAN.dev;
+  const unmanage = 'for d in eth0 eth1 eth2; do nmcli device set "$d" managed no 2>/dev/null || true; done';
+  const kernel = [unmanage, `ip link add bond0 type bond ${shellJoin(BOND_ARGS)}`, 'ip link set eth1 down', 'ip link set eth2 down',
+    'ip link set eth1 master bond0', 'ip link set eth2 master bond0', 'ip link set bond0 type bond primary eth1', 'ip link set bond0 up',
+    `ip link add link bond0 name ${dev} type vlan id ${VLAN.id}`, `ip link set ${dev} up`,
+    ...(opts.v4 ? [`ip addr add ${VLAN.host4}/24 dev ${dev}`, `ip route replace default via ${VLAN.gw4} dev ${dev}`] : []),
+    ...(opts.v6 ? [`ip -6 addr add ${VLAN.host6}/64 dev ${dev} nodad`, `ip -6 route replace default via ${VLAN.gw6} dev ${dev}`] : [])];
+  const nm = ['nmcli device set eth0 managed no',
+    'nmcli connection add type bond con-name bond0 ifname bond0 bond.options mode=active-backup,miimon=100,updelay=200,primary=eth1 ipv4.method disabled ipv6.method ignore',
+    'nmcli connection add type ethernet con-name bond0-eth1 ifname eth1 master bond0 slave-type bond',
+    'nmcli connection add type ethernet con-name bond0-eth2 ifname eth2 master bond0 slave-type bond',
+    `nmcli connection add type vlan con-name ${dev} ifname ${dev} dev bond0 id ${VLAN.id} ipv4.method auto ipv4.dhcp-client-id mac ipv6.method ignore`,
+    'nmcli connection up bond0', 'nmcli connection up bond0-eth1', 'nmcli connection up bond0-eth2', `nmcli connection up ${dev}`];
+  const steps = [...(opts.dhcp ? nm : kernel), 'ip addr flush dev eth0', 'ip link set eth0 down',
+    ...(opts.v4 || opts.dhcp ? [`ping -c3 -W2 ${VLAN.gw4} >/dev/null || true`] : [`ping -6 -c3 -W2 ${VLAN.gw6} >/dev/null || true`])].join(' && ');
+  await lab.sh(shellJoin(['systemd-run', '--quiet', '--collect', '--unit=v21-vlan', 'sh', '-c', `sleep 1; ${steps}`]));
+  const node = opts.v4 || opts.dhcp ? atAddress(lab, VLAN.host4, VLAN.gw4) : atAddress(lab, VLAN.host6, VLAN.gw6);
+  const until = Date.now() + 300_000;
+  for (;;) {
+    await sleep(3000);
+    const out = await node.sh(`ip -o addr show dev ${dev} scope global 2>/dev/null; true`, 60_000).catch(() => '');
+    if (out.includes(` ${node.ip}/`)) return node;
+    if (Date.now() > until) {
+      const why = await vmSh(lab.state, v.peer, `ip -br addr; ping -c2 -W2 ${VLAN.host4}; true`).catch((e: Error) => e.message);
+      throw new Error(`${dev} does not hold ${node.ip} after 300 s (seen from the peer:)\n${why}`);
+    }
+  }
+}
