@@ -94,9 +94,10 @@ export function createFallbackResolver(search: ConfigSearch = {}): FallbackResol
     const warnings = s.warnings.filter((w) => !warned.has(w));
     for (const w of warnings) warned.add(w);
     if (!s.shadow) return { warnings };
-    return { ...resolve(s.shadow.module, from, s.shadow.refusal), ...(s.shadow.args ? { args: s.shadow.args } : {}), warnings };
+    return { ...resolve(s.shadow.module, from, s.shadow.refusal, written), ...(s.shadow.args ? { args: s.shadow.args } : {}), warnings };
   };
-  const resolve = (written: string, from: ModuleLookupFrom, shadowRefusal?: string): Resolution => {
+  // `shadows`: the native name a library/ module replaces here (said so when ansible-core is missing).
+  const resolve = (written: string, from: ModuleLookupFrom, shadowRefusal?: string, shadows?: string): Resolution => {
     paths ??= moduleSearchPaths(search);
     if (!core) {
       const t0 = performance.now();
@@ -116,9 +117,7 @@ export function createFallbackResolver(search: ConfigSearch = {}): FallbackResol
       const noCore = core.core ? '' : `; ansible-core was not found on this controller (tried ${core.tried.join(', ')}): ${INSTALL}`;
       return { error: `couldn't resolve module/action '${written}': not a hostwire module${found.reason ? `, and ${found.reason}` : ', and not found where Ansible looks'}${where(found.looked)}${noCore}` };
     }
-    if (!core.core) {
-      return { error: `module '${written}' (${found.path}) is not native to hostwire: it runs through the Ansible module fallback, which needs ansible-core on this controller to gather its module_utils; none found (tried ${core.tried.join(', ')}): ${INSTALL}` };
-    }
+    if (!core.core) return { error: noCoreError(written, found.path, core.tried, shadows) };
     // What the fallback cannot run fails its task when it runs, not the load: real content keeps such
     // tasks behind conditions (a reboot only on transactional systems) that may never hold.
     const style = unsupportedStyle(moduleStyle(readFileSync(found.path)));
@@ -128,6 +127,11 @@ export function createFallbackResolver(search: ConfigSearch = {}): FallbackResol
     return { name: register(found, refusal ? refusedModule(refusal) : (key) => fallbackModule(key, found, session), refusal ? undefined : modules) };
   };
   return Object.assign(resolve, { noteRole, shadowed });
+}
+
+function noCoreError(written: string, file: string, tried: string[], shadows?: string): string {
+  const what = shadows ? `'${shadows}' is ${file} here (it replaces hostwire's native ${shadows}, as ansible.legacy resolution does)` : `module '${written}' (${file}) is not native to hostwire`;
+  return `${what}: it runs through the Ansible module fallback, which needs ansible-core on this controller to gather its module_utils; none found (tried ${tried.join(', ')}): ${INSTALL}`;
 }
 
 function firstFile(dirs: string[], names: string[]): string | undefined {

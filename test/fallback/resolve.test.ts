@@ -73,6 +73,19 @@ test('without ansible-core on the controller: which module, where it was looked 
   t.regex((core as { error: string }).error, /couldn't resolve module\/action 'ansible\.builtin\.getent'.*ansible-core was not found on this controller \(tried \/bin\/false\): install it with: apt install ansible-core/);
 });
 
+test('a native name: nothing to do without a library/ file of it; shadowed without ansible-core, named as such', (t) => {
+  const noCore = { ...env, HOSTWIRE_ANSIBLE_PYTHON: '/bin/false' };
+  const resolve = createFallbackResolver({ env: noCore });
+  const pbDir = path.join(dir, 'pb-shadow');
+  mkdirSync(path.join(pbDir, 'library'), { recursive: true });
+  t.deepEqual(resolve.shadowed('stat', { playbookDir: pbDir }), { warnings: [] });
+  writeFileSync(path.join(pbDir, 'library/stat.py'), 'from ansible.module_utils.basic import AnsibleModule\n');
+  t.deepEqual(resolve.shadowed('ansible.builtin.stat', { playbookDir: pbDir }), { warnings: [] }, 'ansible.builtin.stat is the builtin');
+  t.deepEqual(resolve.shadowed('debug', { playbookDir: pbDir }), { warnings: [] });
+  const s = resolve.shadowed('ansible.legacy.stat', { playbookDir: pbDir });
+  t.regex(s.error ?? '', /^'ansible\.legacy\.stat' is .*pb-shadow\/library\/stat\.py here \(it replaces hostwire's native ansible\.legacy\.stat, as ansible\.legacy resolution does\): .*needs ansible-core on this controller.*apt install ansible-core/);
+});
+
 test('module styles: new-style Python runs; binary, PowerShell, WANT_JSON and old-style are named', (t) => {
   t.is(moduleStyle(Buffer.from('from ansible.module_utils.basic import AnsibleModule')), 'python');
   t.is(moduleStyle(Buffer.from('import ansible.module_utils.basic')), 'python');
