@@ -159,3 +159,12 @@ export function findModule(written: string, ctx: FindContext): FoundModule | Not
 }
 
 export const isFound = (r: FoundModule | NotFound): r is FoundModule => 'path' in r;
+
+/** Whether the installed collection `ns.coll` has a module `name` (a file, or a routing entry for it): a `collections:` search hit. */
+export function collectionHasModule(collection: string, name: string, roots: string[]): boolean {
+  const [ns, coll, ...rest] = collection.split('.');
+  if (!ns || !coll || rest.length || !IDENT.test(name)) return false;
+  const dir = collectionDir({ localLibraries: [], library: [], collections: roots }, ns, coll);
+  if (!dir) return false;
+  return moduleRouting(path.join(dir, 'meta', 'runtime.yml'), name) !== undefined || moduleFileIn(path.join(dir, 'plugins', 'modules'), name) !== undefined;
+}

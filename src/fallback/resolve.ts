@@ -10,7 +10,7 @@ import { findAnsibleCore, type AnsibleCore } from './ansible-core.js';
 import { trace } from '../transports/trace.js';
 import { fallbackModule, refusedModule, type FallbackSession } from './fallback-module.js';
 import type { Module } from '../modules/types.js';
-import { findModule, isFound, type FoundModule } from './find-module.js';
+import { collectionHasModule, findModule, isFound, type FoundModule } from './find-module.js';
 import { moduleStyle, unsupportedStyle } from './module-style.js';
 import { buildPayload } from './payload.js';
 import { shadowOf } from './shadow.js';
@@ -42,6 +42,8 @@ export type FallbackResolver = ((written: string, from: ModuleLookupFrom) => Res
   noteRole(dir: string): void;
   /** For a native module's name: a library/ module (or local action plugin) that replaces it, as ansible.legacy resolution does (shadow.ts). */
   shadowed(written: string, from: ModuleLookupFrom): ShadowResolution;
+  /** Whether an installed collection has a module of this name (a task's `collections:` search). */
+  inCollection(collection: string, name: string): boolean;
 };
 
 /** The module file each registered name runs: a name already meaning another file gets a #n suffix. */
@@ -126,7 +128,7 @@ export function createFallbackResolver(search: ConfigSearch = {}): FallbackResol
       : style && `module '${written}' (${found.path}) is ${style}`);
     return { name: register(found, refusal ? refusedModule(refusal) : (key) => fallbackModule(key, found, session), refusal ? undefined : modules) };
   };
-  return Object.assign(resolve, { noteRole, shadowed });
+  return Object.assign(resolve, { noteRole, shadowed, inCollection: collectionSearch(search) });
 }
 
 function noCoreError(written: string, file: string, tried: string[], shadows?: string): string {
@@ -149,6 +151,17 @@ function isFile(p: string): boolean {
 
 function collectionRoots(paths: ModuleSearchPaths, core: AnsibleCore | undefined): string[] {
   return [...new Set([...paths.collections, ...(core?.sysPathCollections ?? [])])];
+}
+
+/** A `collections:` search hit: whether an installed collection has a module of the name (asked once per pair). */
+function collectionSearch(search: ConfigSearch): (collection: string, name: string) => boolean {
+  const roots = collectionRootsFinder(search);
+  const hits = new Map<string, boolean>();
+  return (collection, name) => {
+    const key = `${collection}\0${name}`;
+    if (!hits.has(key)) hits.set(key, collectionHasModule(collection, name, roots()));
+    return hits.get(key)!;
+  };
 }
 
 /** The installed collection roots (for `ns.coll.role` names), worked out on first call only. */

@@ -44,6 +44,8 @@ export type ModuleResolver = ((written: string, roleDir?: string) => { name: str
   noteRole?(dir: string): void;
   /** A native module's name: the library/ module that replaces it (name to run under, args its action adds), and what to tell. */
   shadowed?(written: string, roleDir?: string): ShadowedModule;
+  /** Whether an installed collection `ns.coll` has a module (or a routing entry) of this name. */
+  inCollection?(collection: string, name: string): boolean;
 };
 
 export interface TaskLoadContext {
@@ -62,6 +64,8 @@ export interface TaskLoadContext {
   importChain?: { file: string; loc?: SourceLoc }[];
   /** Inside a rescue or under a when: an include of a file already on the way here may end (a retry loop). */
   conditional?: boolean;
+  /** The `collections:` a short module name is searched in (collection-search.ts). */
+  collections?: string[];
   /** Told what loads but fails when a host reaches it (a dynamic include's broken file). */
   warn?(message: string): void;
 }

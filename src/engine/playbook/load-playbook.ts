@@ -33,6 +33,7 @@ export interface LoadPlaybookOptions {
   resolveModule?: ((written: string, from: ModuleFrom) => { name: string } | { error: string }) & {
     noteRole?(dir: string): void;
     shadowed?(written: string, from: ModuleFrom): ShadowedModule;
+    inCollection?(collection: string, name: string): boolean;
   };
   /** What loads but will fail when reached (a dynamic include whose file has an error): told, not refused. */
   onWarning?(message: string): void;
@@ -89,6 +90,7 @@ function resolverFrom(playbookDir: string, opts: LoadPlaybookOptions, importedBy
   if (!resolve) return undefined;
   return Object.assign((written: string, roleDir?: string) => resolve(written, { playbookDir, roleDir, importedBy }), {
     noteRole: (d: string) => resolve.noteRole?.(d),
+    inCollection: (c: string, name: string) => resolve.inCollection?.(c, name) ?? false,
     shadowed: (written: string, roleDir?: string) => resolve.shadowed?.(written, { playbookDir, roleDir, importedBy }) ?? { warnings: [] },
   });
 }
@@ -109,7 +111,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
   const p = raw as Record<string, unknown>;
   checkPlayKeys(p, loc);
   const extraHandlers: TaskDef[] = [];
-  const ctx: TaskLoadContext = { file, baseDir: dir, knownModule: opts.knownModule, resolveModule, loadRole: (n, pr, l, o) => loadRole(n, pr, l, o, []), extraHandlers, publicRoles: loadRole.publicRoles, warn: opts.onWarning };
+  const ctx: TaskLoadContext = { file, baseDir: dir, knownModule: opts.knownModule, resolveModule, loadRole: (n, pr, l, o) => loadRole(n, pr, l, o, []), extraHandlers, publicRoles: loadRole.publicRoles, warn: opts.onWarning, collections: Array.isArray(p.collections) ? p.collections.filter((c): c is string => typeof c === 'string') : undefined };
   const roleTasks: TaskItem[] = [];
   const roles: RoleContext[] = [];
   const roleList = listKeyword(p, 'roles', loc);

@@ -4,6 +4,7 @@ import { handlersOf } from './handler-imports.js';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { BadInputError, IncludeTargetError, type SourceLoc } from '../../errors.js';
+import { roleCollections } from './collection-search.js';
 import { locOf, locOfItem } from '../yaml-source.js';
 import { describe, keyLoc, listKeyword } from './keyword-types.js';
 import { loadTaskList, type LoadedRole, type RoleLoadOptions, type TaskLoadContext } from './load-tasks.js';
@@ -101,6 +102,7 @@ export function makeRoleLoader(opts: RoleLoaderOptions) {
     const context = (sink: TaskDef[], pub: RoleContext[]): TaskLoadContext => ({
       file: roleFilePath(dir, 'tasks', from.tasks), baseDir: dir, role: ctx, knownModule: opts.knownModule, resolveModule: opts.resolveModule,
       loadRole: (n, p, l, o) => load(n, p, l, o, [...stack, dir]), extraHandlers: sink, publicRoles: pub, warn: opts.warn,
+      collections: roleCollections(found.collection, meta),
     });
     // A role met again is not run again, yet ansible-playbook --list-tasks lists it each time (Role.compile
     // has no dedup; the strategy skips it): its tasks are kept for the listing only, their handlers dropped.

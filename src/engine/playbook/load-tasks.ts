@@ -1,5 +1,6 @@
 // Turns a YAML task list into TaskDef/BlockDef items: import_role/import_tasks expanded statically,
 // include_tasks/include_role kept as dynamic includes (load-include.ts) the runner resolves per host.
+import { searchedModuleName, withCollections } from './collection-search.js';
 import path from 'node:path';
 import { BadInputError, type SourceLoc } from '../../errors.js';
 import { locOf, locOfItem, readYamlFile } from '../yaml-source.js';
@@ -89,6 +90,7 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
   }
   const t = raw as Record<string, unknown>;
   checkKeywordSupport(t, loc);
+  ctx = withCollections(ctx, t);
   const common = commonKeywords(t, ctx, loc);
   const moduleKeys = Object.keys(t).filter((k) => !TASK_KEYWORDS.has(k) && !k.startsWith('with_'));
   if ('block' in t) return [await loadBlock(t, moduleKeys, common, ctx)];
@@ -122,7 +124,7 @@ async function loadTask(raw: unknown, ctx: TaskLoadContext, at?: SourceLoc): Pro
   if (module === 'import_role' || module === 'import_tasks') refuseImportLoop(t, module, loc);
   if (module === 'import_role') return [await importRole(t, rawArgs, mloc, common, ctx)];
   if (module === 'import_tasks') return [await importTasks(rawArgs, mloc, common, ctx)];
-  const { runAs, native, added } = moduleToRun(moduleKey, module, mloc, ctx);
+  const { runAs, native, added } = moduleToRun(searchedModuleName(moduleKey, ctx), module, mloc, ctx);
   let args = moduleArgs(rawArgs, module, moduleKey, mloc, native);
   if (added) args = { ...args, ...added };
   if (action.extraArgs) args = { ...action.extraArgs, ...args };
