@@ -22,6 +22,12 @@ make_bond() { # name mac
     step ip link set dev "$m" down && step ip link set dev "$m" master "$1" || return 1
   done
   for m in $MEMBERS; do step ip link set dev "$m" up || return 1; done
+  same_mac "$1" "$2"
+}
+# The recorded MAC wins: told to leave a bond it made alone, NetworkManager let go of its ports, and the bond
+# (and the VLAN on it) came back with another, random MAC once they were re-attached (seen on a VM host).
+same_mac() { # dev mac
+  [ "$(cat "/sys/class/net/$1/address" 2>/dev/null)" = "$2" ] || step ip link set dev "$1" address "$2"
 }
 ensure_device() { # name mac
   case "$KIND" in
@@ -29,7 +35,8 @@ ensure_device() { # name mac
     vlan)
       if [ -n "$BOND_OPTS" ]; then make_bond "$VLAN_PARENT" "$2" || return 1; fi
       step ip link set dev "$VLAN_PARENT" up || return 1
-      ip link show dev "$1" >/dev/null 2>&1 || step ip link add link "$VLAN_PARENT" name "$1" type vlan protocol "$VLAN_PROTO" id "$VLAN_ID" ;;
+      ip link show dev "$1" >/dev/null 2>&1 || step ip link add link "$VLAN_PARENT" name "$1" type vlan protocol "$VLAN_PROTO" id "$VLAN_ID" || return 1
+      same_mac "$1" "$2" ;;
     *) return 0 ;;
   esac
 }

@@ -1,0 +1,54 @@
+// VM tier (npm run test:vm), issue 20: a DHCP node address on VLAN 100 over an active-backup bond, made as
+// an installer on a NetworkManager host makes it (bond, port and VLAN profiles; NM's DHCP client on the VLAN),
+// moves onto br-ex with the kernel datapath. The far end (vlan-lab.ts, a second VM) serves exactly one
+// address on the VLAN with dnsmasq, so the same address again means the same client (its MAC-based client
+// id): after the move the lease and its default route are on br-ex (systemd-networkd's DHCP client there,
+// as configure-ovs moves the DHCP client onto br-ex), SSH answers on the same address, the bond's options and
+// the VLAN are kept, and a second run and --check change nothing.
+import test from 'ava';
+import { assertMovedOntoBrEx, esc, failure } from './bond-lab.js';
+import { VLAN, VLAN_SNAPSHOT, vlanLab, vlanTheHost } from './vlan-lab.js';
+
+const LAB = 'v21dhcp';
+const BOND_LINES = 'grep -E "^(Bonding Mode|Primary Slave|MII Polling|Up Delay|Down Delay|Slave Interface)" /proc/net/bonding/bond0';
+
+test.serial('DHCP on a VLAN on an active-backup bond (NetworkManager profiles): the move keeps the lease and its route, idempotent, --check', async (t) => {
+  t.timeout(25 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  const started = Date.now();
+  const step = (what: string, since: number) => t.log(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
+  const v = await vlanLab(t, LAB, { dhcp: true });
+  let at = Date.now();
+  const l = await vlanTheHost(v, { dhcp: true });
+  step('host on bond0.100 (NM, DHCP)', at);
+  const lease = new RegExp(`inet ${esc(VLAN.host4)}/24 .*dynamic`);
+  t.regex(await l.sh(`ip -o -4 addr show dev ${VLAN.dev}`), lease, 'the VLAN holds its lease');
+  t.regex(await l.sh(`nmcli -t -f GENERAL.CONNECTION device show ${VLAN.dev}`), /bond0\.100/, 'through NetworkManager');
+  t.regex(await l.sh('ip route show default'), new RegExp(`default via ${esc(VLAN.gw4)} dev ${esc(VLAN.dev)} proto dhcp`));
+  const mac = (await l.sh(`cat /sys/class/net/${VLAN.dev}/address`)).trim();
+  const bondBefore = await l.sh(BOND_LINES);
+  t.regex(bondBefore, /active-backup[\s\S]*Primary Slave: eth1[\s\S]*MII Polling Interval \(ms\): 100\nUp Delay \(ms\): 200/);
+
+  at = Date.now();
+  const move = await l.role();
+  step('move', at);
+  await assertMovedOntoBrEx(t, l, move, VLAN.dev);
+  t.regex(await l.sh('ip -o -4 addr show dev br-ex'), lease, 'the same lease, now on br-ex');
+  t.regex(await l.sh('ip route show default'), new RegExp(`default via ${esc(VLAN.gw4)} dev br-ex proto dhcp .*metric 48`));
+  t.is((await l.sh(`ip -o addr show dev ${VLAN.dev} scope global`)).trim(), '', 'the VLAN device holds no address');
+  t.regex(await l.sh('networkctl status br-ex --no-pager 2>&1 | grep -i "state\\|address" ; cat /run/systemd/network/10-hostwire-br-ex.network'), /DHCP=ipv4/);
+  t.regex(await v.peerSh('cat /run/v21-dhcp.leases'), new RegExp(`${esc(mac)} ${esc(VLAN.host4)} `), 'the peer leased the one address to the VLAN\'s MAC');
+  t.regex(await l.sh(`ip -d -o link show dev ${VLAN.dev}`), new RegExp(`link/ether ${esc(mac)} .*vlan protocol 802\\.1Q id ${VLAN.id} `));
+  t.is(await l.sh(BOND_LINES), bondBefore, 'bond options and ports kept');
+  const moved = await l.sh(VLAN_SNAPSHOT);
+
+  at = Date.now();
+  const again = await l.role();
+  t.is(again.summary.exitCode, 0, failure(again));
+  t.deepEqual(again.changed, [], 'a second run changes nothing');
+  const check = await l.role({}, true);
+  t.is(check.summary.exitCode, 0, failure(check));
+  t.deepEqual(check.changed, [], '--check finds nothing to change');
+  step('second run and --check', at);
+  t.is(await l.sh(VLAN_SNAPSHOT), moved, 'the second run and --check touched nothing');
+  t.log(`whole scenario: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+});
