@@ -95,6 +95,14 @@ function resolverFrom(playbookDir: string, opts: LoadPlaybookOptions, importedBy
   });
 }
 
+/** A play's `user:` is its remote_user, as ansible-core 2.14's Play.preprocess_data maps it (openshift-ansible 3.11 writes it). */
+function playUserKeyword(p: Record<string, unknown>, loc: SourceLoc): void {
+  if (!('user' in p)) return;
+  if ('remote_user' in p) throw new BadInputError("both 'user' and 'remote_user' are set for this play. The use of 'user' is deprecated, and should be removed", locOf(p, 'user') ?? loc);
+  p.remote_user = p.user;
+  delete p.user;
+}
+
 /** A play's keys before anything is loaded: known keywords only, each one hostwire can honour, and hosts:. */
 function checkPlayKeys(p: Record<string, unknown>, loc: SourceLoc): void {
   for (const k of Object.keys(p)) {
@@ -109,6 +117,7 @@ async function loadPlay(raw: unknown, at: SourceLoc, file: string, dir: string, 
   const loc = locOf(raw) ?? at;
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new BadInputError('a play must be a mapping with hosts:', loc);
   const p = raw as Record<string, unknown>;
+  playUserKeyword(p, loc);
   checkPlayKeys(p, loc);
   const extraHandlers: TaskDef[] = [];
   const ctx: TaskLoadContext = { file, baseDir: dir, knownModule: opts.knownModule, resolveModule, loadRole: (n, pr, l, o) => loadRole(n, pr, l, o, []), extraHandlers, publicRoles: loadRole.publicRoles, warn: opts.onWarning, collections: Array.isArray(p.collections) ? p.collections.filter((c): c is string => typeof c === 'string') : undefined };
