@@ -21,14 +21,15 @@ export function registerLabCommands(program: Command): Command {
     .option('--hosts <n>', 'number of hosts', (v) => Number(v), 3)
     .option('--vms <n>', 'the last N hosts are VMs (qemu, own kernel: ipip, GRE, VLAN, kernel OVS; ~1 min to boot)', (v) => Number(v), 0)
     .option('--vm-memory <mb>', 'memory per VM host in MB', (v) => Number(v), 1024)
+    .option('--vm-selinux', 'VM hosts boot with SELinux on, permissive (Debian policy "default", files labelled; own cached image)')
     .option('--vm-nics <n>', 'NICs per VM host (eth0, eth1, ... on the lab bridge unless wired)', (v) => Number(v), 1)
     .option('--wire <a=b>', 'point-to-point link HOST:NIC=HOST:NIC between two VM hosts\' extra NICs (a LACP partner; repeatable)',
       (v: string, all: Wire[]) => [...all, parseWire(v)], [] as Wire[])
     .option('--packages <list...>', 'extra Debian packages for the rootfs (comma or space separated)')
     .option('--timeout <seconds>', 'give up booting after this long (VM hosts: at least 600 s)', (v) => Number(v), 120)
-    .action(async (o: { name: string; hosts: number; vms: number; vmMemory: number; vmNics: number; wire: Wire[]; packages?: string[]; timeout: number }) => {
+    .action(async (o: { name: string; hosts: number; vms: number; vmMemory: number; vmNics: number; vmSelinux?: boolean; wire: Wire[]; packages?: string[]; timeout: number }) => {
       const packages = (o.packages ?? []).flatMap((p) => p.split(',')).filter(Boolean);
-      const r = await labUp({ name: o.name, hosts: o.hosts, vms: o.vms, vm: { memoryMb: o.vmMemory, nics: o.vmNics }, wires: o.wire, packages,
+      const r = await labUp({ name: o.name, hosts: o.hosts, vms: o.vms, vm: { memoryMb: o.vmMemory, nics: o.vmNics, selinux: o.vmSelinux }, wires: o.wire, packages,
         timeoutMs: o.timeout * 1000, onProgress: say });
       for (const h of r.state.hosts) console.log(`${h.name}\t${h.ip}${h.kind === 'vm' ? '\tvm' : ''}`);
       say(`lab ${o.name} up in ${r.seconds.toFixed(1)} s on ${r.state.subnet.cidr}`);

@@ -79,7 +79,7 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabUpResult> {
   for (const gone of await sweepOrphanedLabs(name)) progress(`removed lab ${gone} (the process it belonged to has ended)`);
 
   const rootfs = await ensureRootfs({ packages: options.packages, onProgress: progress });
-  const image: VmImage | undefined = kinds.includes('vm') ? await ensureVmImage(rootfs, { onProgress: progress }) : undefined;
+  const image: VmImage | undefined = kinds.includes('vm') ? await ensureVmImage(rootfs, { onProgress: progress, selinux: options.vm?.selinux }) : undefined;
   const started = Date.now();
   const deadline = started + (options.timeoutMs ?? 120_000);
   const vmDeadline = Math.max(deadline, started + (options.vmTimeoutMs ?? VM_TIMEOUT_MS));

@@ -27,6 +27,8 @@ export interface VmHostState {
   cpus: number;
   /** NICs after eth0 (absent: eth0 only). */
   nics?: VmNic[];
+  /** Booted from the SELinux image with SELinux on, permissive (absent: off, the kernel's default). */
+  selinux?: boolean;
 }
 
 export interface HostState {

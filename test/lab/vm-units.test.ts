@@ -5,7 +5,7 @@ import { checkVmOptions, hostKinds } from '../../src/lab/vm/kinds.js';
 import { vmMac } from '../../src/lab/vm/host.js';
 import { kernelCmdline, qemuArgs } from '../../src/lab/vm/qemu.js';
 import { capabilityScript, parseCapabilityLines } from '../../src/lab/vm/capabilities.js';
-import { vmImageKey } from '../../src/lab/vm/image.js';
+import { VM_PACKAGES, vmImageKey, vmImagePackages } from '../../src/lab/vm/image.js';
 import { labInventory } from '../../src/lab/inventory.js';
 import type { HostState, LabState, VmHostState } from '../../src/lab/state.js';
 
@@ -40,6 +40,15 @@ test('qemu: TCG, tap on the lab bridge (never user networking), direct kernel bo
   t.regex(args, /file=\/l\/x-2\/disk\.qcow2,format=qcow2.*file=\/l\/x-2\/seed\.img,format=raw,if=virtio,readonly=on/);
   t.regex(args, /path=\/l\/x-2\/console\.log/);
   t.regex(kernelCmdline(host), /root=\/dev\/vda .*net\.ifnames=0 systemd\.hostname=x-2/);
+});
+
+test('--vm-selinux: its own image (the default one keeps its packages and cache key) and SELinux on, permissive, at boot', (t) => {
+  t.deepEqual(vmImagePackages(), VM_PACKAGES);
+  t.deepEqual(vmImagePackages(false), ['linux-image-cloud-amd64', 'initramfs-tools', 'udev']);
+  t.true(vmImagePackages(true).includes('selinux-policy-default') && vmImagePackages(true).includes('python3-semanage'));
+  t.not(vmImageKey('r', vmImagePackages(true)), vmImageKey('r', vmImagePackages(false)));
+  t.notRegex(kernelCmdline(host), /security=|enforcing=/, 'the default VM boots with the kernel\'s own LSM choice');
+  t.regex(kernelCmdline({ ...host, vm: { ...vm, selinux: true } }), / security=selinux enforcing=0$/);
 });
 
 test('VM capabilities from output recorded in a lab VM', (t) => {

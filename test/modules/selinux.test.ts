@@ -7,7 +7,7 @@ import { getModule } from '../../src/modules/all.js';
 import { planSelinux, type SelinuxHave } from '../../src/modules/selinux/plan.js';
 import type { SelinuxArgs } from '../../src/modules/selinux/selinux.js';
 import { planSeboolean, type SebooleanArgs } from '../../src/modules/selinux/seboolean.js';
-import { parseConfig, parseRuntime } from '../../src/modules/selinux/read.js';
+import { parseConfig, parsePersistent, parseRuntime } from '../../src/modules/selinux/read.js';
 import { loadCase } from './net-cases.js';
 
 const selinux = (a: Record<string, unknown>) => getModule('selinux')!.args.parse(a) as SelinuxArgs;
@@ -51,6 +51,17 @@ test('selinux refuses what it does not build and bad names', (t) => {
   t.is(selinux({ state: 'disabled', conf: '/etc/other' }).configfile, '/etc/other', 'conf and file are aliases');
 });
 
+test('the policy store read: "value state len" before each place the name occurs, the one whose length is the name\'s', (t) => {
+  // Recorded on lab host se21a-1 (policy.kern of Debian's policy "default"): the name is also the start of longer names.
+  const out = (rows: string) => `::sec persistent\n${rows}end\n::rc 0\n`;
+  const rows = '         13          0         32\n          7          1         25\n          8          0         33\n';
+  t.true(parsePersistent(out(rows), 'httpd_can_network_connect'));
+  t.is(parsePersistent(out(rows.replace('1         25', '0         25')), 'httpd_can_network_connect'), false);
+  t.is(parsePersistent(out('         13          0         32\n'), 'httpd_can_network_connect'), 'undefined');
+  t.is(parsePersistent('::sec persistent\nunmanaged\n::rc 0\n', 'x'), 'unmanaged');
+  t.throws(() => parsePersistent('::sec persistent\ngrep: oops\n::rc 2\n', 'x'), { message: /cannot read the policy store/ });
+});
+
 test("seboolean: SELinux off fails as the module does; a boolean's value judged and set through selinuxfs", (t) => {
   const a = seboolean({ name: 'httpd_can_network_connect', state: 'yes' });
   t.deepEqual(planSeboolean({ runtime: 'disabled' }, a).result, { changed: false, failed: true, msg: 'SELinux is disabled on this host.' });
@@ -59,7 +70,11 @@ test("seboolean: SELinux off fails as the module does; a boolean's value judged 
   t.deepEqual(planSeboolean({ runtime: 'enforcing', value: true }, a), { result: { name: 'httpd_can_network_connect', persistent: false, state: true, changed: false } });
   const off = planSeboolean({ runtime: 'permissive', value: true }, seboolean({ name: 'httpd_can_network_connect', state: false }));
   t.deepEqual(off.change?.run, ["printf %s 0 > /sys/fs/selinux/booleans/httpd_can_network_connect && printf 1 > /sys/fs/selinux/commit_pending_bools"]);
-  const persistent = planSeboolean({ runtime: 'permissive', value: false }, seboolean({ name: 'httpd_can_network_connect', state: true, persistent: true }));
-  t.deepEqual(persistent.change?.run, ['setsebool -P -- httpd_can_network_connect on']);
+  const persist = seboolean({ name: 'httpd_can_network_connect', state: true, persistent: true });
+  const persistent = planSeboolean({ runtime: 'permissive', value: true, stored: false }, persist);
+  t.deepEqual(persistent.change?.run, ['setsebool -P -- httpd_can_network_connect on'], 'persistent is judged by the store, not the runtime value');
+  t.false(planSeboolean({ runtime: 'permissive', value: false, stored: true }, persist).result.changed);
+  t.is(planSeboolean({ runtime: 'permissive', value: false, stored: 'unmanaged' }, persist).result.msg, 'Cannot set persistent booleans without managed policy');
+  t.is(planSeboolean({ runtime: 'permissive', value: false, stored: 'undefined' }, persist).result.msg, 'SELinux boolean httpd_can_network_connect is not defined in persistent policy');
   t.false(getModule('seboolean')!.args.safeParse({ name: '../x', state: true }).success, 'a boolean name is a name, never a path');
 });

@@ -13,6 +13,8 @@ export interface VmOptions {
   cpus?: number;
   /** NICs per VM host (default 1): eth0 on the lab bridge, eth1... too unless `wires` takes them. */
   nics?: number;
+  /** Boot the SELinux image variant with SELinux on, permissive (`lab up --vm-selinux`). */
+  selinux?: boolean;
 }
 
 export const VM_DEFAULTS = { memoryMb: 1024, cpus: 2 };
@@ -41,6 +43,7 @@ export async function prepareVmHost(state: LabState, host: HostState, image: VmI
   };
   const extra = planExtraNics(host.index, options.nics ?? 1, vmMac(host.ip), wires, (i) => hostName(state.name, i));
   if (extra.length) vm.nics = extra;
+  if (image.selinux) vm.selinux = true;
   host.vm = vm;
   await run('qemu-img', ['create', '-q', '-f', 'qcow2', '-F', 'raw', '-b', image.disk, vm.disk]);
   const seedDir = `${host.dir}/seed`;

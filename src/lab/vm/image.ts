@@ -8,6 +8,7 @@ import { VM_CACHE_DIR } from '../names.js';
 import { run } from '../run.js';
 import { unmountUnder, withLock } from '../fs-util.js';
 import { GUEST_FILES_VERSION, writeInitramfsConfig, writeSeedUnit, writeSystemdTimeouts } from './guest-files.js';
+import { SELINUX_PACKAGES, setupSelinuxTree } from './selinux.js';
 
 export const VM_PACKAGES = ['linux-image-cloud-amd64', 'initramfs-tools', 'udev'];
 /** Sparse: only the ~600 MB in use take space; the rest is room for what roles install. */
@@ -22,6 +23,8 @@ export interface VmImage {
   hash: string;
   built: boolean;
   seconds: number;
+  /** The SELinux variant (policy installed, files labelled): boot it with SELINUX_CMDLINE. */
+  selinux: boolean;
 }
 
 export function vmImageKey(rootfsHash: string, packages: string[]): string {
@@ -31,16 +34,23 @@ export function vmImageKey(rootfsHash: string, packages: string[]): string {
 
 const exists = (p: string): Promise<boolean> => stat(p).then(() => true, () => false);
 
-export async function ensureVmImage(rootfs: { path: string; hash: string }, options: { onProgress?: (l: string) => void; cacheDir?: string } = {}): Promise<VmImage> {
+/** The packages of an image variant: the SELinux one adds policy and tools (so it has its own cache key). */
+export function vmImagePackages(selinux = false): string[] {
+  return selinux ? [...VM_PACKAGES, ...SELINUX_PACKAGES] : VM_PACKAGES;
+}
+
+export async function ensureVmImage(rootfs: { path: string; hash: string }, options: { onProgress?: (l: string) => void; cacheDir?: string; selinux?: boolean } = {}): Promise<VmImage> {
   const started = Date.now();
   const progress = options.onProgress ?? (() => {});
   const cache = options.cacheDir ?? VM_CACHE_DIR;
-  const hash = vmImageKey(rootfs.hash, VM_PACKAGES);
+  const selinux = options.selinux ?? false;
+  const packages = vmImagePackages(selinux);
+  const hash = vmImageKey(rootfs.hash, packages);
   const dir = `${cache}/${hash}`;
   const done = async (built: boolean): Promise<VmImage> => {
     const meta = JSON.parse(await readFile(`${dir}/image.json`, 'utf8')) as { kernelRelease: string };
     return { dir, disk: `${dir}/disk.raw`, kernel: `${dir}/vmlinuz`, initrd: `${dir}/initrd.img`, kernelRelease: meta.kernelRelease,
-      hash, built, seconds: (Date.now() - started) / 1000 };
+      hash, built, seconds: (Date.now() - started) / 1000, selinux };
   };
   if (await exists(`${dir}/image.json`)) return done(false);
   await mkdir(cache, { recursive: true });
@@ -49,8 +59,8 @@ export async function ensureVmImage(rootfs: { path: string; hash: string }, opti
     for (const n of await readdir(cache)) if (n.startsWith(`.tmp-${hash}-`)) await rm(`${cache}/${n}`, { recursive: true, force: true });
     const tmp = `${cache}/.tmp-${hash}-${process.pid}`;
     try {
-      progress(`building VM image ${hash} from rootfs ${rootfs.hash} (+ ${VM_PACKAGES.join(', ')})`);
-      await buildImage(rootfs.path, tmp, progress);
+      progress(`building VM image ${hash} from rootfs ${rootfs.hash} (+ ${packages.join(', ')})`);
+      await buildImage(rootfs.path, tmp, packages, progress);
       await rename(tmp, dir); // atomic: an interrupted build never looks like a cache hit
     } catch (e) {
       await unmountUnder(tmp);
@@ -72,7 +82,7 @@ chroot "$tree" apt-get clean
 rm -rf "$tree"/var/lib/apt/lists/*
 `;
 
-async function buildImage(rootfs: string, tmp: string, progress: (l: string) => void): Promise<void> {
+async function buildImage(rootfs: string, tmp: string, packages: string[], progress: (l: string) => void): Promise<void> {
   const tree = `${tmp}/tree`;
   await mkdir(tmp, { recursive: true });
   progress('VM image: copying the rootfs');
@@ -80,11 +90,15 @@ async function buildImage(rootfs: string, tmp: string, progress: (l: string) => 
   await writeInitramfsConfig(tree);
   // The rootfs has an empty resolv.conf (lab hosts have no DNS); apt in the chroot needs the machine's.
   await copyFile('/etc/resolv.conf', `${tree}/etc/resolv.conf`);
-  progress(`VM image: installing ${VM_PACKAGES.join(', ')} (chroot)`);
-  await run('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', INSTALL, 'sh', tree, ...VM_PACKAGES], { timeoutMs: 15 * 60_000 });
+  progress(`VM image: installing ${packages.join(', ')} (chroot)`);
+  await run('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', INSTALL, 'sh', tree, ...packages], { timeoutMs: 15 * 60_000 });
   await writeFile(`${tree}/etc/resolv.conf`, '');
   await writeSeedUnit(tree);
   await writeSystemdTimeouts(tree);
+  if (packages.some((p) => SELINUX_PACKAGES.includes(p))) {
+    progress('VM image: SELinux config (permissive) and labelling every file (setfiles)');
+    await setupSelinuxTree(tree); // last: labels the files written above too
+  }
   const boot = await readdir(`${tree}/boot`);
   const vmlinuz = boot.find((f) => f.startsWith('vmlinuz-'));
   const initrd = boot.find((f) => f.startsWith('initrd.img-'));
@@ -95,5 +109,5 @@ async function buildImage(rootfs: string, tmp: string, progress: (l: string) => 
   await run('mke2fs', ['-q', '-t', 'ext4', '-L', 'hwroot', '-d', tree, '-F', `${tmp}/disk.raw`, VM_DISK_SIZE]);
   await rm(tree, { recursive: true, force: true });
   const kernelRelease = vmlinuz.slice('vmlinuz-'.length);
-  await writeFile(`${tmp}/image.json`, `${JSON.stringify({ kernelRelease, rootfs, packages: VM_PACKAGES, builtAt: new Date().toISOString() }, null, 2)}\n`);
+  await writeFile(`${tmp}/image.json`, `${JSON.stringify({ kernelRelease, rootfs, packages, builtAt: new Date().toISOString() }, null, 2)}\n`);
 }

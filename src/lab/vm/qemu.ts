@@ -6,6 +6,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { isAlive, sleep } from '../run.js';
 import type { HostState, LabState, VmHostState } from '../state.js';
 import { nicArgs } from './nics.js';
+import { SELINUX_CMDLINE } from './selinux.js';
 import { qmpSocket } from './qmp.js';
 
 export const QEMU = 'qemu-system-x86_64';
@@ -16,7 +17,8 @@ export const qemuLog = (host: HostState): string => `${host.dir}/qemu.log`;
 export function kernelCmdline(host: HostState): string {
   // eth0 as on nspawn hosts; the hostname from the first instant (before the seed disk is read);
   // no speculation mitigations (retpolines cost real time under emulation, and a lab VM guards nothing).
-  return ['root=/dev/vda', 'rw', 'console=ttyS0', 'net.ifnames=0', `systemd.hostname=${host.name}`, 'mitigations=off', 'quiet', 'panic=5'].join(' ');
+  return ['root=/dev/vda', 'rw', 'console=ttyS0', 'net.ifnames=0', `systemd.hostname=${host.name}`, 'mitigations=off', 'quiet', 'panic=5',
+    ...(host.vm?.selinux ? SELINUX_CMDLINE : [])].join(' ');
 }
 
 export function qemuArgs(host: HostState, vm: VmHostState): string[] {

@@ -23,10 +23,33 @@ const fileRead = (path: string) => {
   return `if [ -f ${q} ]; then stat -c '%a %U %G' -- ${q} && base64 -w0 -- ${q} && echo; else echo missing; fi`;
 };
 
-export const runtimeRead = () => section('runtime', 'if [ -r /sys/fs/selinux/enforce ]; then cat /sys/fs/selinux/enforce; else echo disabled; fi');
+// selinuxfs files end without a newline ("0", "1 1"): echo ends the line before the section's rc marker.
+export const runtimeRead = () => section('runtime', 'if [ -r /sys/fs/selinux/enforce ]; then cat /sys/fs/selinux/enforce && echo; else echo disabled; fi');
 export const configRead = (name: string, path: string) => section(name, fileRead(path));
 export const policyRead = (policy: string) => section('policy', `if [ -e ${shellQuote(`/etc/selinux/${policy}/policy`)} ]; then echo yes; else echo no; fi`);
-export const booleanRead = (name: string) => section('boolean', `f=${shellQuote(`/sys/fs/selinux/booleans/${name}`)}; if [ -r "$f" ]; then cat -- "$f"; else echo missing; fi`);
+export const booleanRead = (name: string) => section('boolean', `f=${shellQuote(`/sys/fs/selinux/booleans/${name}`)}; if [ -r "$f" ]; then cat -- "$f" && echo; else echo missing; fi`);
+
+// The persistent value, as libsemanage's semanage_bool_query reads it: the boolean's default in the
+// policy store's kernel policy (/var/lib/selinux/<SELINUXTYPE>/active/policy.kern; setsebool -P and the
+// module's commit write local values into it). In that file a boolean is "value state len" (three
+// little-endian u32) and then its name: every place the name occurs, the 12 bytes before it.
+export const persistentRead = (name: string) => section('persistent', [
+  "t=$(sed -n 's/^SELINUXTYPE=//p' /etc/selinux/config 2>/dev/null | head -n 1 | tr -d ' \\t')",
+  'f="/var/lib/selinux/${t:-targeted}/active/policy.kern"',
+  `if [ -r "$f" ]; then grep -obaF -- ${shellQuote(name)} "$f" | cut -d: -f1 | while read -r o; do [ "$o" -ge 12 ] && od -An -tu4 -j "$((o - 12))" -N 12 -- "$f"; done; echo end; else echo unmanaged; fi`,
+].join('; '));
+
+/** The boolean's persistent value; 'unmanaged' without a policy store, 'undefined' when the store has no such boolean. */
+export function parsePersistent(stdout: string, name: string): boolean | 'unmanaged' | 'undefined' {
+  const lines = need(readSections(stdout), 'persistent', stdout).out.trim().split('\n').map((l) => l.trim());
+  if (lines[0] === 'unmanaged') return 'unmanaged';
+  if (lines.at(-1) !== 'end') throw new ProbeParseError(`seboolean: cannot read the policy store: ${lines.join(' ').slice(0, 200)}`, stdout);
+  for (const l of lines.slice(0, -1)) {
+    const m = /^(\d+)\s+([01])\s+(\d+)$/.exec(l);
+    if (m && Number(m[1]) > 0 && Number(m[3]) === name.length) return m[2] === '1';
+  }
+  return 'undefined';
+}
 
 export function parseRuntime(stdout: string): RuntimeState {
   const out = need(readSections(stdout), 'runtime', stdout).out.trim();
