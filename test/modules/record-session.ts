@@ -39,6 +39,12 @@ function recording(real: Transport, steps: SessionStep[]): Transport {
           }
         };
       }
+      if (k === 'writeFile') {
+        return async (file: string, content: string | Buffer, opts: { mode?: string; owner?: string; group?: string } = {}) => {
+          await o.writeFile(file, content, opts);
+          steps.push({ write: file, content: String(content), ...(opts.mode ? { mode: opts.mode } : {}), ...(opts.owner ? { owner: opts.owner } : {}), ...(opts.group ? { group: opts.group } : {}) });
+        };
+      }
       if ((k === 'connect' || k === 'reconnect') && typeof t[k] === 'function') {
         return async () => {
           try {

@@ -1,6 +1,6 @@
 // A recorded session: for modules that talk to the host themselves over its connection (reboot,
 // wait_for_connection, setup, systemd's commands) or only wait on the controller (pause). The case
-// holds every exec and (re)connect the module made on a lab host, in order, with what came back; the
+// holds every exec, (re)connect and file write the module made on a lab host, in order, with what came back; the
 // replay answers the same calls the same way and fails on any other call. Waits advance a fake clock
 // (pause's 1 s takes no time here and still measures 1 s), so a case is as fast and exact on a loaded
 // machine as on a quiet one. `recorded` is ansible-core's result for the same args on the same host.
@@ -14,8 +14,9 @@ import type { ModuleContext, ModuleResult } from '../../src/modules/types.js';
 import type { Transport } from '../../src/transports/transport.js';
 import { caseContext, type PlanCase } from './plan-case.js';
 
-/** One call of the recorded session: an exec and its output (or the connection lost while it ran), a (re)connect (or its error). */
-export type SessionStep = { exec: string; stdout: string; stderr?: string; rc: number } | { exec: string; lost: string } | { connect: true | string };
+/** One call of the recorded session: an exec and its output (or the connection lost while it ran), a (re)connect (or its error), a file written (path, text, mode/owner/group). */
+export type SessionStep = { exec: string; stdout: string; stderr?: string; rc: number } | { exec: string; lost: string } | { connect: true | string }
+  | { write: string; content: string; mode?: string; owner?: string; group?: string };
 
 export interface SessionCase extends Omit<PlanCase, 'stdout' | 'rc'> {
   session: SessionStep[];
@@ -48,8 +49,10 @@ function replayTransport(steps: SessionStep[]): Transport {
       if ('lost' in s) throw new TransportError(s.lost, 'case');
       return { stdout: s.stdout, stderr: s.stderr ?? '', code: s.rc };
     },
-    writeFile: async () => {
-      throw new Error('a recorded session has no file writes');
+    async writeFile(file: string, content: string | Buffer, o: { mode?: string; owner?: string; group?: string } = {}) {
+      const s = next(`write ${file}`);
+      const made = { write: file, content: String(content), ...(o.mode ? { mode: o.mode } : {}), ...(o.owner ? { owner: o.owner } : {}), ...(o.group ? { group: o.group } : {}) };
+      if (JSON.stringify(s) !== JSON.stringify(made)) throw new Error(`the module wrote:\n${JSON.stringify(made).slice(0, 400)}\nthe recording has:\n${JSON.stringify(s).slice(0, 400)}`);
     },
   };
   return t as unknown as Transport;

@@ -8,7 +8,7 @@ import { VM_CACHE_DIR } from '../names.js';
 import { run } from '../run.js';
 import { unmountUnder, withLock } from '../fs-util.js';
 import { GUEST_FILES_VERSION, writeInitramfsConfig, writeSeedUnit, writeSystemdTimeouts } from './guest-files.js';
-import { SELINUX_PACKAGES, setupSelinuxTree } from './selinux.js';
+import { SELINUX_FILES_VERSION, SELINUX_PACKAGES, setupSelinuxTree } from './selinux.js';
 
 export const VM_PACKAGES = ['linux-image-cloud-amd64', 'initramfs-tools', 'udev'];
 /** Sparse: only the ~600 MB in use take space; the rest is room for what roles install. */
@@ -27,8 +27,12 @@ export interface VmImage {
   selinux: boolean;
 }
 
+const isSelinux = (packages: string[]): boolean => packages.some((p) => SELINUX_PACKAGES.includes(p));
+
 export function vmImageKey(rootfsHash: string, packages: string[]): string {
-  const spec = JSON.stringify({ rootfsHash, packages: [...packages].sort(), GUEST_FILES_VERSION, size: VM_DISK_SIZE });
+  // The SELinux variant's own files count too; the default image's key is as it always was.
+  const selinux = isSelinux(packages) ? { SELINUX_FILES_VERSION } : {};
+  const spec = JSON.stringify({ rootfsHash, packages: [...packages].sort(), GUEST_FILES_VERSION, size: VM_DISK_SIZE, ...selinux });
   return createHash('sha256').update(spec).digest('hex').slice(0, 16);
 }
 
@@ -95,7 +99,7 @@ async function buildImage(rootfs: string, tmp: string, packages: string[], progr
   await writeFile(`${tree}/etc/resolv.conf`, '');
   await writeSeedUnit(tree);
   await writeSystemdTimeouts(tree);
-  if (packages.some((p) => SELINUX_PACKAGES.includes(p))) {
+  if (isSelinux(packages)) {
     progress('VM image: SELinux config (permissive) and labelling every file (setfiles)');
     await setupSelinuxTree(tree); // last: labels the files written above too
   }
