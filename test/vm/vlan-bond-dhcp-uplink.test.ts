@@ -2,17 +2,19 @@
 // an installer on a NetworkManager host makes it (bond, port and VLAN profiles; NM's DHCP client on the VLAN),
 // moves onto br-ex with the kernel datapath. The far end (vlan-lab.ts, a second VM) serves exactly one
 // address on the VLAN with dnsmasq, so the same address again means the same client (its MAC-based client
-// id): after the move the lease and its default route are on br-ex (systemd-networkd's DHCP client there,
+// id). An injected failure (a check target nothing answers) rolls back: the lease is back on the VLAN and NM
+// holds the bond, its ports and the VLAN again as before. After the move the lease and its default route are on br-ex (systemd-networkd's DHCP client there,
 // as configure-ovs moves the DHCP client onto br-ex), SSH answers on the same address, the bond's options and
 // the VLAN are kept, and a second run and --check change nothing.
 import test from 'ava';
+import { sleep } from '../../src/lab/run.js';
 import { assertMovedOntoBrEx, esc, failure } from './bond-lab.js';
 import { VLAN, VLAN_SNAPSHOT, vlanLab, vlanTheHost } from './vlan-lab.js';
 
 const LAB = 'v21dhcp';
 const BOND_LINES = 'grep -E "^(Bonding Mode|Primary Slave|MII Polling|Up Delay|Down Delay|Slave Interface)" /proc/net/bonding/bond0';
 
-test.serial('DHCP on a VLAN on an active-backup bond (NetworkManager profiles): the move keeps the lease and its route, idempotent, --check', async (t) => {
+test.serial('DHCP on a VLAN on an active-backup bond (NetworkManager profiles): rollback, the move keeps the lease and its route, idempotent, --check', async (t) => {
   t.timeout(25 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
   const started = Date.now();
   const step = (what: string, since: number) => t.log(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
@@ -27,6 +29,28 @@ test.serial('DHCP on a VLAN on an active-backup bond (NetworkManager profiles): 
   const mac = (await l.sh(`cat /sys/class/net/${VLAN.dev}/address`)).trim();
   const bondBefore = await l.sh(BOND_LINES);
   t.regex(bondBefore, /active-backup[\s\S]*Primary Slave: eth1[\s\S]*MII Polling Interval \(ms\): 100\nUp Delay \(ms\): 200/);
+
+  // Injected failure: a check target nothing answers. The rollback gives the VLAN its lease back through NM.
+  const nmDevices = 'nmcli -t -f DEVICE,STATE device | grep -E "^(bond0|bond0\\.100|eth1|eth2):" | LC_ALL=C sort';
+  const nmBefore = await l.sh(nmDevices);
+  for (const d of ['bond0', 'bond0\\.100', 'eth1', 'eth2']) t.regex(nmBefore, new RegExp(`^${d}:connected$`, 'm'), nmBefore);
+  at = Date.now();
+  const dead = VLAN.gw4.replace(/\.1$/, '.254');
+  const bad = await l.role({ configure_ovs_check_targets: [dead] });
+  step('injected failure run', at);
+  t.is(bad.summary.exitCode, 2, failure(bad));
+  t.regex(failure(bad), new RegExp(`rolled back after [\\d.]+ s: connectivity check failed: ${esc(dead)} does not answer through br-ex`));
+  let back = '';
+  for (const until = Date.now() + 240_000; !lease.test(back) && Date.now() < until;) {
+    back = await l.sh(`ip -o -4 addr show dev ${VLAN.dev}`, 60_000).catch((e: Error) => e.message);
+    if (!lease.test(back)) await sleep(3000);
+  }
+  t.regex(back, lease, 'the rollback gives the VLAN its lease back');
+  step('lease back after the injected failure', at);
+  t.is(await l.sh(nmDevices), nmBefore, 'NetworkManager holds the bond, its ports and the VLAN again as before');
+  t.regex(await l.sh('ip route show default'), new RegExp(`default via ${esc(VLAN.gw4)} dev ${esc(VLAN.dev)} proto dhcp`));
+  t.is((await l.sh(`cat /sys/class/net/${VLAN.dev}/address`)).trim(), mac);
+  t.is(await l.sh(BOND_LINES), bondBefore, 'bond options and ports as before');
 
   at = Date.now();
   const move = await l.role();

@@ -203,6 +203,9 @@ restore_prev() {
   if [ "$METHOD" = dhcp ]; then
     rm -f "$ETC/$b.env"; nm_unmanage_all
     if nm_running; then
+      # An NM-made VLAN's parent bond and its ports were NM's too (the apply told NM to leave them): without them
+      # back a rollback left them unmanaged (seen on a VM host: the VM-tier DHCP scenario).
+      if [ -n "$NMCONN" ]; then for d in $VLAN_PARENT $MEMBERS; do nmcli device set "$d" managed yes || true; done; fi
       nmcli device set "$IFACE" managed yes || true
       [ -n "$NMCONN" ] && nmcli connection up uuid "$NMCONN" ifname "$IFACE" || true
     fi
