@@ -45,7 +45,7 @@ export interface NotFound {
 const MAX_REDIRECTS = 10;
 const IDENT = /^[A-Za-z_]\w*$/;
 
-function isFile(p: string): boolean {
+export function isFile(p: string): boolean {
   try {
     return statSync(p).isFile();
   } catch {

@@ -2,7 +2,7 @@
 // find it where Ansible would, check hostwire can run it, and hand back the name the task runs under.
 // Everything costly (the search paths, asking ansible-core where it lives) happens on first use,
 // so a playbook of native modules never touches Python or ansible-core.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ConfigSearch } from '../config/find.js';
 import { hasNativeModule, registerResolvedModule } from '../modules/registry.js';
@@ -10,7 +10,7 @@ import { findAnsibleCore, type AnsibleCore } from './ansible-core.js';
 import { trace } from '../transports/trace.js';
 import { fallbackModule, refusedModule, type FallbackSession } from './fallback-module.js';
 import type { Module } from '../modules/types.js';
-import { collectionHasModule, findModule, isFound, type FoundModule } from './find-module.js';
+import { collectionHasModule, findModule, isFile, isFound, type FoundModule } from './find-module.js';
 import { moduleStyle, unsupportedStyle } from './module-style.js';
 import { buildPayload } from './payload.js';
 import { shadowOf } from './shadow.js';
@@ -139,14 +139,6 @@ function noCoreError(written: string, file: string, tried: string[], shadows?: s
 function firstFile(dirs: string[], names: string[]): string | undefined {
   for (const d of dirs) for (const n of names) if (isFile(path.join(d, n))) return path.join(d, n);
   return undefined;
-}
-
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
 }
 
 function collectionRoots(paths: ModuleSearchPaths, core: AnsibleCore | undefined): string[] {

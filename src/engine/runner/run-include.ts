@@ -99,7 +99,6 @@ async function resolveOnHost(r: IncludeHost, spec: IncludeSpec, scope: Scope, h:
     const loaded = await spec.load(target, from, task.loc, validate).catch((err: unknown) => {
       throw err instanceof BadInputError && !(err instanceof IncludeTargetError) ? new UnparsedInclude(err) : err;
     });
-    await loadIncludedModules(loaded.tasks, loaded.handlers);
     const shown = from.tasks ? `${target} (${from.tasks})` : target;
     const isPublic = option('public', spec.public);
     const allowDuplicates = option('allow_duplicates', spec.allowDuplicates);
@@ -155,6 +154,8 @@ export async function runInclude(r: IncludeHost, block: BlockDef, scope: Scope, 
     }
   }
   for (const inc of inclusions) {
+    // The native modules the included tasks name, loaded once per inclusion (not per host or item).
+    await loadIncludedModules(inc.loaded.tasks, inc.loaded.handlers);
     // A role's handlers join the play's when the role is first included.
     for (const hd of inc.loaded.handlers) if (!r.play.handlers.includes(hd)) r.play.handlers.push(hd);
     // public: true - the role's vars and defaults are the play's from now on (IncludeRole appends it to play.roles).
