@@ -10,7 +10,7 @@ import { labDown, labInventory, labInventoryYaml, labUp, type LabState, type Lab
 import type { HostState } from '../../src/lab/state.js';
 import { sleep } from '../../src/lab/run.js';
 import { shellJoin } from '../../src/transports/quote.js';
-import { SNAPSHOT } from '../roles-lab/uplink-helpers.js';
+import { failure, SNAPSHOT } from '../roles-lab/uplink-helpers.js';
 import { runRole, type RoleRun } from '../roles-lab/sdn-agent-helpers.js';
 import { vmSh } from './vm-ssh.js';
 
@@ -131,8 +131,7 @@ export function journalSeconds(text: string, line: RegExp): number | undefined {
   return undefined;
 }
 
-/** The failed task's message of a role run. */
-export const failure = (r: RoleRun) => r.failed.join('\n');
+export { failure };
 
 export const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -145,4 +144,15 @@ export async function assertMovedOntoBrEx(t: ExecutionContext, l: VmUplinkLab, m
   t.is((await l.sh('ovs-vsctl list-ports br-ex')).trim(), port);
   t.is((await l.sh('ovs-vsctl get bridge br-ex datapath_type')).trim(), 'system', 'datapath auto picks the kernel datapath on a VM');
   t.regex(await l.sh('ovs-dpctl show'), new RegExp(`system@ovs-system[\\s\\S]*port \\d+: ${esc(port)}(\\s|$)`, 'm'));
+}
+
+/** After the move: a second run and --check change nothing and leave the host as `snapshot` read it then (`moved`). */
+export async function assertSecondRunIdle(t: ExecutionContext, l: VmUplinkLab, snapshot: string, moved: string): Promise<void> {
+  const again = await l.role();
+  t.is(again.summary.exitCode, 0, failure(again));
+  t.deepEqual(again.changed, [], 'a second run changes nothing');
+  const check = await l.role({}, true);
+  t.is(check.summary.exitCode, 0, failure(check));
+  t.deepEqual(check.changed, [], '--check finds nothing to change');
+  t.is(await l.sh(snapshot), moved, 'the second run and --check touched nothing');
 }
