@@ -1,9 +1,6 @@
 // `npm run bench`: hostwire vs ansible-playbook vs the SSH fan-out floor on lab hosts (3 and 10),
 // then the scale run on light hosts; writes bench/results.json and bench/results.md.
-// Options: --runs N (default 5), --sizes 3,10, --scale 200,500, --ansible-scale 100, --scale-runs N
-// (default 3), --no-scale, --no-labs, --out DIR (default bench/); the fallback suite: --fallback-sizes 3,
-// --fallback-runs N (default --runs), --fallback-lab NAME (lab name prefix, default fbench), --no-fallback,
-// --only-fallback (updates only its results.md section).
+// Options: see options.ts (--help).
 import { loadavg } from 'node:os';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,30 +10,13 @@ import { runLabSuite, type Sample, type SuiteResult } from './lab-suite.js';
 import { describeMachine, summarize } from './report.js';
 import { runScaleSuite } from './scale-suite.js';
 import { fallbackSection, runFallbackSuite, type FallbackResult } from './fallback-suite.js';
-import { ROOT } from './tools.js';
-
-function args(argv: string[]) {
-  const get = (k: string) => { const i = argv.indexOf(k); return i >= 0 ? argv[i + 1] : undefined; };
-  const list = (k: string, d: number[]) => (get(k) === undefined ? d : get(k)!.split(',').filter(Boolean).map(Number));
-  const only = argv.includes('--only-fallback');
-  return {
-    runs: Number(get('--runs') ?? 5),
-    sizes: argv.includes('--no-labs') || only ? [] : list('--sizes', [3, 10]),
-    scale: argv.includes('--no-scale') || only ? [] : list('--scale', [200, 500]),
-    ansibleScale: argv.includes('--no-scale') || only ? [] : list('--ansible-scale', [100]),
-    fallbackSizes: argv.includes('--no-fallback') ? [] : list('--fallback-sizes', [3]),
-    fallbackRuns: Number(get('--fallback-runs') ?? get('--runs') ?? 5),
-    onlyFallback: only,
-    fallbackLab: get('--fallback-lab') ?? 'fbench',
-    scaleRuns: Number(get('--scale-runs') ?? 3),
-    out: path.resolve(get('--out') ?? path.join(ROOT, 'bench')),
-  };
-}
+import { BENCH_USAGE, parseBenchOptions, type BenchOptions } from './options.js';
 
 const LABS: Record<number, string> = { 3: 'bench', 10: 'bench10' };
 
 async function main(): Promise<void> {
-  const o = args(process.argv.slice(2));
+  const o = parseBenchOptions(process.argv.slice(2));
+  if (o.help) { process.stdout.write(`${BENCH_USAGE}\n`); return; }
   if (process.getuid?.() !== 0) throw new Error('the bench needs root (labs, network namespaces): run it as root');
   installSignalCleanup();
   const machine = describeMachine();
@@ -80,7 +60,7 @@ async function main(): Promise<void> {
 }
 
 /** The fallback's section of results.md, replaced in place (or appended), and results-fallback.json. */
-function writeFallback(o: ReturnType<typeof args>, results: FallbackResult[], log: (s: string) => void): void {
+function writeFallback(o: BenchOptions, results: FallbackResult[], log: (s: string) => void): void {
   const { lines, figures } = fallbackSection(results);
   mkdirSync(o.out, { recursive: true });
   const file = path.join(o.out, 'results.md');
@@ -94,7 +74,7 @@ function writeFallback(o: ReturnType<typeof args>, results: FallbackResult[], lo
   log(lines.join('\n'));
 }
 
-function writeResults(o: ReturnType<typeof args>, machine: ReturnType<typeof describeMachine>, suites: SuiteResult[], scale: Sample[], final: boolean, log: (s: string) => void): void {
+function writeResults(o: BenchOptions, machine: ReturnType<typeof describeMachine>, suites: SuiteResult[], scale: Sample[], final: boolean, log: (s: string) => void): void {
   machine.loadavgEnd = loadavg().map((x) => Math.round(x * 100) / 100);
   const { table, targets, figures } = summarize(suites, scale);
   const notes = [
@@ -127,6 +107,8 @@ function writeResults(o: ReturnType<typeof args>, machine: ReturnType<typeof des
 }
 
 main().catch((e) => {
-  process.stderr.write(`bench failed: ${(e as Error).stack ?? e}\n`);
-  process.exitCode = 1;
+  const m = (e as Error).message ?? String(e);
+  // A bad command line is the user's error: its message and usage, no stack.
+  process.stderr.write(m.startsWith('bench: ') ? `${m}\n` : `bench failed: ${(e as Error).stack ?? e}\n`);
+  process.exitCode = m.startsWith('bench: ') ? 2 : 1;
 });
