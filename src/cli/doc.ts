@@ -5,13 +5,13 @@
 // collection's name of a native module (community.general.modprobe) show the native module that runs.
 import type { Command } from 'commander';
 import { BadInputError } from '../errors.js';
-import { getModule, isKnownModule, moduleNames } from '../modules/all.js';
+import { getModule, isKnownModule, loadAllModules, moduleNames } from '../modules/registry.js';
 import type { Module } from '../modules/types.js';
 import { shortModuleName } from '../engine/playbook/keywords.js';
 import { firstSentence, moduleText, wrap } from '../docs/module-docs.js';
 import { fallbackModuleText, listFallbackModules } from '../docs/fallback-list.js';
 
-/** The native module a task naming `name` runs, as the playbook loader resolves it. */
+/** The native module a task naming `name` runs, as the playbook loader resolves it (modules loaded: loadAllModules). */
 export function nativeModuleFor(name: string): Module<any, any> | undefined {
   return isKnownModule(name) ? getModule(shortModuleName(name)) : undefined;
 }
@@ -64,7 +64,8 @@ Examples:
   hostwire doc copy            (copy's arguments with types, defaults, choices and aliases, and an example)
   hostwire doc community.general.modprobe
 The whole native reference is docs/modules.md.`)
-    .action((name: string | undefined) => {
+    .action(async (name: string | undefined) => {
+      await loadAllModules();
       if (name === undefined) {
         process.stdout.write(moduleListText());
         return;

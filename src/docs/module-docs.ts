@@ -4,7 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getModule, moduleNames } from '../modules/all.js';
+import { getModule, loadAllModules, moduleNames } from '../modules/registry.js';
 import type { Module } from '../modules/types.js';
 import { describeArgs, type ArgInfo } from './schema-walk.js';
 
@@ -58,7 +58,7 @@ function moduleSection(m: Module<any, any>): string {
     '```yaml', m.doc.example, '```', ''].join('\n');
 }
 
-/** docs/modules.md: every native module, generated from its doc and schema. */
+/** docs/modules.md: every native module (loaded: loadAllModules), generated from its doc and schema. */
 export function modulesMarkdown(): string {
   const mods = moduleNames().map((n) => getModule(n)!);
   const index = mods.map((m) => `| [${m.name}](#${m.name}) | ${cell(firstSentence(m.doc.description))} |`);
@@ -69,12 +69,17 @@ export function modulesMarkdown(): string {
     '| module | what it does |', '|---|---|', ...index, '', ...mods.map(moduleSection)].join('\n');
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+/** `node dist/src/docs/module-docs.js [--write]`: checks (or rewrites) docs/modules.md. */
+async function main(): Promise<void> {
+  await loadAllModules();
   const file = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/modules.md');
   const next = modulesMarkdown();
   if (process.argv.includes('--write')) await writeFile(file, next);
   else if (next !== (await readFile(file, 'utf8').catch(() => ''))) {
     console.error('docs/modules.md is out of date: run `npm run docs`');
-    process.exit(1);
+    process.exitCode = 1;
   }
 }
+
+// No top-level await: the CLI bundle is CommonJS (scripts/bundle.js), and `hostwire doc` imports this file.
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) void main();

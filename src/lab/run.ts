@@ -1,4 +1,5 @@
 // Local command execution for the lab: one place that turns a failed command into a CommandError.
+import { readFile } from 'node:fs/promises';
 import { execa } from 'execa';
 import { CommandError } from '../errors.js';
 
@@ -32,7 +33,6 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
 /** True while `pid` exists (a zombie counts as gone). */
 export async function isAlive(pid: number): Promise<boolean> {
   try {
-    const { readFile } = await import('node:fs/promises');
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
   } catch {

@@ -1,5 +1,6 @@
 // The library entry point: load inventory and playbook, run every play, return the summary.
 // `import { runPlaybook } from 'hostwire'` gives installers the same typed events the CLI renders.
+import { trace } from '../../transports/trace.js';
 import { HostwireError } from '../../errors.js';
 import { loadPlaybook } from '../playbook/load-playbook.js';
 import { loadPlayModules } from './task-modules.js';
@@ -43,11 +44,15 @@ export async function runPlaybook(opts: RunOptions): Promise<RunSummary> {
   const started = Date.now();
   // Secrets (vault values, hostwire_secret_vars) are masked before any listener sees an event.
   const emit = (e: RunEvent) => opts.onEvent?.(maskValue(e));
+  const t0 = performance.now();
   const playbook = await loadPlaybook(opts.playbook, { rolesPath: opts.rolesPath, collectionRoots: collectionRootsFinder(), knownModule: isKnownModule, resolveModule: createFallbackResolver(), onWarning: (message) => emit({ type: 'warning', message }) });
+  trace('controller', 'playbook loaded', t0);
   await loadPlayModules(playbook.plays);
+  trace('controller', 'modules loaded', t0);
   checkPlays(playbook.plays, opts.extraVars ?? {});
   checkStartAtTask(playbook.plays, opts.startAtTask);
   const inv = await loadInventory(opts.inventory);
+  trace('controller', 'inventory loaded', t0);
   checkLimit(inv, opts.limit);
   // group_vars/ and host_vars/ beside the playbook, as Ansible reads them (above the inventory's own).
   const hosts = createRunHosts(opts, inv, [await loadVarsDir(playbook.dir, inv)], emit);
@@ -88,6 +93,7 @@ async function runPlay(run: RunContext, play: PlayDef): Promise<'done' | 'interr
   const runner = new PlayRunner(play, vctx, { ...run.playOptions, connect: (h) => hosts.connect(h, play) });
   const restore = hosts.setAsideFor(playHosts, play);
   try {
+    trace('controller', `play start (${playHosts.length} hosts)`, 0);
     await runner.run(playHosts);
   } catch (err) {
     // A first Ctrl-C / SIGTERM ends a lock wait: no task started there, the recap follows.
