@@ -68,9 +68,10 @@ export function fallbackModule(key: string, m: FoundModule, session: FallbackSes
     // The module validates its own arguments on the host (AnsibleModule's argument_spec).
     args: z.record(z.string(), z.unknown()),
     environment: 'applies',
-    // The payload is built (or read from the controller's cache) while the connections come up.
+    // The payload is built (or read from the controller's cache: ~15 ms of synchronous reading and
+    // hashing) while the connections come up - after their sockets are opened, so sshd works meanwhile.
     prepare() {
-      void session.payload().catch(() => undefined);
+      setImmediate(() => void session.payload().catch(() => undefined));
     },
     // The worker comes up (and the payload goes up, if the host lacks it) while the run lock is taken.
     warmUp({ transport, vars }) {

@@ -61,7 +61,11 @@ export class SshSession {
   dispose(): void {
     if (!this.live) return;
     this.live = false;
+    // Our side is done once ssh2 has sent its disconnect and FIN: the socket no longer keeps the
+    // process alive while sshd ends the session (PAM, logind) and closes its side (~20-50 ms a run).
+    const sock = (this.client as unknown as { _sock?: { unref?: () => void } })._sock;
     this.ssh.dispose();
+    sock?.unref?.();
   }
 }
 
