@@ -10,6 +10,7 @@ import { vcpusFact } from './cpus.js';
 import { fqdnFact } from './fqdn.js';
 import { localFactsFact } from './local-facts.js';
 import { pythonFact } from './python.js';
+import { ansiblePlatform, platformFact, type PlatformFacts } from './platform.js';
 import { firewalldFact } from './firewalld.js';
 import { hostnameFact } from './hostname.js';
 import { interfacesFact, type InterfaceFacts } from './interfaces.js';
@@ -27,7 +28,7 @@ import type { ProbeOutput } from '../probe/types.js';
 export const FACT_PROBES: readonly FactProbe<unknown>[] = [
   osReleaseFact, kernelFact, hostnameFact, nprocFact, memoryFact, interfacesFact, defaultRouteV4Fact,
   defaultRouteV6Fact, systemdFact, networkManagerFact, ovsFact, firewalldFact, pkgMgrFact,
-  vcpusFact, pythonFact, fqdnFact, localFactsFact,
+  vcpusFact, pythonFact, fqdnFact, localFactsFact, platformFact,
 ];
 
 /** Pure: turn the split batch output into Facts. */
@@ -91,10 +92,14 @@ function platformFacts(os: OsRelease, read: Read): Record<string, unknown> {
     ...(debian ? { ansible_distribution_file_path: '/etc/os-release', ansible_distribution_file_variety: 'Debian', ansible_distribution_file_parsed: true } : {}),
     ansible_processor_vcpus: read(vcpusFact, 0),
     ...(python ? { ansible_python: python, ansible_python_version: python.version_info.slice(0, 3).join('.') } : {}),
-    ansible_fqdn: read(fqdnFact, ''),
+    ...fqdnFacts(read(fqdnFact, '')),
+    ...ansiblePlatform(read<PlatformFacts | undefined>(platformFact, undefined)),
     ansible_local: read(localFactsFact, {}),
   };
 }
+
+/** ansible_fqdn and Ansible's ansible_domain: the fqdn after its first label (platform.py). */
+const fqdnFacts = (fqdn: string) => ({ ansible_fqdn: fqdn, ansible_domain: fqdn.split('.').slice(1).join('.') });
 
 const FACT_KEYS: [string, string][] = [
   // min's own (gone only with !min, as Ansible's setup then returns none of them).
@@ -102,7 +107,7 @@ const FACT_KEYS: [string, string][] = [
   ...['', '_version', '_major_version', '_release'].map((k): [string, string] => [`ansible_distribution${k}`, osReleaseFact.id]),
   ['ansible_os_family', osReleaseFact.id], ['ansible_kernel', kernelFact.id], ['ansible_service_mgr', systemdFact.id],
   ['hostwire_systemd', systemdFact.id], ['ansible_pkg_mgr', pkgMgrFact.id], ['hostwire_pkg_mgr', pkgMgrFact.id],
-  ['ansible_processor_vcpus', vcpusFact.id], ['ansible_fqdn', fqdnFact.id], ['ansible_local', localFactsFact.id],
+  ['ansible_processor_vcpus', vcpusFact.id], ['ansible_fqdn', fqdnFact.id], ['ansible_domain', fqdnFact.id], ['ansible_local', localFactsFact.id],
   ['ansible_processor_nproc', nprocFact.id], ['ansible_memtotal_mb', memoryFact.id],
   ['ansible_default_ipv4', defaultRouteV4Fact.id], ['ansible_default_ipv6', defaultRouteV6Fact.id],
   ['ansible_interfaces', interfacesFact.id], ['ansible_all_ipv4_addresses', interfacesFact.id],

@@ -19,9 +19,10 @@ import { vcpusFact } from './cpus.js';
 import { fqdnFact } from './fqdn.js';
 import { localFactsFact } from './local-facts.js';
 import { pythonFact } from './python.js';
+import { platformFact } from './platform.js';
 
 const SUBSETS: Record<string, readonly FactProbe<unknown>[]> = {
-  min: [osReleaseFact, kernelFact, hostnameFact, systemdFact, pkgMgrFact, pythonFact, fqdnFact, localFactsFact],
+  min: [osReleaseFact, kernelFact, platformFact, hostnameFact, systemdFact, pkgMgrFact, pythonFact, fqdnFact, localFactsFact],
   network: [interfacesFact, defaultRouteV4Fact, defaultRouteV6Fact],
   hardware: [nprocFact, memoryFact, vcpusFact],
   hostwire: [networkManagerFact, ovsFact, firewalldFact],
@@ -34,8 +35,8 @@ const SUBSETS: Record<string, readonly FactProbe<unknown>[]> = {
 // content such as linux-system-roles' `!all,!min,distribution,os_family` runs).
 const ANSIBLE_SUBSETS: Record<string, readonly FactProbe<unknown>[]> = {
   ...Object.fromEntries(['distribution', 'distribution_major_version', 'distribution_release', 'distribution_version', 'os_family', 'lsb'].map((n) => [n, [osReleaseFact]])),
-  ...Object.fromEntries(['kernel', 'kernel_version', 'architecture', 'machine', 'system'].map((n) => [n, [kernelFact]])),
-  platform: [kernelFact, hostnameFact, fqdnFact],
+  ...Object.fromEntries(['kernel', 'kernel_version', 'architecture', 'machine', 'system', 'machine_id'].map((n) => [n, [kernelFact, platformFact]])),
+  platform: [kernelFact, platformFact, hostnameFact, fqdnFact],
   service_mgr: [systemdFact],
   pkg_mgr: [pkgMgrFact],
   ...Object.fromEntries(['python', 'python_version'].map((n) => [n, [pythonFact]])),

@@ -21,7 +21,8 @@ test('facts of this Debian machine, Ansible names', (t) => {
   t.deepEqual(f.ansible_all_ipv4_addresses, ['192.0.2.2'], 'no loopback addresses, as Ansible');
   t.is(f.hostwire_interfaces.eth0!.mtu, 1400);
   t.like(f.ansible_eth0, { device: 'eth0', mtu: 1400, ipv4: { address: '192.0.2.2', prefix: '24' }, type: 'ether', promisc: false });
-  t.like(f, { ansible_processor_vcpus: 2, ansible_python_version: '3.11.7', ansible_fqdn: 'vm', ansible_local: {} });
+  t.like(f, { ansible_processor_vcpus: 2, ansible_python_version: '3.11.7', ansible_fqdn: 'vm', ansible_domain: '', ansible_local: {} });
+  t.like(f, { ansible_system: 'Linux', ansible_machine: 'x86_64', ansible_architecture: 'x86_64', ansible_userspace_bits: '64', ansible_userspace_architecture: 'x86_64', ansible_machine_id: '3d1219c7c4c5404aaa1f6d2a48adfda4' });
   t.deepEqual(f.hostwire_fact_errors, []);
 });
 

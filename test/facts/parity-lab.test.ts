@@ -25,6 +25,7 @@ const COMPARED = [
   /^ansible_os_family$/, /^ansible_distribution/, /^ansible_default_ipv[46]$/, /^ansible_interfaces$/, /^ansible_(eth0|lo)$/,
   /^ansible_memtotal_mb$/, /^ansible_processor_(vcpus|nproc)$/, /^ansible_service_mgr$/, /^ansible_pkg_mgr$/, /^ansible_python/,
   /^ansible_fqdn$/, /^ansible_all_ipv[46]_addresses$/, /^ansible_local$/, /^ansible_(hostname|nodename|kernel)$/,
+  /^ansible_(system|kernel_version|machine|architecture|userspace_bits|userspace_architecture|machine_id|domain)$/,
 ];
 
 /** What hostwire leaves out or orders differently on purpose: dotted key -> why. */

@@ -5,6 +5,7 @@ import { firewalldFact } from '../../src/facts/firewalld.js';
 import { hostnameFact } from '../../src/facts/hostname.js';
 import { interfacesFact, netmaskOf } from '../../src/facts/interfaces.js';
 import { kernelFact } from '../../src/facts/kernel.js';
+import { ansiblePlatform, platformFact } from '../../src/facts/platform.js';
 import { memoryFact } from '../../src/facts/memory.js';
 import { networkManagerFact } from '../../src/facts/network-manager.js';
 import { nprocFact } from '../../src/facts/nproc.js';
@@ -85,4 +86,21 @@ test('package manager', (t) => {
   // Debian with dnf installed (the dnf lab host): apt, as Ansible's fact says; elsewhere what was found.
   t.is(familyPkgMgr('dnf', 'Debian'), 'apt');
   t.is(familyPkgMgr('dnf', 'RedHat'), 'dnf');
+});
+
+test('platform: uname, getconf and the machine id, recorded on a lab host (and with an empty /etc/machine-id)', (t) => {
+  const p = platformFact.parse(probeOut('nspawn-platform', 'platform'));
+  t.deepEqual(p, { system: 'Linux', kernelVersion: '#1 SMP PREEMPT_DYNAMIC @0', machine: 'x86_64', userspaceBits: '64', machineId: '0cf34b478be44cfe86b3b7ab596e2c3e' });
+  t.deepEqual(ansiblePlatform(p), {
+    ansible_system: 'Linux', ansible_kernel_version: '#1 SMP PREEMPT_DYNAMIC @0', ansible_machine: 'x86_64', ansible_architecture: 'x86_64',
+    ansible_userspace_bits: '64', ansible_userspace_architecture: 'x86_64', ansible_machine_id: '0cf34b478be44cfe86b3b7ab596e2c3e',
+  });
+  const none = platformFact.parse(probeOut('no-machine-id-platform', 'platform'));
+  t.is(none.machineId, '');
+  t.false('ansible_machine_id' in ansiblePlatform(none));
+  // Another architecture: Ansible's architecture is the machine, no userspace_architecture (platform.py).
+  t.deepEqual(ansiblePlatform({ ...p, machine: 'aarch64' }).ansible_architecture, 'aarch64');
+  t.false('ansible_userspace_architecture' in ansiblePlatform({ ...p, machine: 'aarch64' }));
+  t.throws(() => platformFact.parse({ stdout: 'Linux\n', rc: 0 }), { instanceOf: ProbeParseError });
+  t.throws(() => platformFact.parse({ stdout: '', rc: 127 }), { instanceOf: ProbeParseError });
 });
