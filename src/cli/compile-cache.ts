@@ -41,8 +41,11 @@ function readTrusted(file: string): Buffer | undefined {
   }
 }
 
-/** Written beside, then renamed: a reader never sees half a cache; older bundles' caches are removed. */
-function writeCache(dir: string, name: string, prefix: string, data: Buffer): void {
+/** Caches kept: a few builds side by side (two checkouts, an upgrade) without evicting each other each run. */
+const KEEP = 6;
+
+/** Written beside, then renamed: a reader never sees half a cache; all but the newest KEEP are removed. */
+function writeCache(dir: string, name: string, data: Buffer): void {
   const tmp = path.join(dir, `.${name}.${process.pid}.tmp`);
   const fd = openSync(tmp, 'wx', 0o600);
   try {
@@ -52,7 +55,8 @@ function writeCache(dir: string, name: string, prefix: string, data: Buffer): vo
     closeSync(fd);
   }
   renameSync(tmp, path.join(dir, name));
-  for (const f of readdirSync(dir)) if (f.endsWith('.bin') && !f.startsWith(prefix)) unlinkSync(path.join(dir, f));
+  const caches = readdirSync(dir).filter((f) => f.endsWith('.bin')).map((f) => ({ f, t: statSync(path.join(dir, f)).mtimeMs }));
+  for (const { f } of caches.sort((a, b) => b.t - a.t).slice(KEEP)) unlinkSync(path.join(dir, f));
 }
 
 /**
@@ -80,7 +84,7 @@ export function runBundle(bundleFile: string, variant: string, env: NodeJS.Proce
     process.once('exit', () => {
       const target = trustedDir(compileCacheDir(env), true);
       try {
-        if (target) writeCache(target, name, prefix, script.createCachedData());
+        if (target) writeCache(target, name, script.createCachedData());
       } catch {
         // not kept: the next start compiles again
       }

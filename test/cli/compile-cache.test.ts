@@ -3,7 +3,7 @@
 // V8 rejects it, never made with HOSTWIRE_COMPILE_CACHE=0.
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,4 +67,21 @@ test('HOSTWIRE_COMPILE_CACHE=0 writes nothing', async (t) => {
   const { home, dir } = tempHome(t);
   t.is(await version(home, { HOSTWIRE_COMPILE_CACHE: '0' }), pkg.version);
   t.false(existsSync(dir));
+});
+
+test('writing a cache keeps the newest six, its own among them', async (t) => {
+  const { home, dir, files } = tempHome(t);
+  await version(home);
+  const own = files()[0]!;
+  rmSync(path.join(dir, own));
+  for (let i = 0; i < 8; i++) {
+    const f = path.join(dir, `${String(i).padStart(20, '0')}-other.bin`);
+    writeFileSync(f, 'old', { mode: 0o600 });
+    utimesSync(f, 1_000_000 + i, 1_000_000 + i);
+  }
+  await version(home);
+  const left = files();
+  t.is(left.length, 6);
+  t.true(left.includes(own));
+  t.false(left.includes(`${'0'.repeat(20)}-other.bin`), 'the oldest went');
 });
