@@ -16,7 +16,7 @@ export function registerLabCommands(program: Command): Command {
   const nameOpt = (): Option => new Option('-n, --name <lab>', 'lab name: 1-12 lowercase letters/digits').default(DEFAULT_LAB);
 
   lab.command('up').description('build/reuse the rootfs and boot a lab; hosts are named <lab>-1, <lab>-2 ...')
-    .addHelpText('after', '\nExamples:\n  hostwire lab up --name demo --hosts 2\n  hostwire lab up --name ovs --hosts 3 --vms 1          # the 3rd host is a qemu VM (own kernel)\n  hostwire lab up --name fw --packages firewalld,nftables')
+    .addHelpText('after', '\nExamples:\n  hostwire lab up --name demo --hosts 2\n  hostwire lab up --name ovs --hosts 3 --vms 1          # the 3rd host is a qemu VM (own kernel)\n  hostwire lab up --name fw --packages firewalld,nftables\n  hostwire lab up --name nm --hosts 1 --nm-ovs              # NetworkManager activates ovs-* profiles')
     .addOption(nameOpt())
     .option('--hosts <n>', 'number of hosts', (v) => Number(v), 3)
     .option('--vms <n>', 'the last N hosts are VMs (qemu, own kernel: ipip, GRE, VLAN, kernel OVS; ~1 min to boot)', (v) => Number(v), 0)
@@ -26,10 +26,11 @@ export function registerLabCommands(program: Command): Command {
     .option('--wire <a=b>', 'point-to-point link HOST:NIC=HOST:NIC between two VM hosts\' extra NICs (a LACP partner; repeatable)',
       (v: string, all: Wire[]) => [...all, parseWire(v)], [] as Wire[])
     .option('--packages <list...>', 'extra Debian packages for the rootfs (comma or space separated)')
+    .option('--nm-ovs', "nspawn hosts run NetworkManager with its OVS device plugin (Debian's lacks it; rebuilt from Debian's source once per machine, minutes)")
     .option('--timeout <seconds>', 'give up booting after this long (VM hosts: at least 600 s)', (v) => Number(v), 120)
-    .action(async (o: { name: string; hosts: number; vms: number; vmMemory: number; vmNics: number; vmSelinux?: boolean; wire: Wire[]; packages?: string[]; timeout: number }) => {
+    .action(async (o: { name: string; hosts: number; vms: number; vmMemory: number; vmNics: number; vmSelinux?: boolean; wire: Wire[]; packages?: string[]; nmOvs?: boolean; timeout: number }) => {
       const packages = (o.packages ?? []).flatMap((p) => p.split(',')).filter(Boolean);
-      const r = await labUp({ name: o.name, hosts: o.hosts, vms: o.vms, vm: { memoryMb: o.vmMemory, nics: o.vmNics, selinux: o.vmSelinux }, wires: o.wire, packages,
+      const r = await labUp({ name: o.name, hosts: o.hosts, vms: o.vms, vm: { memoryMb: o.vmMemory, nics: o.vmNics, selinux: o.vmSelinux }, wires: o.wire, packages, nmOvs: o.nmOvs,
         timeoutMs: o.timeout * 1000, onProgress: say });
       for (const h of r.state.hosts) console.log(`${h.name}\t${h.ip}${h.kind === 'vm' ? '\tvm' : ''}`);
       say(`lab ${o.name} up in ${r.seconds.toFixed(1)} s on ${r.state.subnet.cidr}`);

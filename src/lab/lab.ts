@@ -8,6 +8,7 @@ import { cgroupDirs, checkLabName, DEFAULT_LAB, hostName, hostNetns, LAB_BRIDGE,
 import { createHostNetwork, createLabNetwork } from './network.js';
 import { bootHost, mountOverlay } from './nspawn.js';
 import { ensureRootfs } from './rootfs.js';
+import { ensureNmOvs, installNmOvs } from './nm-ovs.js';
 import { listLabNames, readState, writeState, type HostKind, type HostState, type LabState } from './state.js';
 import { allocateSubnet, hostIp } from './subnet.js';
 import { teardownLab, type TeardownReport } from './teardown.js';
@@ -41,6 +42,11 @@ export interface LabUpOptions {
   vmTimeoutMs?: number;
   /** Extra Debian packages for the rootfs (a new list means a new cached rootfs). */
   packages?: string[];
+  /**
+   * nspawn hosts get NetworkManager with its OVS device plugin (Debian's is built without it): the same
+   * version rebuilt from Debian's source with ovs on, in the host's overlay (nm-ovs.ts; built once per machine).
+   */
+  nmOvs?: boolean;
   /** Overall limit for booting and waiting (the rootfs build is not counted). Default 120 s. */
   timeoutMs?: number;
   onProgress?: (line: string) => void;
@@ -79,11 +85,13 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabUpResult> {
   for (const gone of await sweepOrphanedLabs(name)) progress(`removed lab ${gone} (the process it belonged to has ended)`);
 
   const rootfs = await ensureRootfs({ packages: options.packages, onProgress: progress });
+  const nmOvs = options.nmOvs ? await ensureNmOvs(rootfs.path, { onProgress: progress }) : undefined;
   const image: VmImage | undefined = kinds.includes('vm') ? await ensureVmImage(rootfs, { onProgress: progress, selinux: options.vm?.selinux }) : undefined;
   const started = Date.now();
   const deadline = started + (options.timeoutMs ?? 120_000);
   const vmDeadline = Math.max(deadline, started + (options.vmTimeoutMs ?? VM_TIMEOUT_MS));
   const state = await newState(name, kinds, rootfs.path);
+  if (nmOvs) state.nmOvs = nmOvs.version;
   if (ownerPid !== undefined) state.owner = await ownerOf(ownerPid);
   try {
     await writeState(state);
@@ -104,6 +112,7 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabUpResult> {
       }
       await mkdir(`${host.dir}/upper`, { recursive: true });
       known.push(await writeHostIdentity(state, host, `${host.dir}/upper`, rootfs.path));
+      if (nmOvs) await installNmOvs(nmOvs, `${host.dir}/upper`, rootfs.path);
       if (!(await createHostNetwork(state, host, rootfs.path))) {
         progress(`warning: tx offload left on for ${host.veth} (no ethtool in the rootfs): TCP through OVS netdev ports may fail`);
       }

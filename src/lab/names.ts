@@ -5,6 +5,8 @@ import { BadInputError } from '../errors.js';
 export const LABS_DIR = '/var/lib/hostwire/labs';
 export const ROOTFS_CACHE_DIR = '/var/cache/hostwire/rootfs';
 export const VM_CACHE_DIR = '/var/cache/hostwire/vm';
+/** NetworkManager rebuilt with its OVS device plugin, per Debian version (nm-ovs.ts). */
+export const NM_OVS_CACHE_DIR = '/var/cache/hostwire/nm-ovs';
 export const CGROUP_ROOTS = ['/sys/fs/cgroup/systemd', '/sys/fs/cgroup/unified'];
 export const PROPAGATE_DIR = '/run/systemd/nspawn/propagate';
 export const DEFAULT_LAB = 'lab';

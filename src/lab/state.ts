@@ -71,6 +71,8 @@ export interface LabState {
   owner?: LabOwner;
   /** The detached process that removes the lab when `owner` ends (src/lab/owner.ts). */
   watchdogPid?: number;
+  /** nspawn hosts run NetworkManager (this Debian version) rebuilt with its OVS plugin (`lab up --nm-ovs`). */
+  nmOvs?: string;
 }
 
 /** A pid and its start time (clock ticks after boot, /proc/<pid>/stat field 22): a reused pid is not the owner. */
