@@ -6,7 +6,7 @@ import type { ExecutionContext } from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { labInventoryYaml } from '../../src/lab/index.js';
+import { labInventoryYaml, type LabUpOptions } from '../../src/lab/index.js';
 import { shellJoin } from '../../src/transports/quote.js';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
 import { runRole, type RoleRun } from './sdn-agent-helpers.js';
@@ -23,7 +23,7 @@ export interface UplinkLab {
 }
 
 /** A fresh lab host for one test: deadline below ava's 5 min, torn down even on failure. */
-export async function uplinkLab(t: ExecutionContext, lab: string, deadlineMs = 240_000): Promise<UplinkLab> {
+export async function uplinkLab(t: ExecutionContext, lab: string, deadlineMs = 240_000, options: Omit<LabUpOptions, 'name'> = {}): Promise<UplinkLab> {
   t.timeout(deadlineMs, `${lab}: the test's own deadline`);
   const dir = mkdtempSync(path.join(tmpdir(), `hw-${lab}-`));
   let host: LabHost | undefined;
@@ -31,7 +31,7 @@ export async function uplinkLab(t: ExecutionContext, lab: string, deadlineMs = 2
     await host?.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  host = await labHost(lab);
+  host = await labHost(lab, options);
   const inventory = path.join(dir, 'inventory.yml');
   const playbook = path.join(dir, 'ovs.yml');
   writeFileSync(inventory, labInventoryYaml(host.state));

@@ -2,8 +2,10 @@
 // nmcli commands, all with `save no` (in /run: a power cut cannot leave half a config in /etc).
 // The commands become <bridge>.nm (a small sh script: `up` creates and activates, `down` deletes)
 // that the host script runs inside the same commit-confirmed transaction.
+import { createHash } from 'node:crypto';
 import { shellJoin } from '../../transports/quote.js';
 import type { BridgeEnv, UplinkConfig } from './env.js';
+import { RUN_DIR } from './script/index.js';
 
 export interface NmNames { bridge: string; portBridge: string; portPhys: string; ifPhys: string; ifBridge: string }
 
@@ -11,6 +13,16 @@ export interface NmNames { bridge: string; portBridge: string; portPhys: string;
 export function nmNames(bridge: string, primary: boolean): NmNames {
   const n = primary ? 0 : 1;
   return { bridge, portBridge: `ovs-port-${bridge}`, portPhys: `ovs-port-phys${n}`, ifPhys: `ovs-if-phys${n}`, ifBridge: `ovs-if-${bridge}` };
+}
+
+/**
+ * A fixed UUID per profile name: a port's children name it as their master by UUID. NM 1.42 reads a
+ * `connection.master` that is not a UUID as an interface name: `master ovs-port-phys0` failed on a lab host
+ * with the plugin ("Can not find a master for ovs-if-phys0: Master connection not found or invalid").
+ */
+export function nmUuid(conName: string): string {
+  const h = createHash('sha256').update(`hostwire:configure_ovs:${conName}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 const add = (words: string[]) => shellJoin(['nmcli', 'connection', 'add', ...words, 'save', 'no']);
@@ -25,17 +37,38 @@ export function planNmUp(u: UplinkConfig, e: BridgeEnv, primary = e.metric === 4
     ? ['ipv4.method', 'auto', 'ipv4.dhcp-client-id', 'mac']
     : v4.length ? ['ipv4.method', 'manual', 'ipv4.addresses', v4.join(','), ...(gw4 ? ['ipv4.gateway', gw4] : [])] : ['ipv4.method', 'disabled'];
   const ip6 = v6.length ? ['ipv6.method', 'manual', 'ipv6.addresses', v6.join(',')] : ['ipv6.method', 'ignore'];
+  const netdev = e.datapath === 'netdev';
   return [
-    add(['type', 'ovs-bridge', 'con-name', n.bridge, 'connection.interface-name', e.bridge, 'ovs-bridge.datapath-type', e.datapath, '802-3-ethernet.mtu', String(e.mtu)]),
-    add(['type', 'ovs-port', 'con-name', n.portBridge, 'connection.interface-name', e.bridge, 'connection.master', e.bridge, 'connection.slave-type', 'ovs-bridge']),
-    add(['type', 'ovs-port', 'con-name', n.portPhys, 'connection.interface-name', u.iface, 'connection.master', e.bridge, 'connection.slave-type', 'ovs-bridge']),
-    add(['type', '802-3-ethernet', 'con-name', n.ifPhys, 'connection.interface-name', u.iface, 'connection.master', n.portPhys, 'connection.slave-type', 'ovs-port',
+    add(['type', 'ovs-bridge', 'con-name', n.bridge, 'connection.uuid', nmUuid(n.bridge), 'connection.interface-name', e.bridge, 'ovs-bridge.datapath-type', e.datapath, '802-3-ethernet.mtu', String(e.mtu)]),
+    add(['type', 'ovs-port', 'con-name', n.portBridge, 'connection.uuid', nmUuid(n.portBridge), 'connection.interface-name', e.bridge, 'connection.master', nmUuid(n.bridge), 'connection.slave-type', 'ovs-bridge']),
+    add(['type', 'ovs-port', 'con-name', n.portPhys, 'connection.uuid', nmUuid(n.portPhys), 'connection.interface-name', u.iface, 'connection.master', nmUuid(n.bridge), 'connection.slave-type', 'ovs-bridge']),
+    add(['type', '802-3-ethernet', 'con-name', n.ifPhys, 'connection.interface-name', u.iface, 'connection.master', nmUuid(n.portPhys), 'connection.slave-type', 'ovs-port',
       'connection.autoconnect-priority', '100', '802-3-ethernet.mtu', String(e.mtu), '802-3-ethernet.cloned-mac-address', e.mac]),
-    `${add(['type', 'ovs-interface', 'con-name', n.ifBridge, 'connection.interface-name', e.bridge, 'connection.master', n.portBridge, 'connection.slave-type', 'ovs-port',
-      '802-3-ethernet.mtu', String(e.mtu), '802-3-ethernet.cloned-mac-address', e.mac, ...ip4, ...ip6,
+    `${add(['type', 'ovs-interface', 'con-name', n.ifBridge, 'connection.interface-name', e.bridge, 'connection.master', nmUuid(n.portBridge), 'connection.slave-type', 'ovs-port',
+      'connection.autoconnect', 'no', '802-3-ethernet.mtu', String(e.mtu), ...(netdev ? [] : ['802-3-ethernet.cloned-mac-address', e.mac]), ...ip4, ...ip6,
       'ipv4.may-fail', 'no', 'ipv4.route-metric', String(e.metric), 'ipv6.route-metric', String(e.metric)]).replace(/ save no$/, '')} \${DNS:+ipv4.dns "$DNS"} save no`,
-    shellJoin(['nmcli', '--wait', '60', 'connection', 'up', n.ifPhys]),
+    ...planNmActivate(n, e),
+  ];
+}
+
+/**
+ * The activation, as seen on a lab host with the plugin (NM 1.42, netdev datapath): the NIC's profile
+ * completes only once the bridge's interface is up, so it runs in the background; the bridge's interface
+ * is not autoconnected (it would come up before its MAC is right) and gets autoconnect back afterwards
+ * (`--temporary`: the profiles stay in /run). On the netdev datapath NM cannot clone a MAC onto the
+ * interface (it failed "set-hw-addr ... not successfully set-cloned", then "ip-config-unavailable"):
+ * the bridge's `other_config:hwaddr` gives it the NIC's MAC instead, set before the interface exists.
+ */
+function planNmActivate(n: NmNames, e: BridgeEnv): string[] {
+  const q = (w: string) => shellJoin([w]);
+  return [
+    `${shellJoin(['nmcli', '--wait', '60', 'connection', 'up', n.ifPhys])} >"${RUN_DIR}/nm-${e.bridge}.$$" 2>&1 & phys=$!`,
+    `i=0; until ovs-vsctl --timeout=5 br-exists ${q(e.bridge)}; do i=$((i+1)); [ $i -lt 150 ] || { echo "NetworkManager made no OVS bridge ${e.bridge} in 30 s"; exit 1; }; sleep 0.2; done`,
+    ...(e.datapath === 'netdev' ? [shellJoin(['ovs-vsctl', '--timeout=10', 'set', 'bridge', e.bridge, `other_config:hwaddr="${e.mac}"`])] : []),
     shellJoin(['nmcli', '--wait', '60', 'connection', 'up', n.ifBridge]),
+    `wait $phys || { cat "${RUN_DIR}/nm-${e.bridge}.$$"; rm -f "${RUN_DIR}/nm-${e.bridge}.$$"; exit 1; }`,
+    `rm -f "${RUN_DIR}/nm-${e.bridge}.$$"`,
+    shellJoin(['nmcli', 'connection', 'modify', '--temporary', n.ifBridge, 'connection.autoconnect', 'yes']),
   ];
 }
 
@@ -49,6 +82,7 @@ export function planNmProfiles(u: UplinkConfig, e: BridgeEnv, primary: boolean):
   const dns = u.nmConn ? [`DNS=$(nmcli -g ipv4.dns connection show uuid ${shellJoin([u.nmConn])} 2>/dev/null | tr -d '\\\\')`] : ['DNS='];
   return [
     'set -e',
+    `mkdir -p ${RUN_DIR}`,
     'case "$1" in',
     'up)',
     ...planNmDown(e, primary),

@@ -48,7 +48,8 @@ nm_unmanage_all() {
   devs=""
   for f in "$ETC"/*.env; do
     [ -e "$f" ] || continue
-    ( load_env "$f"; echo "interface-name:$BRIDGE;interface-name:$UPLINK"
+    # The nm backend's devices are NetworkManager's own (its ovs-* profiles).
+    ( load_env "$f"; [ "$BACKEND" = nm ] && exit 0; echo "interface-name:$BRIDGE;interface-name:$UPLINK"
       for d in $VLAN_PARENT $MEMBERS; do echo "interface-name:$d"; done ) >>"$RUN/nm.$$"
   done
   if [ -s "$RUN/nm.$$" ]; then
@@ -124,7 +125,7 @@ ovs_port_ok() { # interface mtu
 apply_bridge() {
   load_env "$1"
   echo "apply $BRIDGE: uplink $UPLINK mac $MAC mtu $MTU $METHOD $ADDRS ($BACKEND backend)"
-  if [ "$BACKEND" = nm ]; then step sh "$ETC/$BRIDGE.nm" up; return $?; fi
+  if [ "$BACKEND" = nm ]; then step sh "$ETC/$BRIDGE.nm" up || return 1; finish_bridge; return $?; fi
   nm_unmanage_all
   if nm_running; then for d in "$UPLINK" $VLAN_PARENT $MEMBERS; do nmcli device set "$d" managed no 2>/dev/null || true; done; fi
   ensure_device "$UPLINK" "$MAC" || return 1
@@ -169,6 +170,11 @@ apply_bridge() {
     done
     IFS=$ifs
   fi
+  finish_bridge
+}
+
+# Both backends: the kernel's own ingress on a netdev uplink dropped, offloads off, the old DNS kept.
+finish_bridge() {
   if [ "$DROP_INGRESS" = 1 ]; then
     # netdev datapath: OVS reads the uplink through AF_PACKET copies; the kernel must not answer too.
     t=$(nft_table "$UPLINK")
@@ -192,7 +198,17 @@ restore_prev() {
   t=$(nft_table "$IFACE")
   nft delete table netdev "$t" 2>/dev/null || true
   nmb=0
-  if [ -e "$ETC/$b.nm" ]; then nmb=1; sh "$ETC/$b.nm" down; rm -f "$ETC/$b.nm"; fi
+  if [ -e "$ETC/$b.nm" ]; then
+    nmb=1; sh "$ETC/$b.nm" down; rm -f "$ETC/$b.nm"
+    # An uplink NM held without a profile of ours (its address set from outside: "connected (externally)")
+    # must not be taken by NM's auto-made DHCP profile once the OVS profiles are gone (seen on a lab host:
+    # "Wired connection 1" flushed the restored address 45 s after the rollback). With the device's
+    # autoconnect off (runtime only) NM takes the restored addresses as external again.
+    if [ -z "$NMCONN" ] && nm_running; then
+      nmcli device set "$IFACE" autoconnect no >/dev/null 2>&1 || true
+      nmcli device disconnect "$IFACE" >/dev/null 2>&1 || true
+    fi
+  fi
   vsctl --if-exists del-br "$b"
   ensure_device "$IFACE" "$MAC" || echo "cannot make $IFACE again: $FAILED"
   if [ -e "/run/systemd/network/10-hostwire-$b.network" ]; then
