@@ -4,9 +4,9 @@
 // nft, files; NM holds eth0 externally again, no ovs-* profile left, no DHCP started on eth0); the move
 // gives NM's MCO profile set (br-ex, ovs-port-br-ex, ovs-port-phys0, ovs-if-phys0, ovs-if-br-ex) activated
 // on the netdev datapath with eth0's MAC, address and default route (metric 48); a second run and --check
-// change nothing. The first build of NM with OVS takes minutes (cached after): the deadline allows it.
+// change nothing. In the VM tier (npm run test:vm): the first build of NM with OVS takes ~6 min per machine.
 import test from 'ava';
-import { snapshot, uplinkLab } from './uplink-helpers.js';
+import { snapshot, uplinkLab } from '../roles-lab/uplink-helpers.js';
 
 // The netdev datapath's tap for br-ex shows up as an external `tun` connection too: left out.
 const activeProfiles = 'nmcli -t -f NAME,TYPE,DEVICE connection show --active | grep -v "^lo:\\|:tun:" | sort';

@@ -3,7 +3,8 @@
 // address), the first host's eth0 takes its lease through a NetworkManager profile. A withheld confirmation
 // gives eth0 its lease back through that profile (NM holds it as before, no ovs-* profile left); the move
 // keeps the lease on br-ex through NM's ovs-if-br-ex (DHCP client id = the NIC's MAC, which br-ex has):
-// same address, default route metric 48, SSH on it; a second run and --check change nothing.
+// same address, default route metric 48, SSH on it; a second run and --check change nothing. In the VM tier
+// (npm run test:vm): the first build of NM with OVS takes ~6 min per machine.
 import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import { labInventoryYaml, type HostState } from '../../src/lab/index.js';
 import { labExec } from '../../src/lab/ssh.js';
 import { shellJoin } from '../../src/transports/quote.js';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
-import { runRole } from './sdn-agent-helpers.js';
+import { runRole } from '../roles-lab/sdn-agent-helpers.js';
 
 test('nm backend, DHCP uplink: the lease comes back on a rollback and moves onto NM\'s ovs-if-br-ex', async (t) => {
   // The first build of NM with OVS (minutes, once per machine) comes before the lab is up.
