@@ -4,8 +4,9 @@
 // nft, files; NM holds eth0 externally again, no ovs-* profile left, no DHCP started on eth0); the move
 // gives NM's MCO profile set (br-ex, ovs-port-br-ex, ovs-port-phys0, ovs-if-phys0, ovs-if-br-ex) activated
 // on the netdev datapath with eth0's MAC, address and default route (metric 48); a second run and --check
-// change nothing. In the VM tier (npm run test:vm): the first build of NM with OVS takes ~6 min per machine.
+// change nothing; after a reboot the boot oneshot makes and activates the same profiles. In the VM tier (npm run test:vm): the first build of NM with OVS takes ~6 min per machine.
 import test from 'ava';
+import { labReboot } from '../../src/lab/index.js';
 import { snapshot, uplinkLab } from '../roles-lab/uplink-helpers.js';
 
 // The netdev datapath's tap for br-ex shows up as an external `tun` connection too: left out.
@@ -46,4 +47,16 @@ test('nm backend, static uplink: rollback exactly, move into NM ovs-* profiles, 
   t.deepEqual((await l.role(nm)).changed, [], 'second run');
   const checked = await l.role(nm, true);
   t.deepEqual([checked.changed, checked.failed], [[], []], '--check');
+
+  // The profiles live in /run: at boot the oneshot (after NM, which starts after OVS) makes and activates them again.
+  const profiles = await l.host.sh(activeProfiles);
+  await l.host.transport.close();
+  const rebooted = Date.now();
+  await labReboot('nmost-1', { name: 'nmost', timeoutMs: 120_000 });
+  await l.host.transport.connect();
+  t.log(`reboot: SSH on br-ex ${((Date.now() - rebooted) / 1000).toFixed(1)} s after the power cycle began`);
+  t.is((await l.host.sh('systemctl is-active hostwire-configure-ovs.service')).trim(), 'active');
+  t.is(await l.host.sh(activeProfiles), profiles, 'the same NM profiles active after the reboot');
+  t.regex(await l.host.sh('ip route show default'), new RegExp(`^default via ${l.gw.replaceAll('.', '\\.')} dev br-ex proto static metric 48 *$`, 'm'));
+  t.deepEqual((await l.role(nm)).changed, [], 'a run after the reboot');
 });
