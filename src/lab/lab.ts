@@ -86,6 +86,7 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabUpResult> {
 
   const rootfs = await ensureRootfs({ packages: options.packages, onProgress: progress });
   const nmOvs = options.nmOvs ? await ensureNmOvs(rootfs.path, { onProgress: progress }) : undefined;
+  if (nmOvs && kinds.includes('vm')) progress("warning: --nm-ovs reaches nspawn hosts only; VM hosts keep Debian's NetworkManager (no OVS plugin)");
   const image: VmImage | undefined = kinds.includes('vm') ? await ensureVmImage(rootfs, { onProgress: progress, selinux: options.vm?.selinux }) : undefined;
   const started = Date.now();
   const deadline = started + (options.timeoutMs ?? 120_000);
