@@ -2,8 +2,9 @@
 // live host differs from it (an empty list = converged).
 import type { OvsGatewayArgs } from './args.js';
 import { renderEnv, type BridgeEnv, type UplinkConfig } from './env.js';
-import type { GatewayState } from './parse.js';
+import type { Addr, GatewayState } from './parse.js';
 import { ETC_DIR } from './script/index.js';
+import { interfaceId } from './ipv6-auto.js';
 
 export const envPath = (bridge: string) => `${ETC_DIR}/${bridge}.env`;
 export const nftTableName = (uplink: string) => `hostwire_${uplink.replace(/[^A-Za-z0-9_]/g, '_')}`;
@@ -31,6 +32,7 @@ export function desiredEnv(u: UplinkConfig, a: OvsGatewayArgs, bridge: string, m
     check: primary && a.check_targets ? a.check_targets : v4gw ? [v4gw] : [],
     backend,
     ...(u.device && u.device.kind !== 'nic' ? { device: u.device } : {}),
+    ...(u.v6 ? { v6: u.v6 } : {}),
   };
 }
 
@@ -62,7 +64,20 @@ export function driftOf(s: GatewayState, e: BridgeEnv): string[] {
     const ok = s.routes.some((x) => x.family === family && x.dst === 'default' && x.dev === e.bridge && (x.metric ?? 0) === e.metric && (!via || x.gateway === via));
     if (!ok) d.push(`route "${r}" missing on ${e.bridge}`);
   }
-  if (e.method === 'dhcp' && !s.routes.some((x) => x.dst === 'default' && x.dev === e.bridge)) d.push(`no default route on ${e.bridge}`);
+  if (e.method === 'dhcp' && !s.routes.some((x) => x.family === 4 && x.dst === 'default' && x.dev === e.bridge)) d.push(`no default route on ${e.bridge}`);
+  if (e.v6) d.push(...ipv6Drift(s, e, link.addrs));
   if (e.dropIngress && !s.nftTables.includes(nftTableName(e.uplink))) d.push(`kernel ingress on ${e.uplink} not dropped`);
+  return d;
+}
+
+/** SLAAC/DHCPv6 on the bridge: an address per recorded token (or any global one) and a default route from RAs at the metric. */
+function ipv6Drift(s: GatewayState, e: BridgeEnv, addrs: Addr[]): string[] {
+  const d: string[] = [];
+  const v6 = addrs.filter((a) => a.family === 'inet6' && a.scope === 'global' && !a.temporary);
+  for (const t of e.v6!.tokens) if (!v6.some((a) => interfaceId(a.local) === t)) d.push(`no SLAAC address ${t} on ${e.bridge}`);
+  if (!v6.length) d.push(`no IPv6 address on ${e.bridge}`);
+  if (e.v6!.method === 'auto' && !s.routes.some((x) => x.family === 6 && x.dst === 'default' && x.dev === e.bridge && (x.metric ?? 0) === e.metric)) {
+    d.push(`no IPv6 default route (router advertisement, metric ${e.metric}) on ${e.bridge}`);
+  }
   return d;
 }

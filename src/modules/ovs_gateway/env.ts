@@ -4,6 +4,7 @@
 import { shellQuote } from '../../transports/quote.js';
 import { deviceEnvPairs, deviceFromEnv } from './device-env.js';
 import type { UplinkDevice } from './uplink-device.js';
+import { ipv6EnvPairs, ipv6FromEnv, type Ipv6Auto } from './ipv6-auto.js';
 
 export interface UplinkConfig {
   iface: string;
@@ -20,6 +21,8 @@ export interface UplinkConfig {
   nmConn?: string;
   /** A bond or a VLAN (absent: a NIC): how to make it again. */
   device?: UplinkDevice;
+  /** IPv6 by router advertisements/DHCPv6 (absent: static IPv6 only, or none). */
+  v6?: Ipv6Auto;
 }
 
 export interface BridgeEnv {
@@ -36,6 +39,7 @@ export interface BridgeEnv {
   check: string[];
   backend: 'ovs' | 'nm';
   device?: UplinkDevice;
+  v6?: Ipv6Auto;
 }
 
 const line = (k: string, v: string | number) => `${k}=${shellQuote(String(v))}\n`;
@@ -45,7 +49,7 @@ export function renderEnv(e: BridgeEnv): string {
     line('BRIDGE', e.bridge), line('UPLINK', e.uplink), line('MAC', e.mac), line('MTU', e.mtu), line('METHOD', e.method),
     line('ADDRS', e.addrs.join(' ')), line('ROUTES', e.routes.join(';')), line('METRIC', e.metric), line('DATAPATH', e.datapath),
     line('DROP_INGRESS', e.dropIngress ? 1 : 0), line('CHECK', e.check.join(' ')), line('BACKEND', e.backend),
-    ...deviceEnvPairs(e.device).map(([k, v]) => line(k, v)),
+    ...deviceEnvPairs(e.device).map(([k, v]) => line(k, v)), ...ipv6EnvPairs(e.v6).map(([k, v]) => line(k, v)),
   ].join('');
 }
 
@@ -53,7 +57,7 @@ export function renderPrev(u: UplinkConfig): string {
   return '# hostwire configure_ovs: the uplink before the move (restored on rollback or removal)\n' + [
     line('IFACE', u.iface), line('MAC', u.mac), line('MTU', u.mtu), line('METHOD', u.method), line('ADDRS', u.addrs.join(' ')),
     line('ROUTES', u.routes.join(';')), line('GATEWAYS', u.gateways.join(' ')), line('NMCONN', u.nmConn ?? ''),
-    ...deviceEnvPairs(u.device).map(([k, v]) => line(k, v)),
+    ...deviceEnvPairs(u.device).map(([k, v]) => line(k, v)), ...ipv6EnvPairs(u.v6).map(([k, v]) => line(k, v)),
   ].join('');
 }
 
@@ -61,7 +65,7 @@ export function renderPrev(u: UplinkConfig): string {
 export function parseEnvText(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const raw of text.split('\n')) {
-    const m = /^([A-Z_]+)=(.*)$/.exec(raw.trim());
+    const m = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(raw.trim());
     if (!m) continue;
     const v = m[2]!;
     out[m[1]!] = v.startsWith("'") ? v.slice(1, -1).replaceAll(`'\\''`, "'") : v;
@@ -78,5 +82,6 @@ export function parsePrev(text: string): UplinkConfig | undefined {
     addrs: list(v.ADDRS, ' '), routes: list(v.ROUTES, ';'), gateways: list(v.GATEWAYS, ' '),
     ...(v.NMCONN ? { nmConn: v.NMCONN } : {}),
     ...(deviceFromEnv(v) ? { device: deviceFromEnv(v)! } : {}),
+    ...(ipv6FromEnv(v) ? { v6: ipv6FromEnv(v)! } : {}),
   };
 }

@@ -5,7 +5,9 @@ import { readSections, type Section } from '../../probe/sections.js';
 import { asMap, parseOvsTables } from '../kit/ovsdb.js';
 import { parseOvsKernel, type OvsKernel } from './datapath.js';
 
-export interface Addr { family: 'inet' | 'inet6'; local: string; prefixlen: number; scope: string; dynamic: boolean }
+export interface Addr { family: 'inet' | 'inet6'; local: string; prefixlen: number; scope: string; dynamic: boolean;
+  /** IPv6 flags: a kernel SLAAC address (mngtmpaddr), a privacy address (temporary); only when set. */
+  mngtmpaddr?: boolean; temporary?: boolean }
 export interface Link {
   name: string; mac?: string; mtu: number; up: boolean; master?: string; addrs: Addr[]; linkType?: string; kind?: string; maxMtu?: number;
   /** false when the kernel flags NO-CARRIER (a cable out, a bond with no active port, a VLAN's parent down). */
@@ -19,6 +21,8 @@ export interface Link {
 }
 export interface Route { dst: string; gateway?: string; dev?: string; metric?: number; protocol?: string; scope?: string; family: 4 | 6 }
 export interface OvsBridgeInfo { name: string; datapathType: string; failMode: string; otherConfig: Record<string, string>; externalIds: Record<string, string>; ports: string[] }
+/** NetworkManager's DHCPv6 client on one device: the DUID and IAID it sent and the addresses it got. */
+export interface NmDhcp6 { duid?: string; iaid?: number; addrs: string[] }
 export interface NmDevice { device: string; type: string; state: string; conUuid: string }
 
 export interface GatewayState {
@@ -33,6 +37,8 @@ export interface GatewayState {
   /** Path -> content of MCO's hint files and hostwire's saved env/prev files that exist. */
   files: Record<string, string>;
   nm: { present: boolean; running: boolean; ovsPlugin: boolean; devices: NmDevice[] };
+  /** Device -> NM's DHCPv6 lease on it (devices without one are absent). */
+  nmDhcp6?: Record<string, NmDhcp6>;
   nftTables: string[];
   /** The kernel's openvswitch module (datapath_type auto). */
   ovsKernel: OvsKernel;
@@ -63,7 +69,7 @@ function json<T>(s: Section | undefined, what: string): T {
 }
 
 interface AddrJson { ifname: string; address?: string; mtu: number; flags?: string[]; master?: string; link_type?: string; max_mtu?: number; link?: string | null;
-  linkinfo?: { info_kind?: string; info_data?: Record<string, unknown>; info_slave_kind?: string }; addr_info?: { family: string; local: string; prefixlen: number; scope?: string; dynamic?: boolean }[] }
+  linkinfo?: { info_kind?: string; info_data?: Record<string, unknown>; info_slave_kind?: string }; addr_info?: { family: string; local: string; prefixlen: number; scope?: string; dynamic?: boolean; mngtmpaddr?: boolean; temporary?: boolean }[] }
 
 export function parseLinks(s: Section | undefined): Link[] {
   return json<AddrJson[]>(s, 'ip -j addr').map((l) => ({
@@ -82,6 +88,7 @@ export function parseLinks(s: Section | undefined): Link[] {
     ...(typeof l.link === 'string' && l.link ? { parent: l.link } : {}),
     addrs: (l.addr_info ?? []).filter((a) => a.family === 'inet' || a.family === 'inet6').map((a) => ({
       family: a.family as Addr['family'], local: a.local, prefixlen: a.prefixlen, scope: a.scope ?? 'global', dynamic: Boolean(a.dynamic),
+      ...(a.mngtmpaddr ? { mngtmpaddr: true } : {}), ...(a.temporary ? { temporary: true } : {}),
     })),
   }));
 }
@@ -112,6 +119,24 @@ export function parseNm(s: Section | undefined): GatewayState['nm'] {
     return { device: device!, type: type!, state: state!, conUuid: conUuid ?? '' };
   });
   return { present: true, running: lines[0] === 'running', ovsPlugin: lines.includes('@@plugin ovs'), devices };
+}
+
+/** `nmcli -t -f GENERAL.DEVICE,DHCP6 device show`: each device's dhcp6_client_id, iaid and ip6_address options. */
+export function parseNmDhcp6(s: Section | undefined): Record<string, NmDhcp6> {
+  const out: Record<string, NmDhcp6> = {};
+  let dev: string | undefined;
+  for (const line of (s?.out ?? '').split('\n')) {
+    const d = /^GENERAL\.DEVICE:(.+)$/.exec(line);
+    if (d) { dev = d[1]!; continue; }
+    const o = /^DHCP6\.OPTION\[\d+\]:(\w+) = (.+)$/.exec(line);
+    if (!dev || !o) continue;
+    const l = (out[dev] ??= { addrs: [] });
+    const v = o[2]!.trim();
+    if (o[1] === 'dhcp6_client_id' && /^[0-9a-f]{2}(:[0-9a-f]{2})+$/i.test(v)) l.duid = v.toLowerCase();
+    if (o[1] === 'iaid' && /^[0-9a-f]{2}(:[0-9a-f]{2}){3}$/i.test(v)) l.iaid = parseInt(v.replaceAll(':', ''), 16);
+    if (o[1] === 'ip6_address') l.addrs.push(...v.split(' ').filter(Boolean));
+  }
+  return out;
 }
 
 function parseOvs(sections: Map<string, Section>): Pick<GatewayState, 'ovsError' | 'bridges' | 'ovsIfTypes'> {
@@ -147,6 +172,7 @@ export function parseGatewayProbe(stdout: string): GatewayState {
     routes: [...parseRoutes(s.get('route4'), 4), ...parseRoutes(s.get('route6'), 6)],
     files: parseFiles(s.get('files')?.out ?? ''),
     nm: parseNm(s.get('nm')),
+    nmDhcp6: parseNmDhcp6(s.get('dhcp6')),
     ovsKernel: parseOvsKernel(s.get('kmod')),
     nftTables: (s.get('nft')?.out ?? '').split('\n').flatMap((l) => /^table netdev (\S+)/.exec(l.trim())?.[1] ?? []),
     bootUnitEnabled: boot[0] === 'enabled',

@@ -42,6 +42,9 @@ const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
 function bridgeChange(s: GatewayState, u: { config: UplinkConfig; moved: boolean }, e: BridgeEnv, primary: boolean): TxnChange[] {
   const drift = driftOf(s, e);
   if (drift.length === 0) return [];
+  if (u.config.v6 && e.backend === 'nm') {
+    throw new HostwireError('bad-input', `ovs_gateway: ${e.uplink}'s IPv6 comes from router advertisements/DHCPv6 (${u.config.v6.method}); the nm backend moves static IPv6 only so far - use backend: ovs (configure_ovs_backend: ovs)`);
+  }
   const device = u.config.device;
   if (device && device.kind !== 'nic') {
     if (e.backend === 'nm') {

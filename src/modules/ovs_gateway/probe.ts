@@ -26,6 +26,8 @@ export const GATEWAY_PROBE = [
   section('route6', 'ip -j -6 route show default'),
   section('files', `for f in ${Object.values(HINT_FILES).join(' ')} ${BOOT_UNIT_PATH} ${ETC_DIR}/*.env ${LIB_DIR}/*.prev; do [ -f "$f" ] && { echo "@@file $f"; cat "$f"; echo; }; done; true`),
   section('nm', `command -v nmcli >/dev/null || exit 127; nmcli -t -f RUNNING general; for p in ${NM_PLUGIN_GLOB}; do [ -e "$p" ] && echo "@@plugin ovs"; done; nmcli -t -f DEVICE,TYPE,STATE,CON-UUID device`),
+  // NM's DHCPv6 client: the DUID/IAID a DHCPv6 uplink's lease is bound to (networkd on br-ex sends the same).
+  section('dhcp6', 'command -v nmcli >/dev/null || exit 0; nmcli -t -f GENERAL.DEVICE,DHCP6 device show'),
   section('nft', 'nft list tables netdev'),
   // Transactions still running: their unit is active; "waiting" once applied and checked (confirm window).
   section('pending', `systemctl list-units --plain --no-legend --state=active,activating 'hostwire-configure-ovs-*.service' 2>/dev/null | while read -r u _; do id=\${u#hostwire-configure-ovs-}; id=\${id%.service}; [ -e ${RUN_DIR}/result-"$id" ] && continue; if [ -e ${RUN_DIR}/waiting-"$id" ]; then echo "$id waiting $(cat ${RUN_DIR}/waiting-"$id")"; else echo "$id applying"; fi; done; true`),

@@ -5,6 +5,7 @@ import { parsePrev, type UplinkConfig } from './env.js';
 import type { GatewayState, Route } from './parse.js';
 import { LIB_DIR } from './script/index.js';
 import { uplinkDevice } from './uplink-device.js';
+import { detectIpv6Auto, isAutoAddr } from './ipv6-auto.js';
 
 export const prevPath = (bridge: string) => `${LIB_DIR}/${bridge}.prev`;
 
@@ -21,8 +22,10 @@ export function liveUplinkConfig(s: GatewayState, iface: string): UplinkConfig {
   const link = s.links.find((l) => l.name === iface);
   if (!link) throw new HostwireError('command-failed', `uplink ${iface} does not exist on the host`);
   if (!link.mac) throw new HostwireError('command-failed', `uplink ${iface} has no Ethernet MAC address (link type not ether)`);
-  const global = link.addrs.filter((a) => a.scope === 'global');
-  const routes = s.routes.filter((r) => r.dev === iface && r.protocol !== 'kernel' && r.scope !== 'link' && !(r.family === 6 && r.dst.startsWith('fe80')));
+  // SLAAC/DHCPv6 addresses and a default route from router advertisements come back by themselves on br-ex.
+  const v6 = detectIpv6Auto(s, iface);
+  const global = link.addrs.filter((a) => a.scope === 'global' && !isAutoAddr(a, v6));
+  const routes = s.routes.filter((r) => r.dev === iface && r.protocol !== 'kernel' && r.protocol !== 'ra' && r.scope !== 'link' && !(r.family === 6 && r.dst.startsWith('fe80')));
   // A lease shows as a dynamic address, or (infinite leases) as routes of protocol dhcp.
   const dhcp = global.some((a) => a.family === 'inet' && a.dynamic) || s.routes.some((r) => r.dev === iface && r.protocol === 'dhcp');
   const nmDev = s.nm.devices.find((d) => d.device === iface);
@@ -38,6 +41,7 @@ export function liveUplinkConfig(s: GatewayState, iface: string): UplinkConfig {
     gateways: routes.filter((r) => r.dst === 'default' && r.gateway).sort((a, b) => a.family - b.family).map((r) => r.gateway!),
     ...(nmManaged ? { nmConn: nmDev!.conUuid } : {}),
     ...(device.kind !== 'nic' ? { device } : {}),
+    ...(v6 ? { v6 } : {}),
   };
 }
 

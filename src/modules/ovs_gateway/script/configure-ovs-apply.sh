@@ -5,7 +5,8 @@
 
 vsctl() { ovs-vsctl --timeout=10 "$@"; }
 nm_running() { command -v nmcli >/dev/null 2>&1 && [ "$(nmcli -t -f RUNNING general 2>/dev/null)" = running ]; }
-load_env() { BRIDGE= UPLINK= MAC= MTU= METHOD= ADDRS= ROUTES= METRIC= DATAPATH= DROP_INGRESS= CHECK= BACKEND= NMCONN=; no_device; . "$1"; }
+load_env() { BRIDGE= UPLINK= MAC= MTU= METHOD= ADDRS= ROUTES= METRIC= DATAPATH= DROP_INGRESS= CHECK= BACKEND= NMCONN=; no_device; no_v6; . "$1"; }
+no_v6() { METHOD6= TOKENS6= DUID6= IAID6=; }
 no_device() { KIND= BOND_OPTS= MEMBERS= VLAN_ID= VLAN_PROTO= VLAN_PARENT=; }
 
 # A bond or VLAN uplink that is gone (at boot NetworkManager leaves it unmanaged, so nothing else makes it)
@@ -63,15 +64,6 @@ nm_unmanage_all() {
   fi
   rm -f "$RUN/nm.$$"
   nmcli general reload conf >/dev/null 2>&1 || true
-}
-
-networkd_dhcp() {
-  mkdir -p /run/systemd/network /run/systemd/networkd.conf.d
-  printf '[Network]\nManageForeignRoutes=no\nManageForeignRoutingPolicyRules=no\n' >/run/systemd/networkd.conf.d/50-hostwire.conf
-  printf '[Match]\nName=%s\n\n[Link]\nMACAddress=%s\n\n[Network]\nDHCP=ipv4\nIPv6AcceptRA=no\nLinkLocalAddressing=no\nKeepConfiguration=dhcp-on-stop\n\n[DHCPv4]\nClientIdentifier=mac\nRouteMetric=%s\nUseDNS=yes\n' \
-    "$BRIDGE" "$MAC" "$METRIC" >"/run/systemd/network/10-hostwire-$BRIDGE.network"
-  if systemctl is-active -q systemd-networkd; then networkctl reload; networkctl reconfigure "$BRIDGE" 2>/dev/null || true
-  else systemctl start systemd-networkd; fi
 }
 
 # The netdev datapath's bridge port is a tap ovs-vswitchd owns: under load it was seen to come back
@@ -137,10 +129,13 @@ apply_bridge() {
     -- --may-exist add-port "$BRIDGE" "$UPLINK" -- set interface "$UPLINK" mtu_request="$MTU" || return 1
   ovs_port_ok "$UPLINK" "$MTU" || return 1
   if nm_running; then nmcli device set "$BRIDGE" managed no 2>/dev/null || true; fi
+  # SLAAC/DHCPv6 on the bridge is networkd's alone: the kernel's own autoconfiguration would add a second
+  # (EUI-64) address before networkd takes the link.
+  [ -z "$METHOD6" ] || echo 0 >"/proc/sys/net/ipv6/conf/$BRIDGE/accept_ra" || true
   step ip link set dev "$UPLINK" up || return 1
   step ip link set dev "$BRIDGE" address "$MAC" mtu "$MTU" up || return 1
+  if [ "$METHOD" = dhcp ] || [ -n "$METHOD6" ]; then step networkd_conf || return 1; fi
   if [ "$METHOD" = dhcp ]; then
-    step networkd_dhcp || return 1
     # networkd sets the lease's address a moment before its default route: wait for both (seen in CI).
     i=0; until has_v4 "$BRIDGE" && ip -4 route show default dev "$BRIDGE" | grep -q .; do
       i=$((i+1))
@@ -154,6 +149,7 @@ apply_bridge() {
     for a in $ADDRS; do step ip addr replace "$a" dev "$BRIDGE" || return 1; done
     ensure_addrs "$BRIDGE" || { fail "the addresses $ADDRS do not stay on $BRIDGE"; return 1; }
   fi
+  if [ -n "$METHOD6" ]; then wait_v6 "$BRIDGE" || return 1; fi
   step ip addr flush dev "$UPLINK" scope global || return 1
   if [ "$METHOD" != dhcp ] && [ -n "$ROUTES" ]; then
     # ';'-separated routes, each split into words again inside the loop.
@@ -193,7 +189,7 @@ restore_prev() {
   # $1 = bridge name; puts the uplink back as it was before hostwire moved it.
   b=$1; p="$LIB/$b.prev"
   [ -e "$p" ] || { echo "no saved configuration for $b"; return 1; }
-  IFACE= MAC= MTU= METHOD= ADDRS= ROUTES= NMCONN=; no_device; . "$p"
+  IFACE= MAC= MTU= METHOD= ADDRS= ROUTES= NMCONN=; no_device; no_v6; . "$p"
   echo "restore $IFACE from $p"
   t=$(nft_table "$IFACE")
   nft delete table netdev "$t" 2>/dev/null || true
@@ -216,7 +212,8 @@ restore_prev() {
     systemctl is-active -q systemd-networkd && networkctl reload
   fi
   ip link set dev "$IFACE" address "$MAC" mtu "$MTU" up
-  if [ "$METHOD" = dhcp ]; then
+  # A lease or SLAAC/DHCPv6 that NetworkManager held comes back by re-activating its profile.
+  if [ "$METHOD" = dhcp ] || { [ -n "$METHOD6" ] && [ -n "$NMCONN" ]; }; then
     rm -f "$ETC/$b.env"; nm_unmanage_all
     if nm_running; then
       # An NM-made VLAN's parent bond and its ports were NM's too (the apply told NM to leave them): without them
@@ -225,7 +222,11 @@ restore_prev() {
       nmcli device set "$IFACE" managed yes || true
       [ -n "$NMCONN" ] && nmcli connection up uuid "$NMCONN" ifname "$IFACE" || true
     fi
+    # NM's activation is done before its IPv6 is: the rollback's sweep must find the addresses back.
+    if [ -n "$METHOD6" ]; then i=0; until has_v6 "$IFACE" || [ $i -ge 40 ]; do i=$((i+1)); sleep 0.5; done; fi
   else
+    # The kernel's own SLAAC (no NM profile): the link cycled sends a router solicitation at once.
+    if [ -n "$METHOD6" ]; then ip link set dev "$IFACE" down; ip link set dev "$IFACE" up; fi
     for a in $ADDRS; do ip addr replace "$a" dev "$IFACE"; done
     echo "$ROUTES" | tr ';' '\n' | while read -r r; do
       # shellcheck disable=SC2086

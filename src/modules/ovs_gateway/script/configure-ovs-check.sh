@@ -7,6 +7,9 @@
 dev_of() { ip route get "$1" 2>/dev/null | sed -n 's/.* dev \([^ ]*\).*/\1/p' | head -n 1; }
 
 routes_ok() { # the bridge's env is loaded
+  if [ "$METHOD6" = auto ] && ! ip -6 route show default dev "$BRIDGE" | grep -q " metric $METRIC\( \|$\)"; then
+    fail "no IPv6 default route (router advertisement) on $BRIDGE at metric $METRIC"; return 1
+  fi
   if [ "$METHOD" = dhcp ]; then
     ip -4 route show default dev "$BRIDGE" | grep -q . || { fail "no default route on $BRIDGE (DHCP)"; return 1; }
     return 0

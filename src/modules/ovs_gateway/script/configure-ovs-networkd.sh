@@ -1,0 +1,64 @@
+# The host-side script, part 1b: systemd-networkd on the bridge, for what a DHCPv4 server or an IPv6
+# router (SLAAC, DHCPv6) gave the uplink. The bridge has the uplink's MAC, so the DHCPv4 lease (client id
+# = MAC) comes back; SLAAC addresses come back through static tokens (the uplink's interface identifiers),
+# a DHCPv6 lease through the DUID and IAID the uplink's client used. Default routes at the bridge's metric.
+# networkd must not touch routes it did not make (the static ones hostwire adds with ip).
+
+networkd_conf() { # the bridge's env is loaded
+  mkdir -p /run/systemd/network /run/systemd/networkd.conf.d
+  printf '[Network]\nManageForeignRoutes=no\nManageForeignRoutingPolicyRules=no\n' >/run/systemd/networkd.conf.d/50-hostwire.conf
+  case "$METHOD/$METHOD6" in dhcp/dhcp) dhcp=yes ;; dhcp/*) dhcp=ipv4 ;; */dhcp) dhcp=ipv6 ;; *) dhcp=no ;; esac
+  f="/run/systemd/network/10-hostwire-$BRIDGE.network"
+  {
+    printf '[Match]\nName=%s\n\n[Link]\nMACAddress=%s\n\n[Network]\nDHCP=%s\n' "$BRIDGE" "$MAC" "$dhcp"
+    if [ "$METHOD6" = auto ]; then echo 'IPv6AcceptRA=yes'; else echo 'IPv6AcceptRA=no'; fi
+    if [ -n "$METHOD6" ]; then echo 'LinkLocalAddressing=ipv6'; else echo 'LinkLocalAddressing=no'; fi
+    echo 'KeepConfiguration=dhcp-on-stop'
+    # The static addresses too: networkd would drop addresses it did not make on a link it manages.
+    if [ "$METHOD" != dhcp ]; then for a in $ADDRS; do echo "Address=$a"; done; fi
+    [ "$METHOD" = dhcp ] && printf '\n[DHCPv4]\nClientIdentifier=mac\nRouteMetric=%s\nUseDNS=yes\n' "$METRIC"
+    if [ "$METHOD6" = auto ]; then
+      printf '\n[IPv6AcceptRA]\nRouteMetric=%s\nUseDNS=yes\n' "$METRIC"
+      # No SLAAC address on the uplink: none on the bridge either (the RA's prefix may still be autonomous).
+      [ -n "$TOKENS6" ] || echo 'UseAutonomousPrefix=no'
+      for t in $TOKENS6; do echo "Token=static:$t"; done
+    fi
+    if [ -n "$METHOD6" ]; then
+      printf '\n[DHCPv6]\nUseDNS=yes\n'
+      [ "$METHOD6" = dhcp ] && echo 'WithoutRA=solicit'
+      if [ -n "$DUID6" ]; then
+        # The DUID's first two bytes are its type (RFC 8415: 1 link-layer-time, 2 vendor, 3 link-layer, 4 uuid).
+        ty=$(printf '%s' "$DUID6" | cut -d: -f1-2 | tr -d :)
+        case "$ty" in 0001) ty=link-layer-time ;; 0002) ty=vendor ;; 0003) ty=link-layer ;; 0004) ty=uuid ;; *) ty=$((0x$ty)) ;; esac
+        printf 'DUIDType=%s\nDUIDRawData=%s\n' "$ty" "$(printf '%s' "$DUID6" | cut -d: -f3-)"
+      fi
+      [ -z "$IAID6" ] || echo "IAID=$IAID6"
+    fi
+  } >"$f.tmp"
+  mv "$f.tmp" "$f"
+  if systemctl is-active -q systemd-networkd; then networkctl reload; networkctl reconfigure "$BRIDGE" 2>/dev/null || true
+  else systemctl start systemd-networkd; fi
+}
+
+# SLAAC/DHCPv6 on the bridge: every token's address (and any global one) out of DAD, and with router
+# advertisements a default route at the bridge's metric. 30 s.
+has_v6() { # bridge
+  have=$(ip -6 -o addr show dev "$1" scope global -tentative 2>/dev/null)
+  [ -n "$have" ] || return 1
+  for t in $TOKENS6; do
+    t=${t#::}; while case $t in 0:*) true ;; *) false ;; esac; do t=${t#0:}; done # zero groups print as '::'
+    echo "$have" | grep -q ":$t/" || return 1
+  done
+}
+wait_v6() { # bridge
+  i=0
+  until has_v6 "$1" && { [ "$METHOD6" != auto ] || ip -6 route show default dev "$1" | grep -q " metric $METRIC\( \|$\)"; }; do
+    i=$((i+1))
+    if [ $i -gt 60 ]; then
+      if has_v6 "$1"; then fail "router advertisements on $1 gave no IPv6 default route in 30 s"
+      else fail "SLAAC/DHCPv6 on $1 gave not the addresses ${TOKENS6:-(any)} in 30 s (have: $(ip -6 -o addr show dev "$1" scope global | awk '{print $4}' | tr '\n' ' '))"; fi
+      return 1
+    fi
+    sleep 0.5
+  done
+}

@@ -1,0 +1,64 @@
+// ovs_gateway with IPv6 from router advertisements and DHCPv6, from probe output recorded on lab hosts
+// (dnsmasq on a second host sending RAs, then serving DHCPv6): the kernel's own SLAAC (eth0 outside NM:
+// dynamic + mngtmpaddr, EUI-64), NetworkManager's SLAAC (stable-privacy identifier, dynamic noprefixroute)
+// and NM's DHCPv6 client (a dynamic /128, its DUID and IAID in NM's DHCP6 options); then the DHCPv6 uplink
+// moved onto br-ex (networkd there got the same lease and the RA's default route at metric 48).
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { ovsGatewayArgs } from '../../src/modules/ovs_gateway/args.js';
+import { parseEnvText, parsePrev } from '../../src/modules/ovs_gateway/env.js';
+import { interfaceId, ipv6Groups } from '../../src/modules/ovs_gateway/ipv6-auto.js';
+import { parseGatewayProbe } from '../../src/modules/ovs_gateway/parse.js';
+import { isTxnChange, planUplink, type TxnChange } from '../../src/modules/ovs_gateway/plan-uplink.js';
+
+const probe = (n: string) => parseGatewayProbe(readFileSync(new URL(`../../../src/modules/ovs_gateway/cases/${n}.txt`, import.meta.url), 'utf8'));
+const args = (backend = 'ovs') => ovsGatewayArgs.parse({ mode: 'uplink', datapath_type: 'netdev', backend });
+const move = (n: string) => (planUplink(probe(n), args()).filter(isTxnChange) as TxnChange[])[0]!;
+
+test('IPv6 interface identifiers: groups expanded, the lower 64 bits as a token', (t) => {
+  t.deepEqual(ipv6Groups('fd5c:22::13e'), [0xfd5c, 0x22, 0, 0, 0, 0, 0, 0x13e]);
+  t.is(interfaceId('fd5c:22::858:aff:fe66:650b'), '::858:aff:fe66:650b');
+  t.is(interfaceId('fd5c:22::1'), '::0:0:0:1');
+});
+
+test('the kernel\'s SLAAC: the EUI-64 address is not copied, its identifier is the token, the RA default route stays the RA\'s', (t) => {
+  const m = move('probe-slaac-kernel-fresh');
+  const env = parseEnvText(m.txn.env!);
+  t.is(env.ADDRS, '10.102.101.11/24');
+  t.is(env.ROUTES, 'default via 10.102.101.1 metric 48');
+  t.deepEqual([env.METHOD6, env.TOKENS6, env.DUID6, env.IAID6], ['auto', '::858:aff:fe66:650b', '', '']);
+  const prev = parsePrev(m.txn.prev!)!;
+  t.deepEqual(prev.v6, { method: 'auto', tokens: ['::858:aff:fe66:650b'] });
+  t.is(prev.nmConn, undefined, 'eth0 was NM\'s only externally: the rollback cycles the link for a router solicitation');
+});
+
+test('NetworkManager\'s SLAAC: the stable-privacy identifier is kept as a token; the rollback re-activates the profile', (t) => {
+  const m = move('probe-slaac-nm-fresh');
+  const env = parseEnvText(m.txn.env!);
+  t.is(env.ADDRS, '10.102.101.11/24');
+  t.is(env.TOKENS6, '::615b:1d13:4acd:1b23');
+  t.is(parsePrev(m.txn.prev!)!.nmConn, '6571bf1a-1582-45d6-beeb-a713103e4dc8');
+});
+
+test('NetworkManager\'s DHCPv6: no token, the DUID and IAID of its lease; moved, the host is converged', (t) => {
+  const s = probe('probe-dhcp6-nm-fresh');
+  t.deepEqual(s.nmDhcp6?.eth0, { duid: '00:04:5b:b1:8a:ba:9a:5d:4b:6d:ce:9d:ed:63:b3:08:9c:9c', iaid: 0x2b506735, addrs: ['fd5c:22::13e'] });
+  const env = parseEnvText(move('probe-dhcp6-nm-fresh').txn.env!);
+  t.is(env.ADDRS, '10.102.101.11/24', 'the lease fd5c:22::13e/128 is not copied');
+  t.deepEqual([env.METHOD6, env.TOKENS6, env.DUID6, env.IAID6], ['auto', '', '00:04:5b:b1:8a:ba:9a:5d:4b:6d:ce:9d:ed:63:b3:08:9c:9c', '726689589']);
+  t.deepEqual(planUplink(probe('probe-dhcp6-nm-moved'), args()).filter(isTxnChange), []);
+});
+
+test('drift: the SLAAC address or the RA default route gone from br-ex', (t) => {
+  const s = probe('probe-dhcp6-nm-moved');
+  const noRoute = { ...s, routes: s.routes.filter((r) => !(r.family === 6 && r.dst === 'default')) };
+  t.regex(move2(noRoute).summary, /no IPv6 default route \(router advertisement, metric 48\) on br-ex/);
+  const noAddr = { ...s, links: s.links.map((l) => (l.name === 'br-ex' ? { ...l, addrs: l.addrs.filter((a) => a.family === 'inet') } : l)) };
+  t.regex(move2(noAddr).summary, /no IPv6 address on br-ex/);
+});
+const move2 = (s: ReturnType<typeof probe>) => (planUplink(s, args()).filter(isTxnChange) as TxnChange[])[0]!;
+
+test('the nm backend refuses an uplink whose IPv6 is SLAAC/DHCPv6 (it would be dropped), naming the way out', (t) => {
+  const e = t.throws(() => planUplink(probe('probe-slaac-nm-fresh'), args('nm')));
+  t.regex(e!.message, /eth0's IPv6 comes from router advertisements\/DHCPv6 \(auto\); the nm backend moves static IPv6 only so far - use backend: ovs/);
+});
