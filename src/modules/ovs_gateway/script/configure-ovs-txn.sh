@@ -16,7 +16,8 @@ diagnose() {
   ovs-vsctl --timeout=5 show >"$DIAG/ovs-vsctl-show.txt" 2>&1
   nft list ruleset >"$DIAG/nft.txt" 2>&1
   for f in "$ETC"/*.env "$LIB"/*.prev; do [ -e "$f" ] && cp "$f" "$DIAG/"; done
-  journalctl -u "hostwire-configure-ovs-$ID" --no-pager -o short-precise >"$DIAG/journal.txt" 2>&1
+  # networkd's lines too: it brings a DHCP lease or SLAAC/DHCPv6 onto the bridge.
+  journalctl -u "hostwire-configure-ovs-$ID" -u systemd-networkd --no-pager -o short-precise >"$DIAG/journal.txt" 2>&1
 }
 
 rollback() {

@@ -1,0 +1,96 @@
+// configure_ovs (mode uplink, ovs backend) on uplinks whose IPv6 comes from a router, for real: the second
+// lab host sends router advertisements with dnsmasq (SLAAC only, or stateful: DHCPv6), the first host's eth0
+// takes its IPv6 through a NetworkManager profile (ipv6.method auto; IPv4 static as before). A withheld
+// confirmation gives eth0 back exactly its addresses and routes through that profile; the move keeps the same
+// IPv6 address (SLAAC: the same interface identifier, NM's stable-privacy one; DHCPv6: the same lease, same
+// DUID/IAID) and the router's default route, at metric 48, on br-ex under systemd-networkd; the lab's
+// namespace reaches the host over IPv6 (ping, SSH) on that address; a second run and --check change nothing.
+import test, { type ExecutionContext } from 'ava';
+import { execa } from 'execa';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { labInventoryYaml, type HostState } from '../../src/lab/index.js';
+import { labExec, labSshArgv } from '../../src/lab/ssh.js';
+import { shellJoin } from '../../src/transports/quote.js';
+import { labHost, type LabHost } from '../helpers/lab-host.js';
+import { labPing } from '../helpers/lab-ping.js';
+import { runRole } from './sdn-agent-helpers.js';
+import { SNAPSHOT } from './uplink-helpers.js';
+
+/** dnsmasq's RA/DHCPv6 arguments per scenario; the prefix is the lab segment's IPv6 one. */
+const SCENARIOS = {
+  slaac: () => ['--dhcp-range=::,constructor:eth0,ra-only,64,10m'],
+  dhcp6: (p: string) => [`--dhcp-range=${p}::100,${p}::1ff,64,10m`, `--dhcp-leasefile=/run/hw-dhcp6.leases`],
+};
+
+async function scenario(t: ExecutionContext, lab: string, kind: keyof typeof SCENARIOS, prefix: string): Promise<void> {
+  t.timeout(290_000, `${lab}: the test's own deadline`);
+  const dir = mkdtempSync(path.join(tmpdir(), `hw-${lab}-`));
+  let l: LabHost | undefined;
+  t.teardown(async () => { await l?.close(); rmSync(dir, { recursive: true, force: true }); });
+  l = await labHost(lab, { hosts: 2 });
+  const { state } = l;
+  const [client, server] = state.hosts as [HostState, HostState];
+  const onHost = async (h: HostState, cmd: string) => {
+    const r = await labExec(state, h, cmd);
+    if (r.code !== 0) throw new Error(`${h.name}: rc=${r.code}: ${cmd}\n${r.stderr}`);
+    return r.stdout;
+  };
+  // The router: an address in the prefix on the server's eth0, dnsmasq advertising it every 10 s.
+  await onHost(server, `ip addr add ${prefix}::2/64 dev eth0 nodad && firewall-cmd -q --add-service=dhcpv6`);
+  await onHost(server, shellJoin(['systemd-run', '--quiet', '--unit=hw-ra', 'dnsmasq', '--keep-in-foreground', '--user=root', '--port=0',
+    '--interface=eth0', '--bind-interfaces', '--enable-ra', '--ra-param=eth0,10,600', ...SCENARIOS[kind](prefix), '--log-dhcp']));
+  await onHost(server, 'sleep 1; systemctl is-active -q hw-ra');
+  // The lab's namespace: an address in the prefix too (to ping and SSH the host over IPv6).
+  await execa('ip', ['-n', state.netns, 'addr', 'add', `${prefix}::1/64`, 'dev', state.bridge, 'nodad']);
+  await onHost(client, shellJoin(['systemd-run', '--quiet', '--collect', '--unit=hw-v6c', 'sh', '-c',
+    `sleep 1; nmcli connection add type ethernet con-name v6auto ifname eth0 ipv4.method manual ipv4.addresses ${client.ip}/24 ipv4.gateway ${state.subnet.gateway} ipv6.method auto && nmcli connection up v6auto`]));
+  const v6 = async (dev: string) => (await onHost(client, `ip -o -6 addr show dev ${dev} scope global -tentative`)).match(new RegExp(`inet6 (${prefix}::[0-9a-f:]+)/(\\d+)`))?.slice(1) ?? [];
+  let before: string[] = [];
+  for (let i = 0; i < 60 && !(before.length && /proto ra/.test(await onHost(client, 'ip -6 route show default'))); i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    before = await v6('eth0').catch(() => []);
+  }
+  t.is(before[1], kind === 'slaac' ? '64' : '128', `eth0 holds its ${kind} address`);
+  const addr = before[0]!;
+  const snap = async () => (await onHost(client, SNAPSHOT)).replace(/ expires \d+sec/g, '');
+  const snapBefore = await snap();
+  t.regex(snapBefore, /default via fe80::\S+ dev eth0 proto ra metric 100/);
+
+  const inventory = path.join(dir, 'inventory.yml');
+  const playbook = path.join(dir, 'ovs.yml');
+  writeFileSync(inventory, labInventoryYaml({ ...state, hosts: [client] }));
+  writeFileSync(playbook, '- hosts: all\n  gather_facts: false\n  roles:\n    - configure_ovs\n');
+  const role = (vars: Record<string, unknown> = {}, check = false) =>
+    runRole(playbook, inventory, { configure_ovs_mode: 'uplink', configure_ovs_datapath_type: 'netdev', ...vars }, check);
+
+  const drillStart = Date.now();
+  const drill = await role({ configure_ovs_confirm: false, configure_ovs_confirm_timeout: 15 });
+  t.log(`${kind}: withheld confirmation, back after ${((Date.now() - drillStart) / 1000).toFixed(1)} s`);
+  t.regex(drill.failed.join('\n'), /rolled back after [\d.]+ s: no confirmation from hostwire within 15 s/);
+  t.notRegex(drill.failed.join('\n'), /NOT restored/);
+  t.is(await snap(), snapBefore, 'the rollback gave eth0 back exactly its addresses and routes (NM re-activated the profile)');
+  t.regex(await onHost(client, 'nmcli -t -f GENERAL.CONNECTION device show eth0'), /v6auto/);
+
+  const started = Date.now();
+  const moved = await role();
+  t.log(`${kind}: move ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  t.deepEqual(moved.failed, []);
+  t.deepEqual(await v6('br-ex'), before, `the same ${kind} address on br-ex`);
+  t.regex(await onHost(client, 'ip -6 route show default'), /^default via fe80::\S+ dev br-ex proto ra metric 48 /, 'the router\'s default route on br-ex at metric 48');
+  t.is((await onHost(client, 'ip -o addr show dev eth0 scope global')).trim(), '');
+  if (kind === 'dhcp6') t.regex(await onHost(server, 'cat /run/hw-dhcp6.leases'), new RegExp(` ${addr} `), 'one lease, the same address');
+  let ping6 = await labPing(state, addr, ['-6', '-c3', '-i0.5', '-W3']);
+  for (let i = 0; i < 5 && ping6.code !== 0; i++) ping6 = await labPing(state, addr, ['-6', '-c3', '-i0.5', '-W3']);
+  t.is(ping6.code, 0, ping6.stdout);
+  const [cmd, ...args] = labSshArgv(state, { ...client, ip: addr }, ['ip -o -6 addr show dev br-ex scope global'], ['-o', 'BatchMode=yes', '-o', `HostKeyAlias=${client.ip}`]);
+  t.regex((await execa(cmd!, args)).stdout, new RegExp(`inet6 ${addr}/`), 'SSH over IPv6 reaches the host on br-ex at the same address');
+
+  t.deepEqual((await role()).changed, [], 'second run');
+  const checked = await role({}, true);
+  t.deepEqual([checked.changed, checked.failed], [[], []], '--check');
+}
+
+test.serial('a SLAAC uplink (NetworkManager) keeps its IPv6 address and default route through the rollback and the move', (t) => scenario(t, 'v6us', 'slaac', 'fd5c:23'));
+test.serial('a DHCPv6 uplink (NetworkManager) keeps its lease and default route through the rollback and the move', (t) => scenario(t, 'v6ud', 'dhcp6', 'fd5c:24'));
