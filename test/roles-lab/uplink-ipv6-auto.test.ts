@@ -1,6 +1,7 @@
 // configure_ovs (mode uplink, ovs backend) on uplinks whose IPv6 comes from a router, for real: the second
 // lab host sends router advertisements with dnsmasq (SLAAC only, or stateful: DHCPv6), the first host's eth0
-// takes its IPv6 through a NetworkManager profile (ipv6.method auto; IPv4 static as before). A withheld
+// takes its IPv6 through a NetworkManager profile (ipv6.method auto; IPv4 static as before), or, in a third
+// test, through the kernel's own SLAAC (no NM profile; the rollback cycles the link for a router solicitation). A withheld
 // confirmation gives eth0 back exactly its addresses and routes through that profile; the move keeps the same
 // IPv6 address (SLAAC: the same interface identifier, NM's stable-privacy one; DHCPv6: the same lease, same
 // DUID/IAID) and the router's default route, at metric 48, on br-ex under systemd-networkd; the lab's
@@ -24,7 +25,7 @@ const SCENARIOS = {
   dhcp6: (p: string) => [`--dhcp-range=${p}::100,${p}::1ff,64,10m`, `--dhcp-leasefile=/run/hw-dhcp6.leases`],
 };
 
-async function scenario(t: ExecutionContext, lab: string, kind: keyof typeof SCENARIOS, prefix: string): Promise<void> {
+async function scenario(t: ExecutionContext, lab: string, kind: keyof typeof SCENARIOS, prefix: string, nm = true): Promise<void> {
   t.timeout(290_000, `${lab}: the test's own deadline`);
   const dir = mkdtempSync(path.join(tmpdir(), `hw-${lab}-`));
   let l: LabHost | undefined;
@@ -44,8 +45,11 @@ async function scenario(t: ExecutionContext, lab: string, kind: keyof typeof SCE
   await onHost(server, 'sleep 1; systemctl is-active -q hw-ra');
   // The lab's namespace: an address in the prefix too (to ping and SSH the host over IPv6).
   await execa('ip', ['-n', state.netns, 'addr', 'add', `${prefix}::1/64`, 'dev', state.bridge, 'nodad']);
-  await onHost(client, shellJoin(['systemd-run', '--quiet', '--collect', '--unit=hw-v6c', 'sh', '-c',
-    `sleep 1; nmcli connection add type ethernet con-name v6auto ifname eth0 ipv4.method manual ipv4.addresses ${client.ip}/24 ipv4.gateway ${state.subnet.gateway} ipv6.method auto && nmcli connection up v6auto`]));
+  // Without an NM profile eth0 is NM's only externally: the kernel's own SLAAC (accept_ra 1, EUI-64) takes the RA.
+  if (nm) {
+    await onHost(client, shellJoin(['systemd-run', '--quiet', '--collect', '--unit=hw-v6c', 'sh', '-c',
+      `sleep 1; nmcli connection add type ethernet con-name v6auto ifname eth0 ipv4.method manual ipv4.addresses ${client.ip}/24 ipv4.gateway ${state.subnet.gateway} ipv6.method auto && nmcli connection up v6auto`]));
+  }
   const v6 = async (dev: string) => (await onHost(client, `ip -o -6 addr show dev ${dev} scope global -tentative`)).match(new RegExp(`inet6 (${prefix}::[0-9a-f:]+)/(\\d+)`))?.slice(1) ?? [];
   let before: string[] = [];
   for (let i = 0; i < 60 && !(before.length && /proto ra/.test(await onHost(client, 'ip -6 route show default'))); i++) {
@@ -56,7 +60,8 @@ async function scenario(t: ExecutionContext, lab: string, kind: keyof typeof SCE
   const addr = before[0]!;
   const snap = async () => (await onHost(client, SNAPSHOT)).replace(/ expires \d+sec/g, '');
   const snapBefore = await snap();
-  t.regex(snapBefore, /default via fe80::\S+ dev eth0 proto ra metric 100/);
+  t.regex(snapBefore, new RegExp(`default via fe80::\\S+ dev eth0 proto ra metric ${nm ? 100 : 1024}`));
+  if (!nm) t.regex(await onHost(client, 'ip -o -6 addr show dev eth0 scope global'), / dynamic mngtmpaddr /, 'the kernel\'s SLAAC');
 
   const inventory = path.join(dir, 'inventory.yml');
   const playbook = path.join(dir, 'ovs.yml');
@@ -70,8 +75,8 @@ async function scenario(t: ExecutionContext, lab: string, kind: keyof typeof SCE
   t.log(`${kind}: withheld confirmation, back after ${((Date.now() - drillStart) / 1000).toFixed(1)} s`);
   t.regex(drill.failed.join('\n'), /rolled back after [\d.]+ s: no confirmation from hostwire within 15 s/);
   t.notRegex(drill.failed.join('\n'), /NOT restored/);
-  t.is(await snap(), snapBefore, 'the rollback gave eth0 back exactly its addresses and routes (NM re-activated the profile)');
-  t.regex(await onHost(client, 'nmcli -t -f GENERAL.CONNECTION device show eth0'), /v6auto/);
+  t.is(await snap(), snapBefore, `the rollback gave eth0 back exactly its addresses and routes (${nm ? 'NM re-activated the profile' : 'the kernel\'s SLAAC after a router solicitation'})`);
+  if (nm) t.regex(await onHost(client, 'nmcli -t -f GENERAL.CONNECTION device show eth0'), /v6auto/);
 
   const started = Date.now();
   const moved = await role();
@@ -93,4 +98,5 @@ async function scenario(t: ExecutionContext, lab: string, kind: keyof typeof SCE
 }
 
 test.serial('a SLAAC uplink (NetworkManager) keeps its IPv6 address and default route through the rollback and the move', (t) => scenario(t, 'v6us', 'slaac', 'fd5c:23'));
+test.serial('the kernel\'s own SLAAC (eth0 outside NetworkManager) keeps its EUI-64 address and default route through the rollback and the move', (t) => scenario(t, 'v6uk', 'slaac', 'fd5c:25', false));
 test.serial('a DHCPv6 uplink (NetworkManager) keeps its lease and default route through the rollback and the move', (t) => scenario(t, 'v6ud', 'dhcp6', 'fd5c:24'));

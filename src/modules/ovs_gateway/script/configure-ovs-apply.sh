@@ -222,8 +222,6 @@ restore_prev() {
       nmcli device set "$IFACE" managed yes || true
       [ -n "$NMCONN" ] && nmcli connection up uuid "$NMCONN" ifname "$IFACE" || true
     fi
-    # NM's activation is done before its IPv6 is: the rollback's sweep must find the addresses back.
-    if [ -n "$METHOD6" ]; then i=0; until has_v6 "$IFACE" || [ $i -ge 40 ]; do i=$((i+1)); sleep 0.5; done; fi
   else
     # The kernel's own SLAAC (no NM profile): the link cycled sends a router solicitation at once.
     if [ -n "$METHOD6" ]; then ip link set dev "$IFACE" down; ip link set dev "$IFACE" up; fi
@@ -235,6 +233,9 @@ restore_prev() {
     rm -f "$ETC/$b.env"; nm_unmanage_all
     [ $nmb = 1 ] && [ -n "$NMCONN" ] && { nmcli connection up uuid "$NMCONN" || true; }
   fi
+  # NM's activation ends before its IPv6 is done, the kernel's SLAAC needs the router's answer: the rollback's
+  # sweep must find the addresses back (20 s at most).
+  if [ -n "$METHOD6" ]; then i=0; until has_v6 "$IFACE" || [ $i -ge 40 ]; do i=$((i+1)); sleep 0.5; done; fi
   [ -e "$LIB/$b.resolv" ] && ! cmp -s "$LIB/$b.resolv" /etc/resolv.conf && cat "$LIB/$b.resolv" >/etc/resolv.conf
   return 0
 }
