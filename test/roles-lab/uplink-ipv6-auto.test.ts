@@ -11,7 +11,7 @@ import { execa } from 'execa';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { labInventoryYaml, type HostState } from '../../src/lab/index.js';
+import { labInventoryYaml, labReboot, type HostState } from '../../src/lab/index.js';
 import { labExec, labSshArgv } from '../../src/lab/ssh.js';
 import { shellJoin } from '../../src/transports/quote.js';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
@@ -25,7 +25,7 @@ const SCENARIOS = {
   dhcp6: (p: string) => [`--dhcp-range=${p}::100,${p}::1ff,64,10m`, `--dhcp-leasefile=/run/hw-dhcp6.leases`],
 };
 
-async function scenario(t: ExecutionContext, lab: string, kind: keyof typeof SCENARIOS, prefix: string, nm = true): Promise<void> {
+async function scenario(t: ExecutionContext, lab: string, kind: keyof typeof SCENARIOS, prefix: string, nm = true, reboot = false): Promise<void> {
   t.timeout(290_000, `${lab}: the test's own deadline`);
   const dir = mkdtempSync(path.join(tmpdir(), `hw-${lab}-`));
   let l: LabHost | undefined;
@@ -95,8 +95,19 @@ async function scenario(t: ExecutionContext, lab: string, kind: keyof typeof SCE
   t.deepEqual((await role()).changed, [], 'second run');
   const checked = await role({}, true);
   t.deepEqual([checked.changed, checked.failed], [[], []], '--check');
+  if (!reboot) return;
+  // A power cycle: /run is empty, networkd not running; the boot-time oneshot writes its file and starts it again.
+  const booted = Date.now();
+  await labReboot(client.name, { name: lab, timeoutMs: 120_000 });
+  let after: string[] = [];
+  for (let i = 0; i < 60 && !after.length; i++) { await new Promise((r) => setTimeout(r, 1000)); after = await v6('br-ex').catch(() => []); }
+  t.log(`${kind}: after the reboot the address is on br-ex ${((Date.now() - booted) / 1000).toFixed(1)} s after the power cycle`);
+  t.deepEqual(after, before, 'the boot-time oneshot: the same address on br-ex');
+  t.is((await onHost(client, 'systemctl is-active hostwire-configure-ovs.service')).trim(), 'active');
+  t.regex(await onHost(client, 'ip -6 route show default'), /^default via fe80::\S+ dev br-ex proto ra metric 48 /);
+  t.deepEqual((await role()).changed, [], 'a run after the reboot');
 }
 
-test.serial('a SLAAC uplink (NetworkManager) keeps its IPv6 address and default route through the rollback and the move', (t) => scenario(t, 'v6us', 'slaac', 'fd5c:23'));
+test.serial('a SLAAC uplink (NetworkManager) keeps its IPv6 address and default route through the rollback, the move and a reboot', (t) => scenario(t, 'v6us', 'slaac', 'fd5c:23', true, true));
 test.serial('the kernel\'s own SLAAC (eth0 outside NetworkManager) keeps its EUI-64 address and default route through the rollback and the move', (t) => scenario(t, 'v6uk', 'slaac', 'fd5c:25', false));
 test.serial('a DHCPv6 uplink (NetworkManager) keeps its lease and default route through the rollback and the move', (t) => scenario(t, 'v6ud', 'dhcp6', 'fd5c:24'));

@@ -137,8 +137,8 @@ apply_bridge() {
   if [ "$METHOD" = dhcp ] || [ -n "$METHOD6" ]; then step networkd_conf || return 1; fi
   if [ "$METHOD" = dhcp ]; then
     # networkd sets the lease's address a moment before its default route: wait for both (seen in CI).
-    i=0; until has_v4 "$BRIDGE" && ip -4 route show default dev "$BRIDGE" | grep -q .; do
-      i=$((i+1))
+    i=0; NWD_RETRY=0; until has_v4 "$BRIDGE" && ip -4 route show default dev "$BRIDGE" | grep -q .; do
+      i=$((i+1)); networkd_unstick "$BRIDGE"
       if [ $i -gt 60 ]; then
         if has_v4 "$BRIDGE"; then fail "DHCP on $BRIDGE gave no default route in 30 s"; else fail "DHCP on $BRIDGE got no lease in 30 s"; fi
         return 1

@@ -50,8 +50,19 @@ has_v6() { # bridge
     echo "$have" | grep -q ":$t/" || return 1
   done
 }
+# networkd gives a link up for good when one of its requests fails: seen in the lab when the bridge was made
+# again while networkd still ran ("br-ex: Failed to configure address: Numerical result out of range",
+# "br-ex: Failed", no RA handled in 30 s). Told to reconfigure it, it starts over (3 times at most per apply).
+NWD_RETRY=0
+networkd_unstick() { # bridge
+  networkctl list --no-legend --no-pager "$1" 2>/dev/null | grep -qw failed || return 0
+  [ $NWD_RETRY -lt 3 ] || return 0
+  NWD_RETRY=$((NWD_RETRY+1))
+  echo "systemd-networkd failed $1 ($(journalctl -u systemd-networkd -n 3 --no-pager -o cat 2>/dev/null | grep -F "$1:" | tail -n 1)): reconfiguring it"
+  networkctl reconfigure "$1" || true
+}
 wait_v6() { # bridge
-  i=0
+  i=0; NWD_RETRY=0
   until has_v6 "$1" && { [ "$METHOD6" != auto ] || ip -6 route show default dev "$1" | grep -q " metric $METRIC\( \|$\)"; }; do
     i=$((i+1))
     if [ $i -gt 60 ]; then
@@ -59,6 +70,7 @@ wait_v6() { # bridge
       else fail "SLAAC/DHCPv6 on $1 gave not the addresses ${TOKENS6:-(any)} in 30 s (have: $(ip -6 -o addr show dev "$1" scope global | awk '{print $4}' | tr '\n' ' '))"; fi
       return 1
     fi
+    networkd_unstick "$1"
     sleep 0.5
   done
 }
