@@ -25,7 +25,7 @@ const SCENARIOS = {
   dhcp6: (p: string) => [`--dhcp-range=${p}::100,${p}::1ff,64,10m`, `--dhcp-leasefile=/run/hw-dhcp6.leases`],
 };
 
-async function scenario(t: ExecutionContext, lab: string, kind: keyof typeof SCENARIOS, prefix: string, nm = true, reboot = false): Promise<void> {
+async function scenario(t: ExecutionContext, lab: string, kind: keyof typeof SCENARIOS, prefix: string, nm = true, reboot = false, forwarding = false): Promise<void> {
   t.timeout(290_000, `${lab}: the test's own deadline`);
   const dir = mkdtempSync(path.join(tmpdir(), `hw-${lab}-`));
   let l: LabHost | undefined;
@@ -45,6 +45,8 @@ async function scenario(t: ExecutionContext, lab: string, kind: keyof typeof SCE
   await onHost(server, 'sleep 1; systemctl is-active -q hw-ra');
   // The lab's namespace: an address in the prefix too (to ping and SSH the host over IPv6).
   await execa('ip', ['-n', state.netns, 'addr', 'add', `${prefix}::1/64`, 'dev', state.bridge, 'nodad']);
+  // A node routes: with IPv6 forwarding on the kernel ignores RAs (accept_ra 1); NM's and networkd's clients do not.
+  if (forwarding) await onHost(client, 'sysctl -qw net.ipv6.conf.all.forwarding=1');
   // Without an NM profile eth0 is NM's only externally: the kernel's own SLAAC (accept_ra 1, EUI-64) takes the RA.
   if (nm) {
     await onHost(client, shellJoin(['systemd-run', '--quiet', '--collect', '--unit=hw-v6c', 'sh', '-c',
@@ -85,6 +87,7 @@ async function scenario(t: ExecutionContext, lab: string, kind: keyof typeof SCE
   t.deepEqual(await v6('br-ex'), before, `the same ${kind} address on br-ex`);
   t.regex(await onHost(client, 'ip -6 route show default'), /^default via fe80::\S+ dev br-ex proto ra metric 48 /, 'the router\'s default route on br-ex at metric 48');
   t.is((await onHost(client, 'ip -o addr show dev eth0 scope global')).trim(), '');
+  if (forwarding) t.is((await onHost(client, 'cat /proc/sys/net/ipv6/conf/br-ex/forwarding')).trim(), '1', 'br-ex forwards IPv6 and still took the RA');
   if (kind === 'dhcp6') t.regex(await onHost(server, 'cat /run/hw-dhcp6.leases'), new RegExp(` ${addr} `), 'one lease, the same address');
   let ping6 = await labPing(state, addr, ['-6', '-c3', '-i0.5', '-W3']);
   for (let i = 0; i < 5 && ping6.code !== 0; i++) ping6 = await labPing(state, addr, ['-6', '-c3', '-i0.5', '-W3']);
@@ -110,4 +113,4 @@ async function scenario(t: ExecutionContext, lab: string, kind: keyof typeof SCE
 
 test.serial('a SLAAC uplink (NetworkManager) keeps its IPv6 address and default route through the rollback, the move and a reboot', (t) => scenario(t, 'v6us', 'slaac', 'fd5c:23', true, true));
 test.serial('the kernel\'s own SLAAC (eth0 outside NetworkManager) keeps its EUI-64 address and default route through the rollback and the move', (t) => scenario(t, 'v6uk', 'slaac', 'fd5c:25', false));
-test.serial('a DHCPv6 uplink (NetworkManager) keeps its lease and default route through the rollback and the move', (t) => scenario(t, 'v6ud', 'dhcp6', 'fd5c:24'));
+test.serial('a DHCPv6 uplink (NetworkManager, IPv6 forwarding on) keeps its lease and default route through the rollback and the move', (t) => scenario(t, 'v6ud', 'dhcp6', 'fd5c:24', true, false, true));
