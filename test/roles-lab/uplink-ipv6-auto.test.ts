@@ -1,17 +1,18 @@
 // configure_ovs (mode uplink, ovs backend) on uplinks whose IPv6 comes from a router, for real: the second
 // lab host sends router advertisements with dnsmasq (SLAAC only, or stateful: DHCPv6), the first host's eth0
 // takes its IPv6 through a NetworkManager profile (ipv6.method auto; IPv4 static as before), or, in a third
-// test, through the kernel's own SLAAC (no NM profile; the rollback cycles the link for a router solicitation). A withheld
+// test, through the kernel's own SLAAC (no NM profile; the rollback cycles the link for a router solicitation);
+// one host is IPv6-only (its NM profile without IPv4, hostwire connecting over IPv6 throughout). A withheld
 // confirmation gives eth0 back exactly its addresses and routes through that profile; the move keeps the same
 // IPv6 address (SLAAC: the same interface identifier, NM's stable-privacy one; DHCPv6: the same lease, same
 // DUID/IAID) and the router's default route, at metric 48, on br-ex under systemd-networkd; the lab's
 // namespace reaches the host over IPv6 (ping, SSH) on that address; a second run and --check change nothing.
 import test, { type ExecutionContext } from 'ava';
 import { execa } from 'execa';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { labInventoryYaml, labReboot, type HostState } from '../../src/lab/index.js';
+import { labInventoryYaml, labReboot, type HostState, type LabState } from '../../src/lab/index.js';
 import { labExec, labSshArgv } from '../../src/lab/ssh.js';
 import { shellJoin } from '../../src/transports/quote.js';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
@@ -25,15 +26,36 @@ const SCENARIOS = {
   dhcp6: (p: string) => [`--dhcp-range=${p}::100,${p}::1ff,64,10m`, `--dhcp-leasefile=/run/hw-dhcp6.leases`],
 };
 
-async function scenario(t: ExecutionContext, lab: string, kind: keyof typeof SCENARIOS, prefix: string, nm = true, reboot = false, forwarding = false): Promise<void> {
+interface Opts { nm?: boolean; reboot?: boolean; forwarding?: boolean; v6only?: boolean }
+type OnHost = (h: HostState, cmd: string) => Promise<string>;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** eth0 loses its IPv4 (the NM profile re-activated with ipv4.method disabled): from now on the host is reached at `addr`. */
+async function toIpv6Only(state: LabState, h: HostState, addr: string, onHost: OnHost): Promise<HostState> {
+  const known = readFileSync(state.knownHostsFile, 'utf8').split('\n').filter((line) => line.startsWith(`${h.ip} `));
+  appendFileSync(state.knownHostsFile, known.map((line) => `${addr}${line.slice(h.ip.length)}\n`).join(''));
+  await onHost(h, shellJoin(['systemd-run', '--quiet', '--collect', '--unit=hw-v6only', 'sh', '-c',
+    "sleep 1; nmcli connection modify v6auto ipv4.method disabled ipv4.addresses '' ipv4.gateway '' && nmcli connection up v6auto"]));
+  const v6h = { ...h, ip: addr };
+  for (let i = 0; i < 60; i++) {
+    await sleep(1000);
+    const r = await labExec(state, v6h, 'ip -o -4 addr show scope global; ip -6 route show default');
+    if (r.code === 0 && !/ inet /.test(r.stdout) && /proto ra/.test(r.stdout)) return v6h;
+  }
+  throw new Error(`${h.name}: eth0 did not become IPv6-only at ${addr}`);
+}
+
+async function scenario(t: ExecutionContext, lab: string, kind: keyof typeof SCENARIOS, prefix: string, o: Opts = {}): Promise<void> {
+  const { nm = true, reboot = false, forwarding = false } = o;
   t.timeout(290_000, `${lab}: the test's own deadline`);
   const dir = mkdtempSync(path.join(tmpdir(), `hw-${lab}-`));
   let l: LabHost | undefined;
   t.teardown(async () => { await l?.close(); rmSync(dir, { recursive: true, force: true }); });
   l = await labHost(lab, { hosts: 2 });
   const { state } = l;
-  const [client, server] = state.hosts as [HostState, HostState];
-  const onHost = async (h: HostState, cmd: string) => {
+  const [first, server] = state.hosts as [HostState, HostState];
+  let client = first;
+  const onHost: OnHost = async (h, cmd) => {
     const r = await labExec(state, h, cmd);
     if (r.code !== 0) throw new Error(`${h.name}: rc=${r.code}: ${cmd}\n${r.stderr}`);
     return r.stdout;
@@ -60,6 +82,10 @@ async function scenario(t: ExecutionContext, lab: string, kind: keyof typeof SCE
   }
   t.is(before[1], kind === 'slaac' ? '64' : '128', `eth0 holds its ${kind} address`);
   const addr = before[0]!;
+  if (o.v6only) {
+    client = await toIpv6Only(state, client, addr, onHost);
+    t.deepEqual(await v6('eth0'), before, 'IPv6-only: the same SLAAC address (same profile, same device)');
+  }
   const snap = async () => (await onHost(client, SNAPSHOT)).replace(/ expires \d+sec/g, '');
   const snapBefore = await snap();
   t.regex(snapBefore, new RegExp(`default via fe80::\\S+ dev eth0 proto ra metric ${nm ? 100 : 1024}`));
@@ -98,19 +124,24 @@ async function scenario(t: ExecutionContext, lab: string, kind: keyof typeof SCE
   t.deepEqual((await role()).changed, [], 'second run');
   const checked = await role({}, true);
   t.deepEqual([checked.changed, checked.failed], [[], []], '--check');
-  if (!reboot) return;
+  if (reboot) await afterReboot(t, lab, client, before, () => v6('br-ex'), onHost, role);
+}
+
+async function afterReboot(t: ExecutionContext, lab: string, client: HostState, before: string[], onBrEx: () => Promise<string[]>, onHost: OnHost,
+  role: () => Promise<{ changed: string[] }>): Promise<void> {
   // A power cycle: /run is empty, networkd not running; the boot-time oneshot writes its file and starts it again.
   const booted = Date.now();
   await labReboot(client.name, { name: lab, timeoutMs: 120_000 });
   let after: string[] = [];
-  for (let i = 0; i < 60 && !after.length; i++) { await new Promise((r) => setTimeout(r, 1000)); after = await v6('br-ex').catch(() => []); }
-  t.log(`${kind}: after the reboot the address is on br-ex ${((Date.now() - booted) / 1000).toFixed(1)} s after the power cycle`);
+  for (let i = 0; i < 60 && !after.length; i++) { await new Promise((r) => setTimeout(r, 1000)); after = await onBrEx().catch(() => []); }
+  t.log(`after the reboot the address is on br-ex ${((Date.now() - booted) / 1000).toFixed(1)} s after the power cycle`);
   t.deepEqual(after, before, 'the boot-time oneshot: the same address on br-ex');
   t.is((await onHost(client, 'systemctl is-active hostwire-configure-ovs.service')).trim(), 'active');
   t.regex(await onHost(client, 'ip -6 route show default'), /^default via fe80::\S+ dev br-ex proto ra metric 48 /);
   t.deepEqual((await role()).changed, [], 'a run after the reboot');
 }
 
-test.serial('a SLAAC uplink (NetworkManager) keeps its IPv6 address and default route through the rollback, the move and a reboot', (t) => scenario(t, 'v6us', 'slaac', 'fd5c:23', true, true));
-test.serial('the kernel\'s own SLAAC (eth0 outside NetworkManager) keeps its EUI-64 address and default route through the rollback and the move', (t) => scenario(t, 'v6uk', 'slaac', 'fd5c:25', false));
-test.serial('a DHCPv6 uplink (NetworkManager, IPv6 forwarding on) keeps its lease and default route through the rollback and the move', (t) => scenario(t, 'v6ud', 'dhcp6', 'fd5c:24', true, false, true));
+test.serial('a SLAAC uplink (NetworkManager) keeps its IPv6 address and default route through the rollback, the move and a reboot', (t) => scenario(t, 'v6us', 'slaac', 'fd5c:23', { reboot: true }));
+test.serial('the kernel\'s own SLAAC (eth0 outside NetworkManager) keeps its EUI-64 address and default route through the rollback and the move', (t) => scenario(t, 'v6uk', 'slaac', 'fd5c:25', { nm: false }));
+test.serial('a DHCPv6 uplink (NetworkManager, IPv6 forwarding on) keeps its lease and default route through the rollback and the move', (t) => scenario(t, 'v6ud', 'dhcp6', 'fd5c:24', { forwarding: true }));
+test.serial('an IPv6-only SLAAC uplink (NetworkManager, no IPv4 at all; hostwire over IPv6) keeps its address and default route through the rollback and the move', (t) => scenario(t, 'v6uo', 'slaac', 'fd5c:26', { v6only: true }));
