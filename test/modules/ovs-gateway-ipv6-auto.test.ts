@@ -28,7 +28,8 @@ test('the kernel\'s SLAAC: the EUI-64 address is not copied, its identifier is t
   t.is(env.ROUTES, 'default via 10.102.101.1 metric 48');
   t.deepEqual([env.METHOD6, env.TOKENS6, env.DUID6, env.IAID6], ['auto', '::858:aff:fe66:650b', '', '']);
   const prev = parsePrev(m.txn.prev!)!;
-  t.deepEqual(prev.v6, { method: 'auto', tokens: ['::858:aff:fe66:650b'] });
+  t.deepEqual(prev.v6, { method: 'auto', tokens: ['::858:aff:fe66:650b'], raDefault: true });
+  t.false('DEFAULT6' in env, 'RAs give the default route: no DEFAULT6 line');
   t.is(prev.nmConn, undefined, 'eth0 was NM\'s only externally: the rollback cycles the link for a router solicitation');
 });
 
@@ -57,6 +58,13 @@ test('drift: the SLAAC address or the RA default route gone from br-ex', (t) => 
   t.regex(move2(noAddr).summary, /no IPv6 address on br-ex/);
 });
 const move2 = (s: ReturnType<typeof probe>) => (planUplink(s, args()).filter(isTxnChange) as TxnChange[])[0]!;
+
+test('SLAAC from RAs without a default route (router lifetime 0): the addresses move, no default route is waited for or wanted', (t) => {
+  const s = probe('probe-slaac-kernel-fresh');
+  const noRa = { ...s, routes: s.routes.filter((r) => r.protocol !== 'ra') };
+  const env = parseEnvText((planUplink(noRa, args()).filter(isTxnChange) as TxnChange[])[0]!.txn.env!);
+  t.deepEqual([env.METHOD6, env.TOKENS6, env.DEFAULT6], ['auto', '::858:aff:fe66:650b', 'none']);
+});
 
 test('the nm backend refuses an uplink whose IPv6 is SLAAC/DHCPv6 (it would be dropped), naming the way out', (t) => {
   const e = t.throws(() => planUplink(probe('probe-slaac-nm-fresh'), args('nm')));

@@ -76,7 +76,7 @@ function ipv6Drift(s: GatewayState, e: BridgeEnv, addrs: Addr[]): string[] {
   const v6 = addrs.filter((a) => a.family === 'inet6' && a.scope === 'global' && !a.temporary);
   for (const t of e.v6!.tokens) if (!v6.some((a) => interfaceId(a.local) === t)) d.push(`no SLAAC address ${t} on ${e.bridge}`);
   if (!v6.length) d.push(`no IPv6 address on ${e.bridge}`);
-  if (e.v6!.method === 'auto' && !s.routes.some((x) => x.family === 6 && x.dst === 'default' && x.dev === e.bridge && (x.metric ?? 0) === e.metric)) {
+  if (e.v6!.raDefault && !s.routes.some((x) => x.family === 6 && x.dst === 'default' && x.dev === e.bridge && (x.metric ?? 0) === e.metric)) {
     d.push(`no IPv6 default route (router advertisement, metric ${e.metric}) on ${e.bridge}`);
   }
   return d;

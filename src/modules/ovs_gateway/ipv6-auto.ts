@@ -14,6 +14,8 @@ export interface Ipv6Auto {
   /** The DHCPv6 client's DUID (hex bytes, type first) and IAID, as NM's client sent them. */
   duid?: string;
   iaid?: number;
+  /** The uplink's IPv6 default route came from router advertisements (an RA with router lifetime 0 gives none). */
+  raDefault: boolean;
 }
 
 /** The eight 16-bit groups of an IPv6 address. */
@@ -43,6 +45,7 @@ export function detectIpv6Auto(s: GatewayState, iface: string): Ipv6Auto | undef
   return {
     method: !ra && slaac.length === 0 ? 'dhcp' : 'auto',
     tokens: [...new Set(slaac.map((a) => interfaceId(a.local)))],
+    raDefault: ra,
     ...(dhcp6.length && lease?.duid ? { duid: lease.duid } : {}),
     ...(dhcp6.length && lease?.iaid !== undefined ? { iaid: lease.iaid } : {}),
   };
@@ -54,13 +57,15 @@ export const isAutoAddr = (a: Addr, v6: Ipv6Auto | undefined) => Boolean(v6) && 
 /** <bridge>.env/.prev lines (none for a static IPv6 uplink: files of earlier runs stay equal). */
 export function ipv6EnvPairs(v6: Ipv6Auto | undefined): [string, string][] {
   if (!v6) return [];
-  return [['METHOD6', v6.method], ['TOKENS6', v6.tokens.join(' ')], ['DUID6', v6.duid ?? ''], ['IAID6', v6.iaid === undefined ? '' : String(v6.iaid)]];
+  return [['METHOD6', v6.method], ['TOKENS6', v6.tokens.join(' ')], ['DUID6', v6.duid ?? ''], ['IAID6', v6.iaid === undefined ? '' : String(v6.iaid)],
+    // Only when RAs give no default route: files written before this key stay equal.
+    ...(v6.raDefault ? [] : [['DEFAULT6', 'none'] as [string, string]])];
 }
 
 export function ipv6FromEnv(v: Record<string, string>): Ipv6Auto | undefined {
   if (v.METHOD6 !== 'auto' && v.METHOD6 !== 'dhcp') return undefined;
   return {
-    method: v.METHOD6, tokens: (v.TOKENS6 ?? '').split(' ').filter(Boolean),
+    method: v.METHOD6, tokens: (v.TOKENS6 ?? '').split(' ').filter(Boolean), raDefault: v.DEFAULT6 !== 'none',
     ...(v.DUID6 ? { duid: v.DUID6 } : {}), ...(v.IAID6 && /^\d+$/.test(v.IAID6) ? { iaid: Number(v.IAID6) } : {}),
   };
 }

@@ -6,7 +6,7 @@
 vsctl() { ovs-vsctl --timeout=10 "$@"; }
 nm_running() { command -v nmcli >/dev/null 2>&1 && [ "$(nmcli -t -f RUNNING general 2>/dev/null)" = running ]; }
 load_env() { BRIDGE= UPLINK= MAC= MTU= METHOD= ADDRS= ROUTES= METRIC= DATAPATH= DROP_INGRESS= CHECK= BACKEND= NMCONN=; no_device; no_v6; . "$1"; }
-no_v6() { METHOD6= TOKENS6= DUID6= IAID6=; }
+no_v6() { METHOD6= TOKENS6= DUID6= IAID6= DEFAULT6=; }
 no_device() { KIND= BOND_OPTS= MEMBERS= VLAN_ID= VLAN_PROTO= VLAN_PARENT=; }
 
 # A bond or VLAN uplink that is gone (at boot NetworkManager leaves it unmanaged, so nothing else makes it)

@@ -7,7 +7,7 @@
 dev_of() { ip route get "$1" 2>/dev/null | sed -n 's/.* dev \([^ ]*\).*/\1/p' | head -n 1; }
 
 routes_ok() { # the bridge's env is loaded
-  if [ "$METHOD6" = auto ] && ! ip -6 route show default dev "$BRIDGE" | grep -q " metric $METRIC\( \|$\)"; then
+  if [ "$METHOD6" = auto ] && [ "$DEFAULT6" != none ] && ! ip -6 route show default dev "$BRIDGE" | grep -q " metric $METRIC\( \|$\)"; then
     fail "no IPv6 default route (router advertisement) on $BRIDGE at metric $METRIC"; return 1
   fi
   if [ "$METHOD" = dhcp ]; then

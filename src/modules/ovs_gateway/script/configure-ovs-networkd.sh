@@ -63,7 +63,7 @@ networkd_unstick() { # bridge
 }
 wait_v6() { # bridge
   i=0; NWD_RETRY=0
-  until has_v6 "$1" && { [ "$METHOD6" != auto ] || ip -6 route show default dev "$1" | grep -q " metric $METRIC\( \|$\)"; }; do
+  until has_v6 "$1" && { { [ "$METHOD6" != auto ] || [ "$DEFAULT6" = none ]; } || ip -6 route show default dev "$1" | grep -q " metric $METRIC\( \|$\)"; }; do
     i=$((i+1))
     if [ $i -gt 60 ]; then
       if has_v6 "$1"; then fail "router advertisements on $1 gave no IPv6 default route in 30 s"
