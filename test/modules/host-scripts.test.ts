@@ -71,11 +71,12 @@ test('every .sh file under src/ parses with sh -n and dash -n', (t) => {
 const CONFIGURE_OVS_KNOWN = [
   // SC1007: `VAR= VAR2= ...` clears the variables on purpose before an env file is sourced.
   // SC1090: the sourced env files are the host's own (<bridge>.env / .prev), named at run time.
-  'SC1007 IFACE= MAC= MTU= METHOD= ADDRS= ROUTES= NMCONN=; no_device; . "$p"',
-  'SC1007 load_env() { BRIDGE= UPLINK= MAC= MTU= METHOD= ADDRS= ROUTES= METRIC= DATAPATH= DROP_INGRESS= CHECK= BACKEND= NMCONN=; no_device; . "$1"; }',
+  'SC1007 IFACE= MAC= MTU= METHOD= ADDRS= ROUTES= NMCONN=; no_device; no_v6; . "$p"',
+  'SC1007 load_env() { BRIDGE= UPLINK= MAC= MTU= METHOD= ADDRS= ROUTES= METRIC= DATAPATH= DROP_INGRESS= CHECK= BACKEND= NMCONN=; no_device; no_v6; . "$1"; }',
   'SC1007 no_device() { KIND= BOND_OPTS= MEMBERS= VLAN_ID= VLAN_PROTO= VLAN_PARENT=; }',
-  'SC1090 IFACE= MAC= MTU= METHOD= ADDRS= ROUTES= NMCONN=; no_device; . "$p"',
-  'SC1090 load_env() { BRIDGE= UPLINK= MAC= MTU= METHOD= ADDRS= ROUTES= METRIC= DATAPATH= DROP_INGRESS= CHECK= BACKEND= NMCONN=; no_device; . "$1"; }',
+  'SC1007 no_v6() { METHOD6= TOKENS6= DUID6= IAID6= DEFAULT6=; }',
+  'SC1090 IFACE= MAC= MTU= METHOD= ADDRS= ROUTES= NMCONN=; no_device; no_v6; . "$p"',
+  'SC1090 load_env() { BRIDGE= UPLINK= MAC= MTU= METHOD= ADDRS= ROUTES= METRIC= DATAPATH= DROP_INGRESS= CHECK= BACKEND= NMCONN=; no_device; no_v6; . "$1"; }',
   // SC1010: `-M do` is ping's path-MTU option, not the shell keyword.
   'SC1010 ping_ok() { ping -n -c1 -W1 -M do -s "$3" -I "$1" "$2" >/dev/null 2>&1; }',
   // SC2015: `a && b || true` - the `|| true` is meant to cover both.
