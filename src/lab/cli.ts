@@ -26,7 +26,7 @@ export function registerLabCommands(program: Command): Command {
     .option('--wire <a=b>', 'point-to-point link HOST:NIC=HOST:NIC between two VM hosts\' extra NICs (a LACP partner; repeatable)',
       (v: string, all: Wire[]) => [...all, parseWire(v)], [] as Wire[])
     .option('--packages <list...>', 'extra Debian packages for the rootfs (comma or space separated)')
-    .option('--nm-ovs', "nspawn hosts run NetworkManager with its OVS device plugin (Debian's lacks it; rebuilt from Debian's source once per machine, minutes)")
+    .option('--nm-ovs', "hosts (nspawn and VM) run NetworkManager with its OVS device plugin (Debian's lacks it; rebuilt from Debian's source once per machine, minutes)")
     .option('--timeout <seconds>', 'give up booting after this long (VM hosts: at least 600 s)', (v) => Number(v), 120)
     .action(async (o: { name: string; hosts: number; vms: number; vmMemory: number; vmNics: number; vmSelinux?: boolean; wire: Wire[]; packages?: string[]; nmOvs?: boolean; timeout: number }) => {
       const packages = (o.packages ?? []).flatMap((p) => p.split(',')).filter(Boolean);

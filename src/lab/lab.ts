@@ -86,8 +86,8 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabUpResult> {
 
   const rootfs = await ensureRootfs({ packages: options.packages, onProgress: progress });
   const nmOvs = options.nmOvs ? await ensureNmOvs(rootfs.path, { onProgress: progress }) : undefined;
-  if (nmOvs && kinds.includes('vm')) progress("warning: --nm-ovs reaches nspawn hosts only; VM hosts keep Debian's NetworkManager (no OVS plugin)");
-  const image: VmImage | undefined = kinds.includes('vm') ? await ensureVmImage(rootfs, { onProgress: progress, selinux: options.vm?.selinux }) : undefined;
+  // VM hosts get it in their image (a variant of its own), nspawn hosts in their overlay (below).
+  const image: VmImage | undefined = kinds.includes('vm') ? await ensureVmImage(rootfs, { onProgress: progress, selinux: options.vm?.selinux, nmOvs }) : undefined;
   const started = Date.now();
   const deadline = started + (options.timeoutMs ?? 120_000);
   const vmDeadline = Math.max(deadline, started + (options.vmTimeoutMs ?? VM_TIMEOUT_MS));

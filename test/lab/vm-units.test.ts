@@ -64,6 +64,10 @@ test('VM image key follows the rootfs and the kernel packages', (t) => {
   t.is(vmImageKey('r1', ['a', 'b']), vmImageKey('r1', ['b', 'a']));
   t.not(vmImageKey('r1', ['a']), vmImageKey('r2', ['a']));
   t.not(vmImageKey('r1', ['a']), vmImageKey('r1', ['a', 'c']));
+  // The --nm-ovs variant has its own key, one per NM build; without it the key is as it always was.
+  t.not(vmImageKey('r1', ['a'], '1.42.4-1+deb12u1-b1'), vmImageKey('r1', ['a']));
+  t.not(vmImageKey('r1', ['a'], '1.42.4-1+deb12u1-b1'), vmImageKey('r1', ['a'], '1.42.4-1+deb12u1-b2'));
+  t.is(vmImageKey('r1', ['a'], undefined), vmImageKey('r1', ['a']));
 });
 
 test('inventory: kind per host, a VM host carries its own capabilities, group lab_vms', (t) => {

@@ -9,6 +9,7 @@ import { run } from '../run.js';
 import { unmountUnder, withLock } from '../fs-util.js';
 import { GUEST_FILES_VERSION, writeInitramfsConfig, writeSeedUnit, writeSystemdTimeouts } from './guest-files.js';
 import { SELINUX_FILES_VERSION, SELINUX_PACKAGES, setupSelinuxTree } from './selinux.js';
+import { installNmOvs, type NmOvs } from '../nm-ovs.js';
 
 export const VM_PACKAGES = ['linux-image-cloud-amd64', 'initramfs-tools', 'udev'];
 /** Sparse: only the ~600 MB in use take space; the rest is room for what roles install. */
@@ -25,14 +26,18 @@ export interface VmImage {
   seconds: number;
   /** The SELinux variant (policy installed, files labelled): boot it with SELINUX_CMDLINE. */
   selinux: boolean;
+  /** The NetworkManager-with-OVS variant (`lab up --nm-ovs`): the cached daemon + plugin key it carries. */
+  nmOvs?: string;
 }
 
 const isSelinux = (packages: string[]): boolean => packages.some((p) => SELINUX_PACKAGES.includes(p));
 
-export function vmImageKey(rootfsHash: string, packages: string[]): string {
-  // The SELinux variant's own files count too; the default image's key is as it always was.
+/** `nmOvs`: the cached NM-with-OVS build's key (its dir name), for the variant that carries it. */
+export function vmImageKey(rootfsHash: string, packages: string[], nmOvs?: string): string {
+  // The variants' own files count too; the default image's key is as it always was.
   const selinux = isSelinux(packages) ? { SELINUX_FILES_VERSION } : {};
-  const spec = JSON.stringify({ rootfsHash, packages: [...packages].sort(), GUEST_FILES_VERSION, size: VM_DISK_SIZE, ...selinux });
+  const nm = nmOvs ? { nmOvs } : {};
+  const spec = JSON.stringify({ rootfsHash, packages: [...packages].sort(), GUEST_FILES_VERSION, size: VM_DISK_SIZE, ...selinux, ...nm });
   return createHash('sha256').update(spec).digest('hex').slice(0, 16);
 }
 
@@ -43,18 +48,27 @@ export function vmImagePackages(selinux = false): string[] {
   return selinux ? [...VM_PACKAGES, ...SELINUX_PACKAGES] : VM_PACKAGES;
 }
 
-export async function ensureVmImage(rootfs: { path: string; hash: string }, options: { onProgress?: (l: string) => void; cacheDir?: string; selinux?: boolean } = {}): Promise<VmImage> {
+export interface VmImageOptions {
+  onProgress?: (l: string) => void;
+  cacheDir?: string;
+  selinux?: boolean;
+  /** NetworkManager with the OVS plugin (and NM ordered after OVS) instead of Debian's, as on `--nm-ovs` nspawn hosts. */
+  nmOvs?: NmOvs;
+}
+
+export async function ensureVmImage(rootfs: { path: string; hash: string }, options: VmImageOptions = {}): Promise<VmImage> {
   const started = Date.now();
   const progress = options.onProgress ?? (() => {});
   const cache = options.cacheDir ?? VM_CACHE_DIR;
   const selinux = options.selinux ?? false;
   const packages = vmImagePackages(selinux);
-  const hash = vmImageKey(rootfs.hash, packages);
+  const nmKey = options.nmOvs?.path.split('/').pop();
+  const hash = vmImageKey(rootfs.hash, packages, nmKey);
   const dir = `${cache}/${hash}`;
   const done = async (built: boolean): Promise<VmImage> => {
     const meta = JSON.parse(await readFile(`${dir}/image.json`, 'utf8')) as { kernelRelease: string };
     return { dir, disk: `${dir}/disk.raw`, kernel: `${dir}/vmlinuz`, initrd: `${dir}/initrd.img`, kernelRelease: meta.kernelRelease,
-      hash, built, seconds: (Date.now() - started) / 1000, selinux };
+      hash, built, seconds: (Date.now() - started) / 1000, selinux, ...(nmKey ? { nmOvs: nmKey } : {}) };
   };
   if (await exists(`${dir}/image.json`)) return done(false);
   await mkdir(cache, { recursive: true });
@@ -64,7 +78,7 @@ export async function ensureVmImage(rootfs: { path: string; hash: string }, opti
     const tmp = `${cache}/.tmp-${hash}-${process.pid}`;
     try {
       progress(`building VM image ${hash} from rootfs ${rootfs.hash} (+ ${packages.join(', ')})`);
-      await buildImage(rootfs.path, tmp, packages, progress);
+      await buildImage(rootfs.path, tmp, packages, progress, options.nmOvs);
       await rename(tmp, dir); // atomic: an interrupted build never looks like a cache hit
     } catch (e) {
       await unmountUnder(tmp);
@@ -86,7 +100,7 @@ chroot "$tree" apt-get clean
 rm -rf "$tree"/var/lib/apt/lists/*
 `;
 
-async function buildImage(rootfs: string, tmp: string, packages: string[], progress: (l: string) => void): Promise<void> {
+async function buildImage(rootfs: string, tmp: string, packages: string[], progress: (l: string) => void, nmOvs?: NmOvs): Promise<void> {
   const tree = `${tmp}/tree`;
   await mkdir(tmp, { recursive: true });
   progress('VM image: copying the rootfs');
@@ -99,6 +113,10 @@ async function buildImage(rootfs: string, tmp: string, packages: string[], progr
   await writeFile(`${tree}/etc/resolv.conf`, '');
   await writeSeedUnit(tree);
   await writeSystemdTimeouts(tree);
+  if (nmOvs) {
+    progress(`VM image: NetworkManager ${nmOvs.version} with the OVS plugin (${nmOvs.path})`);
+    await installNmOvs(nmOvs, tree, tree); // over Debian's daemon, in the tree's own dirs
+  }
   if (isSelinux(packages)) {
     progress('VM image: SELinux config (permissive) and labelling every file (setfiles)');
     await setupSelinuxTree(tree); // last: labels the files written above too
@@ -113,5 +131,5 @@ async function buildImage(rootfs: string, tmp: string, packages: string[], progr
   await run('mke2fs', ['-q', '-t', 'ext4', '-L', 'hwroot', '-d', tree, '-F', `${tmp}/disk.raw`, VM_DISK_SIZE]);
   await rm(tree, { recursive: true, force: true });
   const kernelRelease = vmlinuz.slice('vmlinuz-'.length);
-  await writeFile(`${tmp}/image.json`, `${JSON.stringify({ kernelRelease, rootfs, packages, builtAt: new Date().toISOString() }, null, 2)}\n`);
+  await writeFile(`${tmp}/image.json`, `${JSON.stringify({ kernelRelease, rootfs, packages, nmOvs: nmOvs?.path, builtAt: new Date().toISOString() }, null, 2)}\n`);
 }
