@@ -5,17 +5,20 @@
 // id). An injected failure (a check target nothing answers) rolls back: the lease is back on the VLAN and NM
 // holds the bond, its ports and the VLAN again as before. After the move the lease and its default route are on br-ex (systemd-networkd's DHCP client there,
 // as configure-ovs moves the DHCP client onto br-ex), SSH answers on the same address, the bond's options and
-// the VLAN are kept, and a second run and --check change nothing.
+// the VLAN are kept, and a second run and --check change nothing. Cutting the active port's cable fails the
+// bond over under br-ex (the gap is logged), and after a power cycle the boot oneshot brings the same lease
+// back on br-ex (networkd's DHCP client there again, its /run file made anew).
 import test from 'ava';
 import { sleep } from '../../src/lab/run.js';
-import { assertMovedOntoBrEx, assertSecondRunIdle, esc, failure } from './bond-lab.js';
+import { activePort, assertMovedOntoBrEx, assertSecondRunIdle, esc, failure } from './bond-lab.js';
+import { failoverDrill, rebootUntil } from './vm-drills.js';
 import { VLAN, VLAN_SNAPSHOT, vlanLab, vlanTheHost } from './vlan-lab.js';
 
-const LAB = 'v21dhcp';
+const LAB = 'vm22dhcp';
 const BOND_LINES = 'grep -E "^(Bonding Mode|Primary Slave|MII Polling|Up Delay|Down Delay|Slave Interface)" /proc/net/bonding/bond0';
 
-test.serial('DHCP on a VLAN on an active-backup bond (NetworkManager profiles): rollback, the move keeps the lease and its route, idempotent, --check', async (t) => {
-  t.timeout(25 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+test.serial('DHCP on a VLAN on an active-backup bond (NetworkManager profiles): rollback, the move keeps the lease and its route, idempotent, --check, failover, reboot', async (t) => {
+  t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
   const started = Date.now();
   const step = (what: string, since: number) => t.log(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
   const v = await vlanLab(t, LAB, { dhcp: true });
@@ -68,5 +71,22 @@ test.serial('DHCP on a VLAN on an active-backup bond (NetworkManager profiles): 
   at = Date.now();
   await assertSecondRunIdle(t, l, VLAN_SNAPSHOT, moved);
   step('second run and --check', at);
+
+  // Failover: cut the active port's cable while the lab pings the leased address through the peer.
+  t.is(await activePort(l), 'eth1');
+  await failoverDrill(t, l, LAB, 'eth1', 'eth2');
+
+  // A reboot: the boot oneshot makes bond0 and bond0.100 again, re-attaches the VLAN and starts the DHCP
+  // client on br-ex, which gets the same (only) address again.
+  await rebootUntil(t, l, LAB, 'ip -o -4 addr show dev br-ex', lease);
+  t.regex(await l.sh('ip route show default'), new RegExp(`default via ${esc(VLAN.gw4)} dev br-ex proto dhcp .*metric 48`));
+  t.is((await l.sh('ovs-vsctl list-ports br-ex')).trim(), VLAN.dev);
+  t.regex(await l.sh('ovs-dpctl show'), new RegExp(`system@ovs-system[\\s\\S]*port \\d+: ${esc(VLAN.dev)}(\\s|$)`, 'm'));
+  t.regex(await l.sh(`ip -d -o link show dev ${VLAN.dev}`), new RegExp(`link/ether ${esc(mac)} .*vlan protocol 802\\.1Q id ${VLAN.id} `), 'the VLAN made again with its MAC');
+  t.regex(await l.sh('ip -o link show dev br-ex'), new RegExp(`link/ether ${esc(mac)} `), 'br-ex has the VLAN\'s MAC');
+  t.is((await l.sh(`ip -o addr show dev ${VLAN.dev} scope global`)).trim(), '', 'the VLAN device holds no address');
+  t.is(await l.sh(BOND_LINES), bondBefore, 'bond made again with its options and ports');
+  t.notRegex(await l.sh('nmcli -t -f DEVICE,STATE device | grep -E "^(bond0|bond0\\.100|eth1|eth2|br-ex):"; true'), /:connected$/m, 'NetworkManager leaves the moved devices alone after the boot');
+  t.regex(await v.peerSh('cat /run/v21-dhcp.leases'), new RegExp(`${esc(mac)} ${esc(VLAN.host4)} `), 'the lease is the VLAN MAC\'s still');
   t.log(`whole scenario: ${((Date.now() - started) / 1000).toFixed(0)} s`);
 });

@@ -1,0 +1,93 @@
+// VM-tier drills shared by the uplink scenarios (issue 20): a port's cable cut under br-ex while the lab
+// pings the node address (failover gap measured), a power cycle after which the boot oneshot must bring the
+// node address back on br-ex, and a run refused before anything changes.
+import type { ExecutionContext } from 'ava';
+import { labReboot } from '../../src/lab/index.js';
+import { labSetLink } from '../../src/lab/lab-link.js';
+import { sleep } from '../../src/lab/run.js';
+import { labPing } from '../helpers/lab-ping.js';
+import { activePort, failure, longestGap, type VmUplinkLab } from './bond-lab.js';
+
+/**
+ * Cuts `port`'s cable (`lab link`) while the lab pings the node address every 50 ms, asserts the host kept
+ * answering (and, active-backup, that the bond moved to `expectActive`), puts the cable back and, with
+ * `expectActive`, waits for the primary to take over again. Returns what was lost (logged by the caller).
+ */
+export async function failoverDrill(t: ExecutionContext, l: VmUplinkLab, lab: string, port: string, expectActive?: string): Promise<{ lost: number; gap: number }> {
+  const count = 300;
+  const v6 = l.ip.includes(':') ? ['-6'] : [];
+  const pinging = labPing(l.state, l.ip, [...v6, '-i', '0.05', '-c', String(count), '-W', '1'], 120_000);
+  await sleep(3000);
+  await labSetLink(l.host.name, port, 'down', { name: lab });
+  const ping = await pinging;
+  const received = Number(/(\d+) received/.exec(ping.stdout)?.[1] ?? 0);
+  const gap = longestGap(ping.stdout, 0.05, count);
+  t.log(`${port} cut: ${count - received} of ${count} pings lost, longest gap ${gap.toFixed(2)} s`);
+  t.true(received > count / 2, `the host kept answering without ${port} (${received} of ${count}):\n${ping.stdout.slice(-400)}`);
+  t.true(gap < 10, `gap ${gap} s`);
+  t.regex(await l.sh(`cat /proc/net/bonding/bond0`), new RegExp(`Slave Interface: ${port}\\nMII Status: down`), 'the bond saw the cut');
+  if (expectActive) t.is(await activePort(l), expectActive, 'the bond under br-ex failed over to its other port');
+  await labSetLink(l.host.name, port, 'up', { name: lab });
+  if (expectActive) {
+    let back = '';
+    for (let i = 0; i < 20 && back !== port; i++) {
+      await sleep(1500);
+      back = await activePort(l);
+    }
+    t.is(back, port, 'the primary port takes over again once its cable is back');
+  } else {
+    let up = '';
+    for (let i = 0; i < 20 && !up.includes(`Slave Interface: ${port}\nMII Status: up`); i++) {
+      await sleep(1500);
+      up = await l.sh('cat /proc/net/bonding/bond0');
+    }
+    t.regex(up, new RegExp(`Slave Interface: ${port}\\nMII Status: up`), 'the port is back in the bond once its cable is back');
+  }
+  return { lost: count - received, gap };
+}
+
+/**
+ * Power-cycles the host (`lab reboot`) and waits until `probe` (run over SSH at the node address) shows
+ * `want`: the boot oneshot, nothing else, must have put the node address back on br-ex. Returns the output.
+ */
+export async function rebootUntil(t: ExecutionContext, l: VmUplinkLab, lab: string, probe: string, want: RegExp, limitMs = 8 * 60_000): Promise<string> {
+  const at = Date.now();
+  await labReboot(l.host.name, { name: lab, timeoutMs: 12 * 60_000 });
+  t.log(`reboot (lab address answering): ${((Date.now() - at) / 1000).toFixed(0)} s`);
+  let out = '';
+  for (const until = Date.now() + limitMs; !want.test(out) && Date.now() < until;) {
+    out = await l.sh(`${probe} 2>/dev/null; true`, 60_000).catch((e: Error) => e.message);
+    if (!want.test(out)) await sleep(3000);
+  }
+  t.log(`reboot (node address back on br-ex, SSH on it): ${((Date.now() - at) / 1000).toFixed(0)} s after the power cycle began`);
+  t.regex(out, want, 'after the reboot the node address is on br-ex again');
+  t.is((await l.sh('systemctl is-active hostwire-configure-ovs.service; true')).trim(), 'active', 'the boot oneshot ran');
+  return out;
+}
+
+/**
+ * A bond with one port's cable cut is refused before anything changes: the run fails naming the port, and
+ * the host reads exactly as before (`snapshot`). The cable is put back and the port seen up again.
+ */
+export async function refusedWithPortDown(t: ExecutionContext, l: VmUplinkLab, lab: string, port: string, snapshot: string): Promise<void> {
+  await labSetLink(l.host.name, port, 'down', { name: lab });
+  let down = '';
+  for (let i = 0; i < 20 && !down.includes(`Slave Interface: ${port}\nMII Status: down`); i++) {
+    await sleep(1000);
+    down = await l.sh('cat /proc/net/bonding/bond0');
+  }
+  const before = await l.sh(snapshot);
+  const run = await l.role();
+  t.is(run.summary.exitCode, 2, failure(run));
+  t.regex(failure(run), new RegExp(`bond0.*${port}`), `the refusal names the bond and the port:\n${failure(run)}`);
+  t.log(`refused: ${failure(run).split('\n').find((s) => s.includes(port))?.slice(0, 300)}`);
+  t.is(await l.sh(snapshot), before, 'nothing changed on the host');
+  t.is((await l.sh('ovs-vsctl list-br; ls /etc/hostwire/configure-ovs 2>/dev/null; true')).trim(), '', 'no bridge, no state file');
+  await labSetLink(l.host.name, port, 'up', { name: lab });
+  let up = '';
+  for (let i = 0; i < 20 && !up.includes(`Slave Interface: ${port}\nMII Status: up`); i++) {
+    await sleep(1500);
+    up = await l.sh('cat /proc/net/bonding/bond0');
+  }
+  t.regex(up, new RegExp(`Slave Interface: ${port}\\nMII Status: up`), 'the port is back once its cable is');
+}
