@@ -3,17 +3,23 @@
 // point-to-point to the second VM, which plays the switch: its own LACP bond over the two wires in a Linux
 // bridge with its eth3 on the lab bridge, so the lab (and the controller) reach the host's address through
 // the aggregate. After the move: SSH on the same address, bond0 one port of br-ex on the kernel datapath,
-// the LACP partner still aggregated, a second run and --check change nothing, a cut port fails over.
+// the LACP partner still aggregated, a second run and --check change nothing, a cut port fails over. The
+// bond is dual-stack (static IPv4 and IPv6, a default route of each; the lab's namespace is the IPv6
+// gateway): both families move, and an injected failure (a gateway nothing answers) first rolls back within
+// the window to exactly the LACP bond it had, still aggregated with its partner.
 import test from 'ava';
 import { labSetLink } from '../../src/lab/lab-link.js';
+import { run } from '../../src/lab/run.js';
 import { labPing } from '../helpers/lab-ping.js';
 import { vmSh } from './vm-ssh.js';
-import { assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, bondTheHost, esc, longestGap, vmUplinkLab } from './bond-lab.js';
+import { assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, bondTheHost, CONFIRM_TIMEOUT, esc, failure, journalSeconds, longestGap, vmUplinkLab } from './bond-lab.js';
 
-const LAB = 'vm20lacp';
+const LAB = 'vm22lacp';
+const GW6 = 'fd22:7::1';
+const HOST6 = 'fd22:7::11';
 
-test.serial('LACP bond uplink on a VM (far end: a second VM bonding the wires): move, idempotent, --check, failover', async (t) => {
-  t.timeout(28 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+test.serial('LACP bond uplink on a VM (far end: a second VM bonding the wires): dual-stack, rollback, move, idempotent, --check, failover', async (t) => {
+  t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
   const l = await vmUplinkLab(t, LAB, 4, { hosts: 2, vms: 2,
     wires: [[{ host: 1, nic: 1 }, { host: 2, nic: 1 }], [{ host: 1, nic: 2 }, { host: 2, nic: 2 }]] });
   const sw = l.state.hosts[1]!;
@@ -34,6 +40,26 @@ test.serial('LACP bond uplink on a VM (far end: a second VM bonding the wires): 
     if (!partner.includes(swMac)) await new Promise((r) => setTimeout(r, 2000));
   }
   t.true(partner.includes(swMac), `no LACP partner:\n${await l.sh('cat /proc/net/bonding/bond0')}`);
+  // Dual-stack: the lab's namespace is the IPv6 gateway, reached through the switch's bridge.
+  await run('ip', ['-n', l.state.netns, '-6', 'addr', 'add', `${GW6}/64`, 'dev', l.state.bridge, 'nodad']);
+  await l.sh(`ip -6 addr add ${HOST6}/64 dev bond0 nodad && ip -6 route replace default via ${GW6} dev bond0 && (ping -6 -c3 -W2 ${GW6} >/dev/null || true)`);
+  const before = await l.sh(BOND_SNAPSHOT);
+  t.regex(before, new RegExp(`bond0 inet ${esc(l.ip)}/24[\\s\\S]*bond0 inet6 ${esc(HOST6)}/64`));
+
+  // Injected failure: a gateway on the subnet that nothing answers. The host's check fails, it rolls back.
+  at = Date.now();
+  const wrong = l.gw.replace(/\.\d+$/, '.254');
+  const bad = await l.role({ configure_ovs_gateway: wrong });
+  step('injected failure run', at);
+  t.is(bad.summary.exitCode, 2, failure(bad));
+  const rolled = /rolled back after ([\d.]+) s: connectivity check failed: (\S+) does not answer through br-ex/.exec(failure(bad));
+  t.is(rolled?.[2], wrong, failure(bad));
+  const apply = journalSeconds(failure(bad), /configure-ovs\[\d+\]: apply br-ex: uplink bond0/);
+  const rollingBack = journalSeconds(failure(bad), /configure-ovs\[\d+\]: rolling back: connectivity check failed/);
+  t.true(apply !== undefined && rollingBack !== undefined && rollingBack - apply < CONFIRM_TIMEOUT, `apply at ${apply}, rolling back at ${rollingBack}:\n${failure(bad)}`);
+  t.log(`injected failure: rolling back ${(rollingBack! - apply!).toFixed(1)} s after the apply began (window ${CONFIRM_TIMEOUT} s), done ${rolled?.[1]} s after the transaction started`);
+  t.is(await l.sh(BOND_SNAPSHOT), before, 'the rollback restores the LACP bond, both families\' addresses and routes exactly');
+  t.true((await l.sh('cat /proc/net/bonding/bond0')).includes(swMac), 'still aggregated with the switch after the rollback');
 
   at = Date.now();
   const move = await l.role();
@@ -43,6 +69,12 @@ test.serial('LACP bond uplink on a VM (far end: a second VM bonding the wires): 
   t.regex(bond, /Bonding Mode: IEEE 802\.3ad Dynamic link aggregation\nTransmit Hash Policy: layer3\+4/);
   t.regex(bond, /LACP rate: fast/);
   t.true(bond.includes(swMac), `the LACP partner is still the switch after the move:\n${bond}`);
+  t.regex(await l.sh('ip -o -6 addr show dev br-ex scope global'), new RegExp(`inet6 ${esc(HOST6)}/64`), 'the IPv6 address on br-ex');
+  t.regex(await l.sh('ip route show default'), new RegExp(`default via ${esc(l.gw)} dev br-ex (proto static )?metric 48`));
+  t.regex(await l.sh('ip -6 route show default'), new RegExp(`default via ${esc(GW6)} dev br-ex (proto static )?metric 48`));
+  let p6 = await labPing(l.state, HOST6, ['-6', '-c3', '-i0.5', '-W3']);
+  for (let i = 0; i < 5 && p6.code !== 0; i++) p6 = await labPing(l.state, HOST6, ['-6', '-c3', '-i0.5', '-W3']);
+  t.is(p6.code, 0, `IPv6 reaches the host on br-ex:\n${p6.stdout}`);
   const moved = await l.sh(BOND_SNAPSHOT);
 
   at = Date.now();
