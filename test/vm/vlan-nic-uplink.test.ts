@@ -1,0 +1,83 @@
+// VM tier (npm run test:vm), issue 20: a static node address (IPv4 and IPv6, a default route of each) on
+// VLAN 100 over a plain NIC (eth1.100, eth0 and eth2 down) moves onto br-ex with the kernel datapath. The far
+// end of the VLAN is the second VM of vlan-lab.ts. An injected failure (a check target nothing answers) rolls
+// back within the window to exactly the VLAN it had; the move keeps SSH on the same address with eth1.100 as
+// br-ex's one port, both families' addresses and default routes on br-ex; a second run and --check change
+// nothing; after a power cycle the boot oneshot makes eth1.100 again and re-attaches it.
+import test from 'ava';
+import { sleep } from '../../src/lab/run.js';
+import { shellJoin } from '../../src/transports/quote.js';
+import { SNAPSHOT } from '../roles-lab/uplink-helpers.js';
+import { assertMovedOntoBrEx, assertSecondRunIdle, atAddress, CONFIRM_TIMEOUT, esc, failure, journalSeconds, type VmUplinkLab } from './bond-lab.js';
+import { VLAN, vlanLab } from './vlan-lab.js';
+import { rebootUntil } from './vm-drills.js';
+
+const LAB = 'vm22vnic';
+const DEV = `eth1.${VLAN.id}`;
+const SNAP = `${SNAPSHOT}; echo "# vlan"; ip -d -o link show dev ${DEV} | grep -o "link/ether [^ ]*\\|vlan protocol [^ ]* id [0-9]*"`;
+
+async function assertOnBrEx(t: import('ava').ExecutionContext, l: VmUplinkLab, mac: string): Promise<void> {
+  t.regex(await l.sh('ip -o -6 addr show dev br-ex scope global'), new RegExp(`inet6 ${esc(VLAN.host6)}/64`), 'the IPv6 address on br-ex');
+  t.regex(await l.sh('ip route show default'), new RegExp(`default via ${esc(VLAN.gw4)} dev br-ex (proto static )?metric 48`));
+  t.regex(await l.sh('ip -6 route show default'), new RegExp(`default via ${esc(VLAN.gw6)} dev br-ex (proto static )?metric 48`));
+  t.is((await l.sh(`ip -o addr show dev ${DEV} scope global`)).trim(), '', 'the VLAN device holds no address');
+  t.regex(await l.sh(`ip -d -o link show dev ${DEV}`), new RegExp(`${esc(DEV)}@eth1: .*link/ether ${esc(mac)} .*vlan protocol 802\\.1Q id ${VLAN.id} `));
+  t.regex(await l.sh('ip -o link show dev br-ex'), new RegExp(`link/ether ${esc(mac)} `), 'br-ex has the VLAN\'s MAC');
+}
+
+test.serial('VLAN on a plain NIC, dual-stack static: rollback, move, idempotent, --check, reboot', async (t) => {
+  t.timeout(27 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  const started = Date.now();
+  const step = (what: string, since: number) => t.log(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
+  const v = await vlanLab(t, LAB);
+  let at = Date.now();
+  const steps = ['for d in eth0 eth1 eth2; do nmcli device set "$d" managed no 2>/dev/null || true; done', 'ip link set eth1 up',
+    `ip link add link eth1 name ${DEV} type vlan id ${VLAN.id}`, `ip link set ${DEV} up`,
+    `ip addr add ${VLAN.host4}/24 dev ${DEV}`, `ip route replace default via ${VLAN.gw4} dev ${DEV}`,
+    `ip -6 addr add ${VLAN.host6}/64 dev ${DEV} nodad`, `ip -6 route replace default via ${VLAN.gw6} dev ${DEV}`,
+    'ip addr flush dev eth0', 'ip link set eth0 down', `ping -c3 -W2 ${VLAN.gw4} >/dev/null || true`].join(' && ');
+  await v.lab.sh(shellJoin(['systemd-run', '--quiet', '--collect', '--unit=vm22-vlan', 'sh', '-c', `sleep 1; ${steps}`]));
+  const l = atAddress(v.lab, VLAN.host4, VLAN.gw4);
+  let held = '';
+  for (const until = Date.now() + 300_000; !held.includes(`inet ${VLAN.host4}/`) && Date.now() < until;) {
+    await sleep(3000);
+    held = await l.sh(`ip -o -4 addr show dev ${DEV} 2>/dev/null; true`, 60_000).catch(() => '');
+  }
+  t.regex(held, new RegExp(`inet ${esc(VLAN.host4)}/24`), 'the host answers SSH on the VLAN');
+  step(`host on ${DEV} (v4+v6)`, at);
+  const mac = (await l.sh(`cat /sys/class/net/${DEV}/address`)).trim();
+  const before = await l.sh(SNAP);
+  t.regex(before, new RegExp(`${esc(DEV)} inet ${esc(VLAN.host4)}/24[\\s\\S]*${esc(DEV)} inet6 ${esc(VLAN.host6)}/64`));
+
+  // Injected failure: a check target nothing answers. The host's check fails, it rolls back.
+  at = Date.now();
+  const dead = VLAN.gw4.replace(/\.1$/, '.254');
+  const bad = await l.role({ configure_ovs_check_targets: [dead] });
+  step('injected failure run', at);
+  t.is(bad.summary.exitCode, 2, failure(bad));
+  const rolled = /rolled back after ([\d.]+) s: connectivity check failed: (\S+) does not answer through br-ex/.exec(failure(bad));
+  t.is(rolled?.[2], dead, failure(bad));
+  const apply = journalSeconds(failure(bad), /configure-ovs\[\d+\]: apply br-ex: uplink eth1\.100/);
+  const rollingBack = journalSeconds(failure(bad), /configure-ovs\[\d+\]: rolling back: connectivity check failed/);
+  t.true(apply !== undefined && rollingBack !== undefined && rollingBack - apply < CONFIRM_TIMEOUT, `apply at ${apply}, rolling back at ${rollingBack}:\n${failure(bad)}`);
+  t.log(`injected failure: rolling back ${(rollingBack! - apply!).toFixed(1)} s after the apply began (window ${CONFIRM_TIMEOUT} s), done ${rolled?.[1]} s after the transaction started`);
+  t.is(await l.sh(SNAP), before, 'the rollback restores the VLAN, both families\' addresses and routes exactly');
+
+  at = Date.now();
+  const move = await l.role();
+  step('move', at);
+  await assertMovedOntoBrEx(t, l, move, DEV);
+  await assertOnBrEx(t, l, mac);
+  const moved = await l.sh(SNAP);
+
+  at = Date.now();
+  await assertSecondRunIdle(t, l, SNAP, moved);
+  step('second run and --check', at);
+
+  // A reboot: nothing but the boot oneshot makes eth1.100 again and re-attaches it.
+  await rebootUntil(t, l, LAB, 'ip -o -4 addr show dev br-ex', new RegExp(`inet ${esc(VLAN.host4)}/24`));
+  t.is((await l.sh('ovs-vsctl list-ports br-ex')).trim(), DEV);
+  t.regex(await l.sh('ovs-dpctl show'), new RegExp(`system@ovs-system[\\s\\S]*port \\d+: ${esc(DEV)}(\\s|$)`, 'm'));
+  await assertOnBrEx(t, l, mac);
+  t.log(`whole scenario: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+});
