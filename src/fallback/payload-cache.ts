@@ -4,7 +4,7 @@
 // starting ansible-core's Python (~0.7 s). A change to any of them, to ansible-core's version, or to
 // the folders searched makes a new key or fails the check, and the payload is built again.
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, unlinkSync, utimesSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -66,7 +66,22 @@ export async function readCachedPayload(dir: string, key: unknown): Promise<Payl
   }
   const zip = Buffer.from(stored.zip, 'base64');
   if (createHash('sha256').update(zip).digest('hex') !== stored.hash) return undefined;
+  // Marks it used: the eviction below removes the least recently used.
+  try {
+    const now = new Date();
+    utimesSync(keyFile(dir, key), now, now);
+  } catch {
+    // a read-only cache still serves
+  }
   return { hash: stored.hash, zip, files: stored.files };
+}
+
+/** Payloads kept: every playbook and module set makes its own (~130 KB each); the least recently used go. */
+export const PAYLOADS_KEPT = 40;
+
+function evictOld(dir: string): void {
+  const files = readdirSync(dir).filter((f) => /^[0-9a-f]{64}\.json$/.test(f)).map((f) => ({ f, t: statSync(path.join(dir, f)).mtimeMs }));
+  for (const { f } of files.sort((a, b) => b.t - a.t).slice(PAYLOADS_KEPT)) unlinkSync(path.join(dir, f));
 }
 
 /** Keeps a payload for later runs; a controller whose cache cannot be written just builds again. */
@@ -76,6 +91,7 @@ export async function writeCachedPayload(dir: string, key: unknown, payload: Pay
     await mkdirPrivate(dir);
     const stored: Stored = { hash: payload.hash, zip: payload.zip.toString('base64'), files: payload.files, sources: stamps };
     await writePrivateFile(keyFile(dir, key), JSON.stringify(stored));
+    evictOld(dir);
   } catch {
     // not kept: the next run builds it again
   }
