@@ -50,7 +50,8 @@ async function waitListening(netns: string, count: number, timeoutMs: number): P
   }
 }
 
-export async function startLightHosts(count: number, netns: string, dir: string): Promise<LightHosts> {
+/** `onStarted` gets the sshd processes as soon as they are spawned, so an interrupted start can be torn down too. */
+export async function startLightHosts(count: number, netns: string, dir: string, onStarted?: (procs: LightHosts['procs']) => void): Promise<LightHosts> {
   await stopLightHosts({ netns, dir, procs: [] } as unknown as LightHosts);
   mkdirSync(path.join(dir, 'hostkeys'), { recursive: true });
   mkdirSync(path.join(dir, 'cfg'), { recursive: true });
@@ -92,6 +93,7 @@ export async function startLightHosts(count: number, netns: string, dir: string)
   const procs = hosts.map((h) => spawn('ip', ['netns', 'exec', netns, 'unshare', '-m', '--propagation', 'private', 'sh', '-c',
     `mount -t tmpfs -o size=1m hwbench /root && mount -t tmpfs -o size=4m hwbench /run && mkdir -p /run/sshd && chmod 0755 /run/sshd && exec /usr/sbin/sshd -D -f ${path.join(dir, 'cfg', `${h.name}.conf`)}`], { stdio: 'ignore' }));
   for (const p of procs) p.on('error', () => {});
+  onStarted?.(procs);
   await waitListening(netns, count, 60_000);
   return { netns, dir, keyFile, knownHosts, inventory, hosts, procs };
 }

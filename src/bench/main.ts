@@ -5,7 +5,7 @@ import { loadavg } from 'node:os';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { installSignalCleanup, onCleanup } from './cleanup.js';
+import { installSignalCleanup, onCleanup, runCleanup } from './cleanup.js';
 import { runLabSuite, type Sample, type SuiteResult } from './lab-suite.js';
 import { describeMachine, summarize } from './report.js';
 import { runScaleSuite } from './scale-suite.js';
@@ -106,9 +106,10 @@ function writeResults(o: BenchOptions, machine: ReturnType<typeof describeMachin
   else log(`(partial results written to ${path.join(o.out, 'results.md')})`);
 }
 
-main().catch((e) => {
+main().catch(async (e) => {
   const m = (e as Error).message ?? String(e);
   // A bad command line is the user's error: its message and usage, no stack.
   process.stderr.write(m.startsWith('bench: ') ? `${m}\n` : `bench failed: ${(e as Error).stack ?? e}\n`);
   process.exitCode = m.startsWith('bench: ') ? 2 : 1;
+  await runCleanup();
 });

@@ -2,7 +2,7 @@
 // and ansible-playbook at 100 for comparison. Light hosts are started fresh for each size.
 import path from 'node:path';
 import { onCleanup } from './cleanup.js';
-import { startLightHosts, stopLightHosts } from './light-hosts.js';
+import { startLightHosts, stopLightHosts, type LightHosts } from './light-hosts.js';
 import type { Sample } from './lab-suite.js';
 import { ROOT, runAnsible, runHostwire } from './tools.js';
 
@@ -22,8 +22,10 @@ export async function runScaleSuite(o: ScaleOptions): Promise<Sample[]> {
   const jobs = [...o.hostwireSizes.map((n) => ({ n, tool: 'hostwire' as const })), ...o.ansibleSizes.map((n) => ({ n, tool: 'ansible' as const }))];
   for (const { n, tool } of jobs) {
     o.log(`scale: ${n} light hosts, ${tool}`);
-    const l = await startLightHosts(n, o.netns, path.join(o.workDir, 'light'));
-    const forget = onCleanup(() => stopLightHosts(l));
+    // Registered before the start: a bench ended meanwhile (signal, EPIPE) still removes what was made.
+    const made = { netns: o.netns, dir: path.join(o.workDir, 'light'), procs: [] as LightHosts['procs'] };
+    const forget = onCleanup(() => stopLightHosts(made));
+    const l = await startLightHosts(n, o.netns, made.dir, (procs) => { made.procs = procs; });
     try {
       const run = (check = false) => (tool === 'hostwire'
         ? runHostwire(PLAY, l.inventory, { forks: n, check })
