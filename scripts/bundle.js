@@ -7,7 +7,7 @@
 // The output stays three levels below the repository (like dist/src/cli): `init` finds the
 // repository's roles relative to its own file.
 import { build } from 'esbuild';
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const OUT = 'dist/bundle/cli';
@@ -52,3 +52,12 @@ await build({
   outfile: `${OUT}/main.js`,
   format: 'esm',
 });
+
+// The bin reads an ASCII-only bundle as a one-byte string (src/cli/compile-cache.ts decodeSource): esbuild
+// escapes non-ASCII in code (charset ascii) but keeps it in the comments it carries over from packages.
+// Those characters become \u escapes (still a comment; valid in strings too).
+for (const f of [`${OUT}/cli.cjs`, `${OUT}/main.js`]) {
+  const text = readFileSync(f, 'utf8');
+  const ascii = text.replace(/[^\x00-\x7f]/gu, (c) => [...c].map((ch) => `\\u{${ch.codePointAt(0).toString(16)}}`).join(''));
+  if (ascii !== text) writeFileSync(f, ascii, { mode: 0o755 });
+}

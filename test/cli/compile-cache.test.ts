@@ -2,6 +2,7 @@
 // first start, used as is by the next, ignored when anyone else could have written it, replaced when
 // V8 rejects it, never made with HOSTWIRE_COMPILE_CACHE=0.
 import test from 'ava';
+import { isAscii } from 'node:buffer';
 import { execFile } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -84,4 +85,11 @@ test('writing a cache keeps the newest six, its own among them', async (t) => {
   t.is(left.length, 6);
   t.true(left.includes(own));
   t.false(left.includes(`${'0'.repeat(20)}-other.bin`), 'the oldest went');
+});
+
+test('the bundle is ASCII, so the bin reads it as a one-byte string; decodeSource equals UTF-8 decoding', async (t) => {
+  const { decodeSource } = await import('../../src/cli/compile-cache.js');
+  const bundle = readFileSync(path.join(path.dirname(BIN), 'cli.cjs'));
+  t.true(isAscii(bundle), 'scripts/bundle.js escapes what esbuild kept (comments from packages)');
+  for (const text of ['plain ascii', 'a comment with \u00a5 and \u{1F600}']) t.is(decodeSource(Buffer.from(text, 'utf8')), text);
 });
