@@ -14,7 +14,7 @@ import { labDown, labInventoryYaml, labUp } from '../lab/index.js';
 import { onCleanup } from './cleanup.js';
 import type { Sample } from './lab-suite.js';
 import { stat, type Stat } from './measure.js';
-import { ROOT, runAnsible, runHostwire } from './tools.js';
+import { ANSIBLE_CFG, ROOT, runAnsible, runHostwire } from './tools.js';
 
 export const FALLBACK_PLAY = path.join(ROOT, 'bench/fallback/site.yml');
 
@@ -60,7 +60,7 @@ export async function runFallbackSuite(o: FallbackOptions): Promise<FallbackResu
     o.log(`fallback, ${o.hosts} hosts, sample ${i + 1}/${o.runs}`);
     let lab = await freshLab(o);
     for (const phase of ['converge', 'noop'] as const) {
-      const r = await runHostwire(FALLBACK_PLAY, lab.inventory, { netns: lab.state.netns });
+      const r = await runHostwire(FALLBACK_PLAY, lab.inventory, { netns: lab.state.netns, config: ANSIBLE_CFG });
       add({ ...r, tool: 'hostwire', phase, hosts: o.hosts, changed: r.changed, execsPerHost: perHost(r.execs), bytesPerHost: perHost(r.bytesSent) });
     }
     const viaRelay = await runHostwire(FALLBACK_PLAY, lab.inventory);
@@ -70,7 +70,7 @@ export async function runFallbackSuite(o: FallbackOptions): Promise<FallbackResu
       const r = await runAnsible(FALLBACK_PLAY, lab.inventory, lab.state.netns, o.hosts);
       add({ ...r, tool: 'ansible', phase, hosts: o.hosts, changed: r.changed });
     }
-    res.crossCheckChanged.push((await runHostwire(FALLBACK_PLAY, lab.inventory, { check: true, netns: lab.state.netns })).changed);
+    res.crossCheckChanged.push((await runHostwire(FALLBACK_PLAY, lab.inventory, { check: true, netns: lab.state.netns, config: ANSIBLE_CFG })).changed);
   }
   await labDown(o.lab).catch(() => undefined);
   forget();

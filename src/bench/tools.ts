@@ -7,6 +7,8 @@ import { measure, type Measured } from './measure.js';
 export const ROOT = path.resolve(new URL('../../..', import.meta.url).pathname);
 // What users run: the package's bin (the bundled CLI, scripts/bundle.js).
 export const CLI = path.join(ROOT, (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bin: { hostwire: string } }).bin.hostwire);
+/** The ansible.cfg both tools read in the fallback suite (pipelining, ControlPersist=60s, ...). */
+export const ANSIBLE_CFG = path.join(ROOT, 'bench/ansible/ansible.cfg');
 export const FLOOR = path.join(ROOT, 'dist/src/bench/floor.js');
 
 export interface HostwireRun extends Measured {
@@ -18,10 +20,11 @@ export interface HostwireRun extends Measured {
 }
 
 /** `netns`: run the CLI inside the lab's namespace, as ansible-playbook is run (its connections then need no relay). */
-export async function runHostwire(playbook: string, inventory: string, opts: { check?: boolean; forks?: number; netns?: string } = {}): Promise<HostwireRun> {
+/** `config`: an ansible.cfg for hostwire to read (ANSIBLE_CONFIG), as ansible-playbook reads bench/ansible/ansible.cfg. */
+export async function runHostwire(playbook: string, inventory: string, opts: { check?: boolean; forks?: number; netns?: string; config?: string } = {}): Promise<HostwireRun> {
   const argv = [...(opts.netns ? ['ip', 'netns', 'exec', opts.netns] : []), process.execPath, CLI, 'run', playbook, '-i', inventory, '--json', '-f', String(opts.forks ?? 50)];
   if (opts.check) argv.push('--check');
-  const m = await measure({ argv, timeoutMs: 20 * 60_000 });
+  const m = await measure({ argv, timeoutMs: 20 * 60_000, env: opts.config ? { ANSIBLE_CONFIG: opts.config } : undefined });
   const end = m.stdout.trim().split('\n').map((l) => { try { return JSON.parse(l); } catch { return {}; } }).find((e) => e.type === 'run_end');
   const stats = Object.values((end?.summary?.stats ?? {}) as Record<string, { changed: number; failed: number; unreachable: number }>);
   return {

@@ -26,6 +26,8 @@ export interface MergedSettings {
   lockTimeout?: string;
   connectionDefaults: ConnectionDefaults;
   playDefaults: PlayDefaults;
+  /** ssh_args' ControlPersist in seconds (0: connections are not kept). */
+  connectionPersistSec: number;
 }
 
 /** hostwire's own default when neither flag nor configuration says (Ansible's is 5). */
@@ -45,6 +47,7 @@ export function mergeSettings(f: CliConfigFlags, config: HostwireConfig = loadCo
     askBecomePass: Boolean(f.askBecomePass || config.becomeAskPass),
     lockTimeout: f.lockTimeout ?? (config.lockTimeout === undefined ? undefined : String(config.lockTimeout)),
     connectionDefaults: { remoteUser: config.remoteUser, privateKeyFile: config.privateKeyFile, timeoutSec: config.timeout },
+    connectionPersistSec: config.connectionPersist ?? 0,
     playDefaults: { become: config.become, becomeUser: config.becomeUser, gathering: config.gathering },
   };
 }

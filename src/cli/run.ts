@@ -1,4 +1,5 @@
 // `hostwire run PLAYBOOK`: ansible-playbook's options, renderers chosen by --json / TTY.
+import { keeperFor } from '../transports/keeper/index.js';
 import { listPlayTasks, playFieldRenderer, playHeader } from './list-tasks.js';
 import type { Command } from 'commander';
 import { formatConfirmSummary, type ConfirmFn } from '../engine/runner/confirm.js';
@@ -110,6 +111,8 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
   try {
     checkFlags(f);
     const cfg = mergeSettings(f);
+    // Kept connections (ssh_args' ControlPersist): the keeper starts while the playbook loads.
+    if (!f.syntaxCheck && !f.listTasks && !f.listHosts) keeperFor(cfg.connectionPersistSec)?.prestart();
     const forks = cfg.forks;
     reporting = f.report ? await import('../report/index.js') : undefined;
     report = reporting?.createReportCollector();
@@ -143,6 +146,7 @@ async function runCommand(playbook: string, f: RunFlags): Promise<number> {
       forceHandlers: f.forceHandlers,
       connection: f.connection,
       hostKeyChecking: cfg.hostKeyChecking,
+      connectionPersistSec: cfg.connectionPersistSec,
       becomePassword,
       noWait: !f.wait,
       lockTimeoutSec: parseLockTimeout(cfg.lockTimeout),

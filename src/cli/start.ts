@@ -3,8 +3,11 @@
 import { setTraceMask, trace } from '../transports/trace.js';
 import { maskText } from '../vault/secrets.js';
 import { runCli } from './program.js';
+import { KEEPER_WORD } from '../transports/keeper/index.js';
 
 export function startCli(argv: string[]): Promise<void> {
+  // The connection keeper a run started (src/transports/keeper): not a command users type.
+  if (argv[2] === KEEPER_WORD) return import('../transports/keeper/server.js').then((m) => m.runKeeperFromArgs(argv.slice(3)));
   // A reader that stops early (`hostwire inventory --list | head`) is not an error: end quietly with
   // the status a SIGPIPE'd program has (141), not with an unhandled EPIPE and its stack trace.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {

@@ -30,6 +30,8 @@ export interface HostwireConfig {
   showCustomStats?: boolean;
   hostKeyPolicy?: 'strict' | 'accept-new' | 'off';
   lockTimeout?: number;
+  /** Seconds hostwire's connection keeper keeps a host's connection after a run (0: not kept). */
+  connectionPersist?: number;
 }
 
 const NAMES = Object.keys(SETTINGS) as SettingName[];

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { homedir } from 'node:os';
 import { BadInputError } from '../errors.js';
 
-type Kind = 'string' | 'path' | 'pathlist' | 'pathspec' | 'integer' | 'boolean' | 'seconds' | { choices: string[] };
+type Kind = 'string' | 'path' | 'pathlist' | 'pathspec' | 'integer' | 'boolean' | 'seconds' | 'ssh-persist' | { choices: string[] };
 
 interface SettingDef {
   section: string;
@@ -34,6 +34,8 @@ export const SETTINGS = {
   // hostwire's own settings: [hostwire] in ansible.cfg, HOSTWIRE_* in the environment.
   hostKeyPolicy: { section: 'hostwire', key: 'host_key_checking', env: 'HOSTWIRE_HOST_KEY_CHECKING', kind: { choices: ['strict', 'accept-new', 'off'] } },
   lockTimeout: { section: 'hostwire', key: 'lock_timeout', env: 'HOSTWIRE_LOCK_TIMEOUT', kind: 'seconds' },
+  // Of ssh_args hostwire reads ControlMaster/ControlPersist only: how long its connection keeper keeps a host's connection.
+  connectionPersist: { section: 'ssh_connection', key: 'ssh_args', env: 'ANSIBLE_SSH_ARGS', kind: 'ssh-persist' },
 } as const satisfies Record<string, SettingDef>;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -56,6 +58,7 @@ function describe(def: SettingDef, o: ValueOrigin): string {
 
 function expected(kind: Kind): string {
   if (typeof kind === 'object') return `one of ${kind.choices.join(', ')}`;
+  if (kind === 'ssh-persist') return 'ssh options whose -o ControlPersist is a time (60s, 10m), yes or no';
   return {
     string: 'a string', path: 'a file path', pathlist: 'comma-separated paths', pathspec: 'colon-separated paths',
     integer: 'a whole number >= 1', boolean: 'a boolean (yes/no, true/false, on/off, 1/0)', seconds: 'a number of seconds above 0',
@@ -113,5 +116,40 @@ export function coerceSetting(name: SettingName, raw: string, origin: ValueOrigi
       const v = value.toLowerCase();
       return TRUE.includes(v) ? true : FALSE.includes(v) ? false : fail();
     }
+    case 'ssh-persist':
+      return persistSeconds(value) ?? fail();
   }
+}
+
+/** `-o Key=Value` / `-o Key Value` of ssh's command line, the last one given (case-insensitive key). */
+function sshOption(args: string, key: string): string | undefined {
+  const re = new RegExp(`(?:^|\\s)-o\\s*["']?${key}(?:\\s*=\\s*|\\s+)([^\\s"']+)`, 'gi');
+  let last: string | undefined;
+  for (const m of args.matchAll(re)) last = m[1];
+  return last;
+}
+
+/** An OpenSSH time (60, 60s, 10m, 1h30m) in seconds. */
+function sshTime(v: string): number | undefined {
+  if (/^\d+$/.test(v)) return Number(v);
+  const parts = [...v.matchAll(/(\d+)([smhdw])/gi)];
+  if (!parts.length || parts.map((m) => m[0]).join('') !== v) return undefined;
+  const unit: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
+  return parts.reduce((n, m) => n + Number(m[1]) * unit[m[2]!.toLowerCase()]!, 0);
+}
+
+/** Longest idle time hostwire's keeper keeps a connection: OpenSSH's "yes"/0 (forever) means this. */
+export const PERSIST_FOREVER_SEC = 3600;
+
+/**
+ * Seconds to keep connections from ssh_args (0: not kept), undefined when ControlPersist is not a time.
+ * Kept only with ControlMaster auto/yes/autoask, as ssh keeps a master only then.
+ */
+export function persistSeconds(args: string): number | undefined {
+  const master = sshOption(args, 'ControlMaster')?.toLowerCase();
+  const persist = sshOption(args, 'ControlPersist')?.toLowerCase();
+  if (persist === undefined || persist === 'no' || !['auto', 'yes', 'autoask', 'ask'].includes(master ?? '')) return 0;
+  if (persist === 'yes') return PERSIST_FOREVER_SEC;
+  const t = sshTime(persist);
+  return t === undefined ? undefined : t === 0 ? PERSIST_FOREVER_SEC : Math.min(t, PERSIST_FOREVER_SEC);
 }

@@ -1,5 +1,6 @@
 // Removing a lab, idempotent and tolerant of partial state: whatever state.json lists, plus a sweep
 // by name (namespaces `hw-<lab>[-n]`, cgroup folders `hw-<lab>`, mounts under the lab's dir).
+import { stopKeeperOf } from '../transports/keeper/paths.js';
 import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { isAlive, run, sleep } from './run.js';
 import { currentInitPid, pidBelongsTo } from './health.js';
@@ -106,6 +107,8 @@ export async function teardownLab(lab: string): Promise<TeardownReport> {
   const unmounted = (await mountsUnder(dir)).length;
   await unmountUnder(dir);
   const netns = (await netnsList()).filter((n) => isLabNetns(lab, n));
+  // A connection keeper a run started inside the lab's namespace would keep the namespace alive.
+  for (const n of netns) stopKeeperOf(`/run/netns/${n}`);
   for (const n of netns) await deleteNetns(n);
   for (const c of labCgroupDirs(lab)) await removeCgroupTree(c);
   for (const m of await readdir(PROPAGATE_DIR).catch(() => [] as string[])) {

@@ -4,6 +4,7 @@ import type { HostKeyChecking } from './host-key-policy.js';
 import { LocalTransport } from './local.js';
 import { SshTransport } from './ssh.js';
 import type { StreamingTransport } from './streaming.js';
+import type { KeeperClient } from './keeper/client.js';
 
 export interface ConnectionSettings {
   host: string;
@@ -24,6 +25,8 @@ export interface CreateTransportOptions {
   hostKeyChecking?: HostKeyChecking;
   keepaliveIntervalMs?: number;
   maxChannels?: number;
+  /** The run's connection keeper (not used for password logins: a password is never kept). */
+  keeper?: KeeperClient;
 }
 
 const POLICIES = ['strict', 'accept-new', 'off'];
@@ -51,6 +54,7 @@ export function createTransport(name: string, settings: ConnectionSettings, opti
     connectTimeoutMs: settings.connectTimeoutMs,
     keepaliveIntervalMs: options.keepaliveIntervalMs,
     maxChannels: options.maxChannels,
+    keeper: settings.password ? undefined : options.keeper,
     proxyJump: j ? { host: j.host, port: j.port ?? 22, user: j.user ?? user } : undefined,
   });
 }

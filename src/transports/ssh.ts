@@ -6,6 +6,7 @@
 // (5 s x 3) notices a dead one, and a channel that cannot be opened in time counts as dead.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Duplex } from 'node:stream';
+import type { ClientChannel } from 'ssh2';
 import { CommandError, TransportError } from '../errors.js';
 import { insideNetns, openNetnsRelay, type NetnsRelay } from './netns-relay.js';
 import { buildHostCommand } from './host-command.js';
@@ -19,6 +20,8 @@ import type { ExecOptions, ExecResult, TransportStats, WriteFileOptions } from '
 import { buildWriteScript } from './write-script.js';
 import { exitCodeOf } from './exit-code.js';
 import { trace, TRACE, traceCommand } from './trace.js';
+import { KeeperUnavailable, type KeeperClient, type KeptChannel } from './keeper/client.js';
+import type { KeeperKey } from './keeper/frames.js';
 
 export interface SshTransportOptions extends SshEndpoint, SshAuthOptions {
   /** Inventory name of the host. */
@@ -30,6 +33,8 @@ export interface SshTransportOptions extends SshEndpoint, SshAuthOptions {
   netns?: string;
   /** Concurrent channels per connection; OpenSSH's MaxSessions defaults to 10. */
   maxChannels?: number;
+  /** Reach the host through this connection keeper (ssh_args' ControlPersist) while it answers. */
+  keeper?: KeeperClient;
 }
 
 const CHANNEL_OPEN_TIMEOUT_MS = 15_000;
@@ -45,6 +50,10 @@ export class SshTransport implements StreamingTransport {
   private opening?: Promise<void>;
   private readonly channels: Semaphore;
   private readonly reconnectListeners: (() => Promise<void> | void)[] = [];
+  /** Connected through the keeper; `keeperOff` once it failed us or after reconnect(): direct from then on. */
+  private kept = false;
+  private keeperOff = false;
+  private readonly keptChannels = new Set<KeptChannel>();
 
   constructor(readonly options: SshTransportOptions) {
     this.name = options.name;
@@ -66,7 +75,41 @@ export class SshTransport implements StreamingTransport {
   }
 
   get connected(): boolean {
-    return !!this.ssh?.connected;
+    return this.kept || !!this.ssh?.connected;
+  }
+
+  /** What the keeper keys its connection by: everything but the password (never kept) and our name. */
+  private keeperKey(): KeeperKey {
+    const { name: _name, password: _password, keeper: _keeper, ...key } = this.options;
+    return key;
+  }
+
+  /** The keeper's connection, or false when no keeper is to be used or none could be reached. */
+  private async openKept(): Promise<boolean> {
+    const keeper = this.options.keeper;
+    if (!keeper || this.keeperOff || this.options.password) return false;
+    try {
+      const r = await keeper.connect(this.keeperKey());
+      if (r.hostKey) this.hostKey = r.hostKey;
+      this.kept = true;
+      this.stats.connects++;
+      return true;
+    } catch (e) {
+      if (!(e instanceof KeeperUnavailable)) throw e;
+      this.keeperOff = true;
+      return false;
+    }
+  }
+
+  /** An exec channel from the keeper; its close without an exit status means the kept connection is gone. */
+  private async keptChannel(command: string): Promise<ClientChannel> {
+    const ch = await this.options.keeper!.exec(this.keeperKey(), command);
+    this.keptChannels.add(ch);
+    ch.once('close', () => {
+      this.keptChannels.delete(ch);
+      if (ch.hwExit === undefined && !ch.closedHere) this.kept = false;
+    });
+    return ch as unknown as ClientChannel;
   }
 
   async connect(): Promise<void> {
@@ -85,6 +128,7 @@ export class SshTransport implements StreamingTransport {
 
   private async openOnce(): Promise<void> {
     this.dispose();
+    if (await this.openKept()) return;
     const o = this.options;
     let sock: Duplex | undefined;
     const first = o.proxyJump ?? o;
@@ -136,6 +180,8 @@ export class SshTransport implements StreamingTransport {
    */
   async reconnect(): Promise<void> {
     await this.opening?.catch(() => {});
+    // A hanging connection (an IP moved under it) hangs in the keeper too: this run goes direct now.
+    this.keeperOff = true;
     this.dispose();
     await this.connect();
   }
@@ -150,8 +196,11 @@ export class SshTransport implements StreamingTransport {
     for (let attempt = 0; ; attempt++) {
       await this.connect();
       try {
+        if (this.kept) return await this.keptChannel(command);
         return await openExecChannel(this.ssh!.client, command, CHANNEL_OPEN_TIMEOUT_MS);
       } catch (e) {
+        // The keeper went away: the next round connects directly (and takes the run lock again).
+        if (e instanceof KeeperUnavailable && !reconnected) { this.kept = false; this.keeperOff = true; reconnected = true; continue; }
         // A channel that cannot even be opened in time means the connection is dead but not closed yet.
         if (!reconnected && (e as Error & { code?: string }).code === 'ETIMEDOUT') this.dispose();
         if (!reconnected && !this.connected) { reconnected = true; continue; }
@@ -212,6 +261,9 @@ export class SshTransport implements StreamingTransport {
   }
 
   private dispose(): void {
+    for (const ch of this.keptChannels) ch.close();
+    this.keptChannels.clear();
+    this.kept = false;
     this.ssh?.dispose();
     this.jump?.dispose();
     this.relay?.close();

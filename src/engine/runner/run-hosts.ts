@@ -5,6 +5,7 @@
 // and closing everything at the end.
 import { BadInputError } from '../../errors.js';
 import { createTransport, LocalTransport } from '../../transports/index.js';
+import { keeperFor } from '../../transports/keeper/index.js';
 import { Semaphore } from '../../transports/semaphore.js';
 import type { Transport } from '../../transports/transport.js';
 import { connectionSettings, hostVars, type Inventory, type VarsLayer } from '../inventory/index.js';
@@ -50,6 +51,7 @@ export function createRunHosts(opts: RunOptions, inv: Inventory, playLayers: Var
   // hosts' sshd) of CPU until the slowest pass the connect timeout - measured: 406 of 500 light
   // hosts unreachable on 2 busy cores. Connected hosts still all run in parallel (--forks).
   const handshakes = new Semaphore(opts.connectConcurrency ?? 32);
+  const keeper = keeperFor(opts.connectionPersistSec, opts.keeperCommand);
   const hostSettings = (h: HostState) => templatedVars(mergeVars(h.inventoryVars, opts.extraVars)) as Vars;
 
   /** -c forces; else a host's own ansible_connection; else the play's `connection:` keyword; else ssh. */
@@ -67,7 +69,7 @@ export function createRunHosts(opts: RunOptions, inv: Inventory, playLayers: Var
     const settings = settingsOf(h, play, user);
     const netns = h.inventoryVars.hostwire_netns;
     const kind = connectionOf(h, play);
-    const t = createTransport(h.name, { ...settings, connection: kind, netns: typeof netns === 'string' ? netns : undefined }, { hostKeyChecking: opts.hostKeyChecking });
+    const t = createTransport(h.name, { ...settings, connection: kind, netns: typeof netns === 'string' ? netns : undefined }, { hostKeyChecking: opts.hostKeyChecking, keeper });
     await handshakes.run(() => t.connect());
     return { t, as: kind === 'ssh' ? settings.user : undefined };
   };

@@ -23,6 +23,11 @@ export interface RunOptions {
   /** Force every host to this connection type (-c local). */
   connection?: 'ssh' | 'local';
   hostKeyChecking?: HostKeyChecking;
+  /** Connections go through hostwire's connection keeper, which keeps them this long after the run
+   * (ansible.cfg's ssh_args ControlPersist); absent or 0: each run connects itself. */
+  connectionPersistSec?: number;
+  /** How to start a keeper: [node, CLI script] (default: this process's). */
+  keeperCommand?: string[];
   becomePassword?: string;
   /** Fail at once when another run holds a host's lock (--no-wait). */
   noWait?: boolean;
