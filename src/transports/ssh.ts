@@ -169,6 +169,23 @@ export class SshTransport implements StreamingTransport {
     }
   }
 
+  /**
+   * Whether the connection still answers: a channel opened and closed within `timeoutMs`. The keeper
+   * asks before it lends a connection nobody used for a while (a host rebooted meanwhile leaves one that
+   * looks open until keepalive gives up, ~15 s); a dead one is dropped, and the next connect opens anew.
+   */
+  async answers(timeoutMs: number): Promise<boolean> {
+    if (!this.ssh?.connected) return false;
+    try {
+      const ch = await openExecChannel(this.ssh.client, 'exit 0', timeoutMs);
+      await runOnChannel(ch, undefined, timeoutMs);
+      return true;
+    } catch {
+      this.dispose();
+      return false;
+    }
+  }
+
   /** Called after every re-opened connection (not the first), e.g. to take the run lock again. */
   onReconnect(listener: () => Promise<void> | void): void {
     this.reconnectListeners.push(listener);

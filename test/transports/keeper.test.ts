@@ -110,6 +110,24 @@ test.serial('an idle keeper ends by itself and removes its socket; stopKeeperOf 
   t.true(await until(() => !alive(pid2), 5000));
 });
 
+test.serial('a kept connection that went silent (host gone) is checked and replaced, not lent', async (t) => {
+  const first = sshTo(sshd!, { keeper: client(30) });
+  const before = await sourcePort(first);
+  await first.close();
+  // Freeze sshd's side of the kept connection: it looks open but answers nothing, as after a reboot.
+  const frozen = sshd!.sessionPids();
+  t.true(frozen.length > 0);
+  for (const pid of frozen) process.kill(pid, 'SIGSTOP');
+  t.teardown(() => { for (const pid of frozen) { try { process.kill(pid, 'SIGKILL'); process.kill(pid, 'SIGCONT'); } catch { /* gone */ } } });
+  await new Promise((r) => setTimeout(r, 5500));
+  const second = sshTo(sshd!, { keeper: client(30) });
+  t.teardown(() => second.close());
+  const started = Date.now();
+  const after = await sourcePort(second);
+  t.not(after, before, 'a new connection');
+  t.true(Date.now() - started < 10_000, `checked within the probe's 3 s, not the 15 s channel timeout (${Date.now() - started} ms)`);
+});
+
 test.serial('no keeper from a directory others can enter', (t) => {
   const other = mkdtempSync(path.join(tmpdir(), 'hw-keeper-open-'));
   t.teardown(() => rmSync(other, { recursive: true, force: true }));

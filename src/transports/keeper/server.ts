@@ -14,6 +14,9 @@ import { FRAME, frame, keyId, MAX_REQUEST_BYTES, type KeeperRequest } from './fr
 import { keeperDir, pidFileOf, trustedKeeperDir } from './paths.js';
 
 const REQUEST_TIMEOUT_MS = 10_000;
+/** A connection unused this long is checked before a run gets it (see SshTransport.answers). */
+const CHECK_AFTER_IDLE_MS = 5_000;
+const CHECK_TIMEOUT_MS = 3_000;
 
 /** The request line and what came after it (the start of the command's stdin). */
 function readRequest(sock: Socket): Promise<{ req: KeeperRequest; rest: Buffer }> {
@@ -46,6 +49,9 @@ function readRequest(sock: Socket): Promise<{ req: KeeperRequest; rest: Buffer }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+/** When each kept connection last served a request. */
+const lastUsed = new WeakMap<SshTransport, number>();
+
 async function serve(sock: Socket, transports: Map<string, SshTransport>): Promise<void> {
   const { req, rest } = await readRequest(sock);
   const id = keyId(req.key);
@@ -53,7 +59,10 @@ async function serve(sock: Socket, transports: Map<string, SshTransport>): Promi
   if (!t) {
     t = new SshTransport({ ...req.key, name: req.key.host });
     transports.set(id, t);
+  } else if (req.op === 'connect' && Date.now() - (lastUsed.get(t) ?? 0) > CHECK_AFTER_IDLE_MS) {
+    await t.answers(CHECK_TIMEOUT_MS);
   }
+  lastUsed.set(t, Date.now());
   // An answer that ends the request: the socket reads again (it was paused for the exec's stdin), or the
   // client's close would never be seen and the keeper would count it active for ever.
   const answer = (type: number, body: string) => { sock.resume(); sock.end(frame(type, body)); };
