@@ -1,7 +1,8 @@
 // The fallback bench: a task list made only of Ansible modules hostwire has no native version of
 // (bench/fallback/site.yml: ansible-core's getent, known_hosts, debconf and a library/ module), run
 // by hostwire (through its fallback: one payload per host, one Python worker per host) and by
-// ansible-playbook on the same kind of hosts. Per sample and tool a fresh lab: first converge (for
+// ansible-playbook on the same kind of hosts, both reading bench/ansible/ansible.cfg (ControlPersist=60s: kept
+// connections for both, ansible-playbook's OpenSSH masters and hostwire's connection keeper). Per sample and tool a fresh lab: first converge (for
 // hostwire this includes shipping the payload to each host), then a no-op re-run; afterwards
 // hostwire --check on the ansible-converged hosts must report changed=0 (both left the same state).
 // Both tools run inside the lab's network namespace (`ip netns exec`), as ansible-playbook must be run
@@ -85,7 +86,7 @@ export function fallbackSection(results: FallbackResult[]): { lines: string[]; f
   const lines = [
     '## Ansible-module fallback',
     '',
-    `\`${path.relative(ROOT, FALLBACK_PLAY)}\`: 10 tasks, every one a module hostwire has no native version of (ansible-core's getent x2, known_hosts x3, debconf x2, and a library/ module x3). hostwire runs the modules themselves through its fallback; ansible-playbook runs the same playbook (bench/ansible/ansible.cfg). Both run inside the lab's network namespace (\`ip netns exec\`, as ansible-playbook must be run to reach the lab hosts). Fresh lab per sample and tool; hostwire's converge includes shipping the payload to each host (its controller keeps the built payload between runs). The \"noop, via relay\" row is hostwire's no-op run from the root namespace instead, its SSH connections through its netns relay process (a second node process, and one more hop per packet), as the other suites run it.`,
+    `\`${path.relative(ROOT, FALLBACK_PLAY)}\`: 10 tasks, every one a module hostwire has no native version of (ansible-core's getent x2, known_hosts x3, debconf x2, and a library/ module x3). hostwire runs the modules themselves through its fallback; ansible-playbook runs the same playbook. Both read the same bench/ansible/ansible.cfg: its ssh_args ControlPersist=60s makes ansible-playbook's OpenSSH keep a master connection per host, and hostwire's connection keeper likewise (README, Kept connections); each tool's no-op re-run reuses what its converge left. Both run inside the lab's network namespace (\`ip netns exec\`, as ansible-playbook must be run to reach the lab hosts). Fresh lab per sample and tool; hostwire's converge includes shipping the payload to each host (its controller keeps the built payload between runs). The \"noop, via relay\" row is hostwire's no-op run from the root namespace instead, its SSH connections through its netns relay process (a second node process, and one more hop per packet), as the other suites run it.`,
     '',
     `Load average when written: ${loadavg().map((x) => x.toFixed(2)).join(' ')} (2 cores shared with the lab hosts and other work: absolute seconds are inflated, the ratios are what the targets are about).`,
     '',
