@@ -6,25 +6,13 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import type { BridgeEnv, UplinkConfig } from '../../src/modules/ovs_gateway/env.js';
 import { nmUuid, planNmDown, planNmProfiles, planNmUp } from '../../src/modules/ovs_gateway/nm-profiles.js';
+import { props, sections } from '../helpers/nm-backend.js';
 
 const caseText = (n: string) => readFileSync(new URL(`../../../src/modules/ovs_gateway/cases/${n}`, import.meta.url), 'utf8');
 
 // The inputs the recording was made with (lab host updev-1).
 const u: UplinkConfig = { iface: 'eth9', mac: '5e:25:10:7d:58:14', mtu: 1500, method: 'static', addrs: ['10.138.160.11/24'], routes: ['default via 10.138.160.1'], gateways: ['10.138.160.1'] };
 const e: BridgeEnv = { bridge: 'br-ex', uplink: 'eth9', mac: u.mac, mtu: 1500, method: 'static', addrs: u.addrs, routes: ['default via 10.138.160.1 metric 48'], metric: 48, datapath: 'netdev', dropIngress: true, check: [], backend: 'nm' };
-
-function sections(text: string): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  let cur = '';
-  for (const line of text.split('\n')) {
-    const m = /^@@(\w+)$/.exec(line);
-    if (m) { cur = m[1]!; if (!out.has(cur)) out.set(cur, []); continue; }
-    if (cur) out.get(cur)!.push(line);
-  }
-  return out;
-}
-
-const props = (lines: string[]) => Object.fromEntries(lines.filter((l) => l.includes(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1)]));
 
 test('the planned profile set is the one that was recorded (MCO names, masters by UUID, save no)', (t) => {
   const text = caseText('nm-static-br-ex.commands.sh');

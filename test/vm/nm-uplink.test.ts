@@ -7,10 +7,8 @@
 // change nothing; after a reboot the boot oneshot makes and activates the same profiles. In the VM tier (npm run test:vm): the first build of NM with OVS takes ~6 min per machine.
 import test from 'ava';
 import { labReboot } from '../../src/lab/index.js';
+import { ACTIVE_PROFILES as activeProfiles, brExProfiles, NM_DEVICES } from '../helpers/nm-backend.js';
 import { snapshot, uplinkLab } from '../roles-lab/uplink-helpers.js';
-
-// The netdev datapath's tap for br-ex shows up as an external `tun` connection too: left out.
-const activeProfiles = 'nmcli -t -f NAME,TYPE,DEVICE connection show --active | grep -v "^lo:\\|:tun:" | sort';
 
 test('nm backend, static uplink: rollback exactly, move into NM ovs-* profiles, idempotent', async (t) => {
   const l = await uplinkLab(t, 'nmost', 1_500_000, { nmOvs: true });
@@ -18,14 +16,14 @@ test('nm backend, static uplink: rollback exactly, move into NM ovs-* profiles, 
   t.regex(await l.host.sh('journalctl -u NetworkManager --no-pager -o cat'), /Loaded device plugin: NMOvsFactory/);
   const nm = { configure_ovs_backend: 'nm' };
   const before = await snapshot(l);
-  const nmBefore = await l.host.sh('nmcli -t -f DEVICE,STATE,CONNECTION device | sort');
+  const nmBefore = await l.host.sh(NM_DEVICES);
   t.regex(nmBefore, /^eth0:connected \(externally\):eth0$/m);
 
   const drill = await l.role({ ...nm, configure_ovs_confirm: false, configure_ovs_confirm_timeout: 10 });
   t.regex(drill.failed.join('\n'), /rolled back after [\d.]+ s: no confirmation from hostwire within 10 s/);
   t.log(`withheld confirmation: ${/rolled back after ([\d.]+) s/.exec(drill.failed.join('\n'))?.[1]} s on the host`);
   t.is(await snapshot(l), before, 'the host is exactly as before');
-  t.is(await l.host.sh('nmcli -t -f DEVICE,STATE,CONNECTION device | sort'), nmBefore, 'NM holds eth0 as before');
+  t.is(await l.host.sh(NM_DEVICES), nmBefore, 'NM holds eth0 as before');
   t.notRegex(await l.host.sh('nmcli -t -f NAME connection show'), /ovs-/);
   // NM's auto-made DHCP profile would take eth0 and drop its address when its DHCP times out (45 s).
   await new Promise((r) => setTimeout(r, 5000));
@@ -36,8 +34,7 @@ test('nm backend, static uplink: rollback exactly, move into NM ovs-* profiles, 
   t.log(`static move with the nm backend: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   t.deepEqual(moved.failed, []);
   t.true(moved.changed.length > 0);
-  t.is(await l.host.sh(activeProfiles),
-    'br-ex:ovs-bridge:br-ex\novs-if-br-ex:ovs-interface:br-ex\novs-if-phys0:802-3-ethernet:eth0\novs-port-br-ex:ovs-port:br-ex\novs-port-phys0:ovs-port:eth0\n');
+  t.is(await l.host.sh(activeProfiles), brExProfiles('eth0'));
   t.regex(await l.host.sh('ovs-vsctl get bridge br-ex datapath_type; ovs-vsctl list-ports br-ex'), /^netdev\neth0\n$/);
   t.regex(await l.host.sh('ip -o -4 addr show dev br-ex'), new RegExp(`inet ${l.ip.replaceAll('.', '\\.')}/24`));
   t.regex(await l.host.sh('ip route show default'), new RegExp(`^default via ${l.gw.replaceAll('.', '\\.')} dev br-ex proto static metric 48 *$`, 'm'));

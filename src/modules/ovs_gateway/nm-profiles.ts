@@ -33,10 +33,15 @@ export function planNmUp(u: UplinkConfig, e: BridgeEnv, primary = e.metric === 4
   const v4 = u.addrs.filter((a) => !a.includes(':'));
   const v6 = u.addrs.filter((a) => a.includes(':'));
   const gw4 = / via (\S+)/.exec(e.routes.find((r) => r.startsWith('default ')) ?? '')?.[1];
+  const gw6 = / via (\S+)/.exec(e.routes.find((r) => r.startsWith('-6 default ')) ?? '')?.[1];
+  const has4 = e.method === 'dhcp' || v4.length > 0;
   const ip4 = e.method === 'dhcp'
     ? ['ipv4.method', 'auto', 'ipv4.dhcp-client-id', 'mac']
     : v4.length ? ['ipv4.method', 'manual', 'ipv4.addresses', v4.join(','), ...(gw4 ? ['ipv4.gateway', gw4] : [])] : ['ipv4.method', 'disabled'];
-  const ip6 = v6.length ? ['ipv6.method', 'manual', 'ipv6.addresses', v6.join(',')] : ['ipv6.method', 'ignore'];
+  const ip6 = v6.length ? ['ipv6.method', 'manual', 'ipv6.addresses', v6.join(','), ...(gw6 ? ['ipv6.gateway', gw6] : [])] : ['ipv6.method', 'ignore'];
+  // A family must come up for the activation to count (NM refuses DNS servers on a disabled/ignored family).
+  const mayFail = [...(has4 ? ['ipv4.may-fail', 'no'] : []), ...(v6.length ? ['ipv6.may-fail', 'no'] : [])];
+  const dns = `${has4 ? ' ${DNS:+ipv4.dns "$DNS"}' : ''}${v6.length ? ' ${DNS6:+ipv6.dns "$DNS6"}' : ''}`;
   const netdev = e.datapath === 'netdev';
   return [
     add(['type', 'ovs-bridge', 'con-name', n.bridge, 'connection.uuid', nmUuid(n.bridge), 'connection.interface-name', e.bridge, 'ovs-bridge.datapath-type', e.datapath, '802-3-ethernet.mtu', String(e.mtu)]),
@@ -46,7 +51,7 @@ export function planNmUp(u: UplinkConfig, e: BridgeEnv, primary = e.metric === 4
       'connection.autoconnect-priority', '100', '802-3-ethernet.mtu', String(e.mtu), '802-3-ethernet.cloned-mac-address', e.mac]),
     `${add(['type', 'ovs-interface', 'con-name', n.ifBridge, 'connection.interface-name', e.bridge, 'connection.master', nmUuid(n.portBridge), 'connection.slave-type', 'ovs-port',
       'connection.autoconnect', 'no', '802-3-ethernet.mtu', String(e.mtu), ...(netdev ? [] : ['802-3-ethernet.cloned-mac-address', e.mac]), ...ip4, ...ip6,
-      'ipv4.may-fail', 'no', 'ipv4.route-metric', String(e.metric), 'ipv6.route-metric', String(e.metric)]).replace(/ save no$/, '')} \${DNS:+ipv4.dns "$DNS"} save no`,
+      ...mayFail, 'ipv4.route-metric', String(e.metric), 'ipv6.route-metric', String(e.metric)]).replace(/ save no$/, '')}${dns} save no`,
     ...planNmActivate(n, e),
   ];
 }
@@ -79,7 +84,9 @@ export function planNmDown(e: BridgeEnv, primary = e.metric === 48): string[] {
 
 /** The staged <bridge>.nm script: `up` copies the old profile's DNS and activates, `down` deletes. */
 export function planNmProfiles(u: UplinkConfig, e: BridgeEnv, primary: boolean): string[] {
-  const dns = u.nmConn ? [`DNS=$(nmcli -g ipv4.dns connection show uuid ${shellJoin([u.nmConn])} 2>/dev/null | tr -d '\\\\')`] : ['DNS='];
+  const dns = u.nmConn
+    ? ['ipv4', 'ipv6'].map((f) => `DNS${f === 'ipv6' ? '6' : ''}=$(nmcli -g ${f}.dns connection show uuid ${shellJoin([u.nmConn!])} 2>/dev/null | tr -d '\\\\')`)
+    : ['DNS= DNS6='];
   return [
     'set -e',
     `mkdir -p ${RUN_DIR}`,

@@ -1,0 +1,73 @@
+// The nm backend's ovs-if-br-ex for static IPv6 uplinks (dual-stack, IPv6-only) against NM output recorded
+// on a lab host whose NM 1.42 has its OVS plugin (`lab up --nm-ovs`, the uplink a veth eth9): the planned
+// commands are the recorded ones, NM stored ipv6.method manual with the addresses, gateway, route metric 48,
+// may-fail no and the old profile's DNS, and the activation put the addresses and both default routes on br-ex.
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import type { BridgeEnv, UplinkConfig } from '../../src/modules/ovs_gateway/env.js';
+import { planNmProfiles, planNmUp } from '../../src/modules/ovs_gateway/nm-profiles.js';
+import { props, sections } from '../helpers/nm-backend.js';
+
+const caseText = (n: string) => readFileSync(new URL(`../../../src/modules/ovs_gateway/cases/${n}`, import.meta.url), 'utf8');
+const MAC = 'ae:68:c8:33:7f:75';
+
+// The inputs the recordings were made with (lab host nmv6k23r-1).
+function inputs(addrs: string[], routes: string[]): { u: UplinkConfig; e: BridgeEnv } {
+  const u: UplinkConfig = { iface: 'eth9', mac: MAC, mtu: 1500, method: 'static', addrs, routes, gateways: [] };
+  const e: BridgeEnv = { bridge: 'br-ex', uplink: 'eth9', mac: MAC, mtu: 1500, method: 'static', addrs, routes: routes.map((r) => `${r} metric 48`), metric: 48, datapath: 'netdev', dropIngress: true, check: [], backend: 'nm' };
+  return { u, e };
+}
+const CASES = {
+  dualstack: inputs(['10.138.160.11/24', 'fd5c:8a::11/64'], ['default via 10.138.160.1', '-6 default via fd5c:8a::1']),
+  v6only: inputs(['fd5c:8a::11/64'], ['-6 default via fd5c:8a::1']),
+};
+
+for (const [name, { u, e }] of Object.entries(CASES)) {
+  test(`${name}: the planned commands are the recorded ones, NM accepted each and activated the set`, (t) => {
+    const commands = caseText(`nm-${name}-br-ex.commands.sh`);
+    const recorded = commands.split('\n').filter((l) => l.startsWith('echo "@@cmd"')).map((l) => l.replace(/^echo "@@cmd"; /, '').replace(/ 2>&1; echo "@@rc \$\?"$/, ''));
+    const up = planNmUp(u, e, true);
+    t.deepEqual(up.slice(0, 5), recorded);
+    t.true(commands.includes(`echo "@@up"; ( ${up.slice(5).join('\n')}\n) 2>&1`), 'the activation recorded is the planned one');
+    const text = caseText(`nm-${name}-br-ex.txt`);
+    t.is(text.split('@@rc 0').length - 1, 6, 'five adds and the activation succeeded');
+    const s = sections(text);
+    t.true(s.get('active')!.includes('ovs-if-br-ex:ovs-interface:br-ex'));
+    t.true(s.get('active')!.includes(MAC), 'br-ex has the NIC MAC');
+    t.like(props(s.get('ifbr')!), { 'ipv6.method': 'manual', 'ipv6.addresses': 'fd5c:8a::11/64', 'ipv6.gateway': 'fd5c:8a::1', 'ipv6.route-metric': '48', 'ipv6.may-fail': 'no' });
+    t.true(s.get('addr')!.includes('inet6 fd5c:8a::11/64'));
+    t.true(s.get('routes')!.includes('default via fd5c:8a::1 proto static metric 48 pref medium'), 'the IPv6 default route at metric 48');
+  });
+}
+
+test('dual-stack: IPv4 as before (may-fail no, gateway, old DNS), both families\' DNS kept', (t) => {
+  const s = sections(caseText('nm-dualstack-br-ex.txt'));
+  t.like(props(s.get('ifbr')!), { 'ipv4.method': 'manual', 'ipv4.addresses': '10.138.160.11/24', 'ipv4.gateway': '10.138.160.1', 'ipv4.may-fail': 'no', 'ipv4.dns': '10.138.160.1', 'ipv6.dns': 'fd5c:8a::1' });
+  t.true(s.get('routes')!.includes('default via 10.138.160.1 proto static metric 48 '));
+  t.deepEqual(s.get('dns')!.filter(Boolean), ['IP4.DNS[1]:10.138.160.1', 'IP6.DNS[1]:fd5c:8a::1']);
+});
+
+test('IPv6-only: IPv4 disabled with no DNS of its own (NM refuses DNS on a disabled family), IPv6 must come up', (t) => {
+  const up = planNmUp(CASES.v6only.u, CASES.v6only.e, true)[4]!;
+  t.regex(up, /ipv4\.method disabled ipv6\.method manual/);
+  t.notRegex(up, /ipv4\.may-fail|ipv4\.dns/);
+  const s = sections(caseText('nm-v6only-br-ex.txt'));
+  t.like(props(s.get('ifbr')!), { 'ipv4.method': 'disabled', 'ipv4.addresses': '', 'ipv6.dns': 'fd5c:8a::53' });
+  t.deepEqual(s.get('addr')!.filter(Boolean), ['inet6 fd5c:8a::11/64'], 'no IPv4 on br-ex');
+  t.deepEqual(s.get('dns')!.filter(Boolean), ['IP6.DNS[1]:fd5c:8a::53']);
+});
+
+test('an IPv4-only uplink plans exactly what it did before IPv6 (no ipv6 gateway, may-fail or DNS)', (t) => {
+  const { u, e } = inputs(['10.138.160.11/24'], ['default via 10.138.160.1']);
+  const up = planNmUp(u, e, true)[4]!;
+  t.regex(up, /ipv6\.method ignore ipv4\.may-fail no ipv4\.route-metric 48 ipv6\.route-metric 48 \$\{DNS:\+ipv4\.dns "\$DNS"\} save no$/);
+});
+
+test('the staged script reads both families\' DNS from the old profile the way the recording shows nmcli -g prints them', (t) => {
+  const { u, e } = CASES.dualstack;
+  const script = planNmProfiles({ ...u, nmConn: '5ed4f629-9fb4-4839-8c05-592ef0c44564' }, e, true).join('\n');
+  t.regex(script, /^DNS6=\$\(nmcli -g ipv6\.dns connection show uuid 5ed4f629-9fb4-4839-8c05-592ef0c44564 2>\/dev\/null \| tr -d '\\\\'\)$/m);
+  const s = sections(caseText('nm-dns-get.txt'));
+  t.is(s.get('raw')![1]!.replaceAll('\\', ''), s.get('stripped')![0], 'tr -d \'\\\\\' undoes nmcli\'s escaping of the colons');
+  t.regex(planNmProfiles(u, e, true).join('\n'), /^DNS= DNS6=$/m, 'no old profile: no DNS copied (resolv.conf is kept instead)');
+});
