@@ -4,9 +4,12 @@
 /** NM's active connections, sorted; the netdev datapath's tap for br-ex shows up as an external `tun` connection too: left out. */
 export const ACTIVE_PROFILES = 'nmcli -t -f NAME,TYPE,DEVICE connection show --active | grep -v "^lo:\\|:tun:" | sort';
 
-/** MCO's five profiles for br-ex with `nic` its port, as ACTIVE_PROFILES prints them. */
-export const brExProfiles = (nic: string): string =>
-  `br-ex:ovs-bridge:br-ex\novs-if-br-ex:ovs-interface:br-ex\novs-if-phys0:802-3-ethernet:${nic}\novs-port-br-ex:ovs-port:br-ex\novs-port-phys0:ovs-port:${nic}\n`;
+/** MCO's five profiles for `bridge` with `nic` its port (phys0 for br-ex, phys1 for br-ex1), as ACTIVE_PROFILES prints them. */
+export const brExProfiles = (nic: string, bridge = 'br-ex', phys = 0): string =>
+  `${bridge}:ovs-bridge:${bridge}\novs-if-${bridge}:ovs-interface:${bridge}\novs-if-phys${phys}:802-3-ethernet:${nic}\novs-port-${bridge}:ovs-port:${bridge}\novs-port-phys${phys}:ovs-port:${nic}\n`;
+
+/** Lines as a sorted list (NM's `sort` orders `br-ex1:` and `br-ex:` by the locale). */
+export const lineSet = (text: string): string[] => text.split('\n').filter(Boolean).sort();
 
 /** NM's view of the devices, sorted (`eth0:connected (externally):eth0` for a NIC it holds without a profile). */
 export const NM_DEVICES = 'nmcli -t -f DEVICE,STATE,CONNECTION device | sort';

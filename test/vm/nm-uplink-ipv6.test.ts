@@ -1,0 +1,88 @@
+// configure_ovs (mode uplink) with the nm backend on static IPv6 uplinks, for real: a lab host whose NM has
+// its OVS plugin (`lab up --nm-ovs`, netdev datapath), eth0 configured by an NM profile - dual-stack (IPv4 +
+// IPv6, a default route and DNS server of each) or IPv6-only (ipv4.method disabled; hostwire connects over
+// IPv6 throughout). A withheld confirmation puts the host back exactly (NM re-activates the profile, no ovs-*
+// profile left); the move gives MCO's five profiles with ovs-if-br-ex carrying ipv6.method manual, the
+// addresses, the gateway and route metric 48, the profile's DNS; the lab reaches the host over IPv6 (ping,
+// SSH) on br-ex; a second run and --check change nothing. In the VM tier (npm run test:vm): the first build
+// of NM with OVS takes ~6 min per machine.
+import test, { type ExecutionContext } from 'ava';
+import { run, sleep } from '../../src/lab/run.js';
+import { shellJoin } from '../../src/transports/quote.js';
+import { labPing } from '../helpers/lab-ping.js';
+import { ACTIVE_PROFILES, brExProfiles, IF_BR_EX_IP } from '../helpers/nm-backend.js';
+import { SNAPSHOT, uplinkLab } from '../roles-lab/uplink-helpers.js';
+import { atAddress, esc, failure, type VmUplinkLab } from './bond-lab.js';
+import { vmSh } from './vm-ssh.js';
+
+const NM = { configure_ovs_backend: 'nm', configure_ovs_datapath_type: 'netdev' };
+
+async function scenario(t: ExecutionContext, lab: string, prefix: string, v6only: boolean): Promise<void> {
+  const gw6 = `${prefix}::1`;
+  const host6 = `${prefix}::11`;
+  const dns6 = `${prefix}::53`;
+  const u = await uplinkLab(t, lab, 1_500_000, { nmOvs: true });
+  t.timeout(290_000, `${lab}: the test's own deadline once the lab is up`);
+  const host = u.host.state.hosts[0]!;
+  const v4: VmUplinkLab = { state: u.host.state, host, ip: u.ip, gw: u.gw, dir: u.dir, playbook: u.playbook,
+    sh: (cmd, ms) => vmSh(u.host.state, host, cmd, ms), role: u.role };
+  // The lab's namespace is the IPv6 gateway (an address on its bridge), as it is the IPv4 one.
+  await run('ip', ['-n', u.host.state.netns, '-6', 'addr', 'add', `${gw6}/64`, 'dev', u.host.state.bridge, 'nodad']);
+  const ip4 = v6only ? ['ipv4.method', 'disabled'] : ['ipv4.method', 'manual', 'ipv4.addresses', `${u.ip}/24`, 'ipv4.gateway', u.gw, 'ipv4.dns', u.gw];
+  const profile = shellJoin(['nmcli', 'connection', 'add', 'type', 'ethernet', 'con-name', 'static0', 'ifname', 'eth0', ...ip4,
+    'ipv6.method', 'manual', 'ipv6.addresses', `${host6}/64`, 'ipv6.gateway', gw6, 'ipv6.dns', dns6]);
+  await v4.sh(shellJoin(['systemd-run', '--quiet', '--collect', '--unit=hw-static0', 'sh', '-c', `sleep 1; ${profile} && nmcli connection up static0`]));
+  // From here on the host is also (IPv6-only: only) reached at its IPv6 address.
+  const l = atAddress(v4, host6, gw6);
+  const role = (vars: Record<string, unknown> = {}, check = false) => l.role({ ...NM, ...(v6only ? { configure_ovs_check_targets: [gw6] } : {}), ...vars }, check);
+  let held = '';
+  for (let i = 0; i < 40 && !/static0[\s\S]*inet6 /.test(held); i++) {
+    await sleep(1500);
+    held = await l.sh('nmcli -g GENERAL.CONNECTION device show eth0; ip -o -6 addr show dev eth0 scope global -tentative', 30_000).catch(() => '');
+  }
+  t.regex(held, new RegExp(`static0[\\s\\S]*inet6 ${esc(host6)}/64`), 'eth0 holds its profile\'s IPv6 address (SSH over IPv6)');
+  t.is((await l.sh('ip -o -4 addr show dev eth0 scope global')).trim() === '', v6only, v6only ? 'no IPv4 on eth0' : 'IPv4 on eth0');
+  const before = await l.sh(SNAPSHOT);
+  const resolv = await l.sh('cat /etc/resolv.conf');
+  t.regex(resolv, new RegExp(`nameserver ${esc(dns6)}`));
+
+  const drill = await role({ configure_ovs_confirm: false, configure_ovs_confirm_timeout: 15 });
+  t.regex(failure(drill), /rolled back after [\d.]+ s: no confirmation from hostwire within 15 s/);
+  t.log(`withheld confirmation: ${/rolled back after ([\d.]+) s/.exec(failure(drill))?.[1]} s on the host`);
+  let after = '';
+  for (let i = 0; i < 10 && after !== before; i++) { // NM's DAD of the re-activated IPv6 address
+    after = await l.sh(SNAPSHOT);
+    if (after !== before) await sleep(1000);
+  }
+  t.is(after, before, 'the host is exactly as before, both families');
+  t.is((await l.sh('nmcli -g GENERAL.CONNECTION device show eth0')).trim(), 'static0', 'NM holds eth0 with its profile again');
+  t.notRegex(await l.sh('nmcli -t -f NAME connection show'), /ovs-/);
+
+  const started = Date.now();
+  const moved = await role();
+  t.log(`${v6only ? 'IPv6-only' : 'dual-stack'} move with the nm backend: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  t.deepEqual(moved.failed, []);
+  t.true(moved.changed.length > 0);
+  t.is((await l.sh(ACTIVE_PROFILES)).trim(), brExProfiles('eth0').trim());
+  const ifBr = (await l.sh(IF_BR_EX_IP)).split('\n');
+  t.deepEqual(ifBr.slice(0, 5), v6only ? ['disabled', '', '', '48', ''] : ['manual', `${u.ip}/24`, u.gw, '48', u.gw]);
+  t.deepEqual(ifBr.slice(5, 10).map((x) => x.replaceAll('\\', '')), ['manual', `${host6}/64`, gw6, '48', dns6], 'ovs-if-br-ex: IPv6 manual, address, gateway, metric 48, DNS');
+  t.regex(await l.sh('ip -o -6 addr show dev br-ex scope global'), new RegExp(`inet6 ${esc(host6)}/64`));
+  t.regex(await l.sh('ip -6 route show default'), new RegExp(`^default via ${esc(gw6)} dev br-ex proto static metric 48 `, 'm'));
+  if (v6only) t.is((await l.sh('ip -o -4 addr show scope global; ip -4 route show default')).trim(), '', 'no IPv4 anywhere');
+  else t.regex(await l.sh('ip route show default'), new RegExp(`^default via ${esc(u.gw)} dev br-ex proto static metric 48 *$`, 'm'));
+  t.is((await l.sh('ip -o addr show dev eth0 scope global')).trim(), '', 'eth0 holds no address');
+  t.is(await l.sh('cat /etc/resolv.conf'), resolv, 'resolv.conf (the DNS servers) as before');
+  let ping6 = await labPing(l.state, host6, ['-6', '-c3', '-i0.5', '-W3']);
+  for (let i = 0; i < 5 && ping6.code !== 0; i++) ping6 = await labPing(l.state, host6, ['-6', '-c3', '-i0.5', '-W3']);
+  t.is(ping6.code, 0, `ping over IPv6 reaches the host on br-ex:\n${ping6.stdout}`);
+
+  const movedState = await l.sh(SNAPSHOT);
+  t.deepEqual((await role()).changed, [], 'second run');
+  const checked = await role({}, true);
+  t.deepEqual([checked.changed, checked.failed], [[], []], '--check');
+  t.is(await l.sh(SNAPSHOT), movedState, 'the second run and --check touched nothing');
+}
+
+test.serial('nm backend, dual-stack static uplink (NM profile): rollback exactly, IPv6 on ovs-if-br-ex, idempotent', (t) => scenario(t, 'nmv6k23ds', 'fd5c:8b', false));
+test.serial('nm backend, IPv6-only static uplink (hostwire over IPv6): rollback exactly, IPv6 on ovs-if-br-ex, idempotent', (t) => scenario(t, 'nmv6k23v6', 'fd5c:8c', true));
