@@ -66,7 +66,16 @@ test('SLAAC from RAs without a default route (router lifetime 0): the addresses 
   t.deepEqual([env.METHOD6, env.TOKENS6, env.DEFAULT6], ['auto', '::858:aff:fe66:650b', 'none']);
 });
 
-test('the nm backend refuses an uplink whose IPv6 is SLAAC/DHCPv6 (it would be dropped), naming the way out', (t) => {
-  const e = t.throws(() => planUplink(probe('probe-slaac-nm-fresh'), args('nm')));
-  t.regex(e!.message, /eth0's IPv6 comes from router advertisements\/DHCPv6 \(auto\); the nm backend moves static IPv6 only so far - use backend: ovs/);
+test('the nm backend refuses DHCPv6 and the kernel\'s own SLAAC (not proven there), naming the way out', (t) => {
+  const dhcp6 = t.throws(() => planUplink(probe('probe-dhcp6-nm-fresh'), args('nm')));
+  t.regex(dhcp6!.message, /eth0's IPv6 comes from DHCPv6; the nm backend moves static IPv6 and NetworkManager's SLAAC only so far - use backend: ovs/);
+  const kernel = t.throws(() => planUplink(probe('probe-slaac-kernel-fresh'), args('nm')));
+  t.regex(kernel!.message, /eth0's IPv6 comes from the kernel's own SLAAC \(no NetworkManager profile\); the nm backend .* use backend: ovs/);
+});
+
+test('the nm backend moves NetworkManager\'s SLAAC: ovs-if-br-ex ipv6.method auto with the address\'s identifier as an eui64 token', (t) => {
+  const move = planUplink(probe('probe-slaac-nm-fresh'), args('nm')).filter(isTxnChange)[0]!;
+  const env = parseEnvText(move.txn.env!);
+  t.deepEqual([env.METHOD6, env.TOKENS6], ['auto', '::615b:1d13:4acd:1b23']);
+  t.regex(move.txn.nm!, /ipv6\.method auto ipv6\.addr-gen-mode eui64 ipv6\.token ::615b:1d13:4acd:1b23 ipv4\.may-fail no ipv6\.may-fail no ipv4\.route-metric 48 ipv6\.route-metric 48/);
 });

@@ -71,3 +71,25 @@ test('the staged script reads both families\' DNS from the old profile the way t
   t.is(s.get('raw')![1]!.replaceAll('\\', ''), s.get('stripped')![0], 'tr -d \'\\\\\' undoes nmcli\'s escaping of the colons');
   t.regex(planNmProfiles(u, e, true).join('\n'), /^DNS= DNS6=$/m, 'no old profile: no DNS copied (resolv.conf is kept instead)');
 });
+
+test('NM\'s SLAAC: ovs-if-br-ex ipv6.method auto, eui64 with the uplink address\'s identifier as token - the same address and the RA route at metric 48 came back on br-ex', (t) => {
+  const nmConn = 'c7dcfd4e-6bff-4a79-a881-79a4992a0413';
+  const v6 = { method: 'auto' as const, tokens: ['::fdc9:5451:a436:b840'], raDefault: true };
+  const mac = '66:9f:21:b8:6d:bc';
+  const u: UplinkConfig = { iface: 'eth9', mac, mtu: 1500, method: 'static', addrs: [], routes: [], gateways: [], nmConn, v6 };
+  const e: BridgeEnv = { bridge: 'br-ex', uplink: 'eth9', mac, mtu: 1500, method: 'static', addrs: [], routes: [], metric: 48, datapath: 'netdev', dropIngress: true, check: [], backend: 'nm', v6 };
+  const commands = caseText('nm-slaac-br-ex.commands.sh');
+  const recorded = commands.split('\n').filter((l) => l.startsWith('echo "@@cmd"')).map((l) => l.replace(/^echo "@@cmd"; /, '').replace(/ 2>&1; echo "@@rc \$\?"$/, ''));
+  const up = planNmUp(u, e, true);
+  t.deepEqual(up.slice(0, 5), recorded);
+  t.true(commands.includes(`echo "@@up"; ( ${up.slice(5).join('\n')}\n) 2>&1`));
+  for (const dns of planNmProfiles(u, e, true).filter((l) => l.startsWith('DNS'))) t.true(commands.includes(`${dns}\n`), dns);
+  const text = caseText('nm-slaac-br-ex.txt');
+  t.is(text.split('@@rc 0').length - 1, 6);
+  const s = sections(text);
+  t.deepEqual(s.get('before')!.filter(Boolean), ['fd5c:8d::fdc9:5451:a436:b840/64'], 'eth9\'s SLAAC address (NM, stable-privacy)');
+  t.like(props(s.get('ifbr')!), { 'ipv4.method': 'disabled', 'ipv6.method': 'auto', 'ipv6.addr-gen-mode': 'eui64', 'ipv6.token': '::fdc9:5451:a436:b840', 'ipv6.route-metric': '48', 'ipv6.may-fail': 'no', 'ipv6.dns': 'fd5c:8d::53' });
+  t.deepEqual(s.get('addr')!.filter(Boolean), ['inet6 fd5c:8d::fdc9:5451:a436:b840/64'], 'the same address on br-ex');
+  t.regex(s.get('routes')!.join('\n'), /^default via fe80::\S+ proto ra metric 48 /m);
+  t.deepEqual(s.get('dns')!.filter(Boolean), ['IP6.DNS[1]:fd5c:8d::53']);
+});

@@ -3,6 +3,7 @@
 // The commands become <bridge>.nm (a small sh script: `up` creates and activates, `down` deletes)
 // that the host script runs inside the same commit-confirmed transaction.
 import { createHash } from 'node:crypto';
+import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { BridgeEnv, UplinkConfig } from './env.js';
 import { RUN_DIR } from './script/index.js';
@@ -27,21 +28,50 @@ export function nmUuid(conName: string): string {
 
 const add = (words: string[]) => shellJoin(['nmcli', 'connection', 'add', ...words, 'save', 'no']);
 
-/** The `up` commands (pure; unit-tested against recorded nmcli behaviour). */
-export function planNmUp(u: UplinkConfig, e: BridgeEnv, primary = e.metric === 48): string[] {
-  const n = nmNames(e.bridge, primary);
+/**
+ * ovs-if-br-ex's IP settings: the uplink's IPv4 (static or DHCP with the MAC as client id) and IPv6 (static;
+ * SLAAC through the uplink's interface identifier as an eui64 token, so the address stays the same), the
+ * bridge's route metric, and the shell words that add the old profile's DNS servers at run time.
+ */
+export function nmIpWords(u: UplinkConfig, e: BridgeEnv): { words: string[]; dns: string } {
   const v4 = u.addrs.filter((a) => !a.includes(':'));
   const v6 = u.addrs.filter((a) => a.includes(':'));
   const gw4 = / via (\S+)/.exec(e.routes.find((r) => r.startsWith('default ')) ?? '')?.[1];
   const gw6 = / via (\S+)/.exec(e.routes.find((r) => r.startsWith('-6 default ')) ?? '')?.[1];
   const has4 = e.method === 'dhcp' || v4.length > 0;
+  const has6 = v6.length > 0 || Boolean(e.v6);
   const ip4 = e.method === 'dhcp'
     ? ['ipv4.method', 'auto', 'ipv4.dhcp-client-id', 'mac']
     : v4.length ? ['ipv4.method', 'manual', 'ipv4.addresses', v4.join(','), ...(gw4 ? ['ipv4.gateway', gw4] : [])] : ['ipv4.method', 'disabled'];
-  const ip6 = v6.length ? ['ipv6.method', 'manual', 'ipv6.addresses', v6.join(','), ...(gw6 ? ['ipv6.gateway', gw6] : [])] : ['ipv6.method', 'ignore'];
+  const auto6 = e.v6 ? ['ipv6.method', 'auto', 'ipv6.addr-gen-mode', 'eui64', ...e.v6.tokens.flatMap((t) => ['ipv6.token', t])] : [];
+  const static6 = v6.length ? [...(e.v6 ? [] : ['ipv6.method', 'manual']), 'ipv6.addresses', v6.join(','), ...(gw6 ? ['ipv6.gateway', gw6] : [])] : [];
+  const ip6 = has6 ? [...auto6, ...static6] : ['ipv6.method', 'ignore'];
   // A family must come up for the activation to count (NM refuses DNS servers on a disabled/ignored family).
-  const mayFail = [...(has4 ? ['ipv4.may-fail', 'no'] : []), ...(v6.length ? ['ipv6.may-fail', 'no'] : [])];
-  const dns = `${has4 ? ' ${DNS:+ipv4.dns "$DNS"}' : ''}${v6.length ? ' ${DNS6:+ipv6.dns "$DNS6"}' : ''}`;
+  const mayFail = [...(has4 ? ['ipv4.may-fail', 'no'] : []), ...(has6 ? ['ipv6.may-fail', 'no'] : [])];
+  return {
+    words: [...ip4, ...ip6, ...mayFail, 'ipv4.route-metric', String(e.metric), 'ipv6.route-metric', String(e.metric)],
+    dns: `${has4 ? ' ${DNS:+ipv4.dns "$DNS"}' : ''}${has6 ? ' ${DNS6:+ipv6.dns "$DNS6"}' : ''}`,
+  };
+}
+
+/**
+ * What the nm backend moves of IPv6 from router advertisements: NetworkManager's own SLAAC (a profile with
+ * ipv6.method auto) with one address, made again on br-ex through its interface identifier. DHCPv6, several
+ * SLAAC addresses and the kernel's SLAAC outside NM are not proven there: refused, naming the ovs backend.
+ */
+export function assertNmIpv6(u: UplinkConfig): void {
+  const v6 = u.v6;
+  if (!v6) return;
+  const why = v6.method === 'dhcp' || v6.duid || v6.iaid !== undefined ? 'DHCPv6'
+    : v6.tokens.length !== 1 ? `${v6.tokens.length} SLAAC addresses (NetworkManager takes one ipv6.token)`
+      : !u.nmConn ? 'the kernel\'s own SLAAC (no NetworkManager profile)' : undefined;
+  if (why) throw new HostwireError('bad-input', `ovs_gateway: ${u.iface}'s IPv6 comes from ${why}; the nm backend moves static IPv6 and NetworkManager's SLAAC only so far - use backend: ovs (configure_ovs_backend: ovs)`);
+}
+
+/** The `up` commands (pure; unit-tested against recorded nmcli behaviour). */
+export function planNmUp(u: UplinkConfig, e: BridgeEnv, primary = e.metric === 48): string[] {
+  const n = nmNames(e.bridge, primary);
+  const ip = nmIpWords(u, e);
   const netdev = e.datapath === 'netdev';
   return [
     add(['type', 'ovs-bridge', 'con-name', n.bridge, 'connection.uuid', nmUuid(n.bridge), 'connection.interface-name', e.bridge, 'ovs-bridge.datapath-type', e.datapath, '802-3-ethernet.mtu', String(e.mtu)]),
@@ -50,8 +80,8 @@ export function planNmUp(u: UplinkConfig, e: BridgeEnv, primary = e.metric === 4
     add(['type', '802-3-ethernet', 'con-name', n.ifPhys, 'connection.interface-name', u.iface, 'connection.master', nmUuid(n.portPhys), 'connection.slave-type', 'ovs-port',
       'connection.autoconnect-priority', '100', '802-3-ethernet.mtu', String(e.mtu), '802-3-ethernet.cloned-mac-address', e.mac]),
     `${add(['type', 'ovs-interface', 'con-name', n.ifBridge, 'connection.interface-name', e.bridge, 'connection.master', nmUuid(n.portBridge), 'connection.slave-type', 'ovs-port',
-      'connection.autoconnect', 'no', '802-3-ethernet.mtu', String(e.mtu), ...(netdev ? [] : ['802-3-ethernet.cloned-mac-address', e.mac]), ...ip4, ...ip6,
-      ...mayFail, 'ipv4.route-metric', String(e.metric), 'ipv6.route-metric', String(e.metric)]).replace(/ save no$/, '')}${dns} save no`,
+      'connection.autoconnect', 'no', '802-3-ethernet.mtu', String(e.mtu), ...(netdev ? [] : ['802-3-ethernet.cloned-mac-address', e.mac]),
+      ...ip.words]).replace(/ save no$/, '')}${ip.dns} save no`,
     ...planNmActivate(n, e),
   ];
 }

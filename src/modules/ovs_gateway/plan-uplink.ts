@@ -8,7 +8,7 @@ import type { OvsGatewayArgs } from './args.js';
 import { chooseUplink } from './choose-uplink.js';
 import { desiredEnv, driftOf, envPath } from './desired.js';
 import { renderEnv, renderPrev, type BridgeEnv, type UplinkConfig } from './env.js';
-import { planNmProfiles } from './nm-profiles.js';
+import { assertNmIpv6, planNmProfiles } from './nm-profiles.js';
 import type { GatewayState } from './parse.js';
 import { HINT_FILES } from './probe.js';
 import { BOOT_UNIT, BOOT_UNIT_PATH, BOOT_UNIT_TEXT, SCRIPT, SCRIPT_PATH } from './script/index.js';
@@ -42,9 +42,7 @@ const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
 function bridgeChange(s: GatewayState, u: { config: UplinkConfig; moved: boolean }, e: BridgeEnv, primary: boolean): TxnChange[] {
   const drift = driftOf(s, e);
   if (drift.length === 0) return [];
-  if (u.config.v6 && e.backend === 'nm') {
-    throw new HostwireError('bad-input', `ovs_gateway: ${e.uplink}'s IPv6 comes from router advertisements/DHCPv6 (${u.config.v6.method}); the nm backend moves static IPv6 only so far - use backend: ovs (configure_ovs_backend: ovs)`);
-  }
+  if (e.backend === 'nm') assertNmIpv6(u.config);
   const device = u.config.device;
   if (device && device.kind !== 'nic') {
     if (e.backend === 'nm') {

@@ -117,7 +117,12 @@ ovs_port_ok() { # interface mtu
 apply_bridge() {
   load_env "$1"
   echo "apply $BRIDGE: uplink $UPLINK mac $MAC mtu $MTU $METHOD $ADDRS ($BACKEND backend)"
-  if [ "$BACKEND" = nm ]; then step sh "$ETC/$BRIDGE.nm" up || return 1; finish_bridge; return $?; fi
+  if [ "$BACKEND" = nm ]; then
+    step sh "$ETC/$BRIDGE.nm" up || return 1
+    # NM's SLAAC: the token's address out of DAD and the RA's default route at the metric before the check.
+    if [ -n "$METHOD6" ]; then wait_v6 "$BRIDGE" || return 1; fi
+    finish_bridge; return $?
+  fi
   nm_unmanage_all
   if nm_running; then for d in "$UPLINK" $VLAN_PARENT $MEMBERS; do nmcli device set "$d" managed no 2>/dev/null || true; done; fi
   ensure_device "$UPLINK" "$MAC" || return 1
