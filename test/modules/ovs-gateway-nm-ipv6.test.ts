@@ -93,3 +93,22 @@ test('NM\'s SLAAC: ovs-if-br-ex ipv6.method auto, eui64 with the uplink address\
   t.regex(s.get('routes')!.join('\n'), /^default via fe80::\S+ proto ra metric 48 /m);
   t.deepEqual(s.get('dns')!.filter(Boolean), ['IP6.DNS[1]:fd5c:8d::53']);
 });
+
+test('the uplink\'s other IPv4 routes go into ovs-if-br-ex\'s ipv4.routes with their metric (ip\'s none = 0): recorded on br-ex as they were', (t) => {
+  const mac = 'e2:c6:a4:2a:68:d0';
+  const routes = ['default via 10.138.160.1', '10.99.0.0/16 via 10.138.160.5 metric 100', '10.98.0.0/16'];
+  const u: UplinkConfig = { iface: 'eth9', mac, mtu: 1500, method: 'static', addrs: ['10.138.160.11/24'], routes, gateways: ['10.138.160.1'] };
+  const e: BridgeEnv = { bridge: 'br-ex', uplink: 'eth9', mac, mtu: 1500, method: 'static', addrs: u.addrs, routes: ['default via 10.138.160.1 metric 48', ...routes.slice(1)], metric: 48, datapath: 'netdev', dropIngress: true, check: [], backend: 'nm' };
+  const commands = caseText('nm-routes-br-ex.commands.sh');
+  const recorded = commands.split('\n').filter((l) => l.startsWith('echo "@@cmd"')).map((l) => l.replace(/^echo "@@cmd"; /, '').replace(/ 2>&1; echo "@@rc \$\?"$/, ''));
+  t.deepEqual(planNmUp(u, e, true).slice(0, 5), recorded);
+  t.regex(recorded[4]!, /ipv4\.gateway 10\.138\.160\.1 ipv4\.routes '10\.99\.0\.0\/16 10\.138\.160\.5 100, 10\.98\.0\.0\/16 0' ipv6\.method ignore/);
+  const text = caseText('nm-routes-br-ex.txt');
+  t.is(text.split('@@rc 0').length - 1, 6);
+  const s = sections(text);
+  t.deepEqual(s.get('nmroutes')!.filter(Boolean), ['10.99.0.0/16 10.138.160.5 100, 10.98.0.0/16 0']);
+  const all = s.get('allroutes')!.map((l) => l.trim());
+  t.true(all.includes('10.99.0.0/16 via 10.138.160.5 proto static metric 100'));
+  t.true(all.includes('10.98.0.0/16 proto static scope link'), 'metric 0, as ip route add gave it');
+  t.true(all.includes('default via 10.138.160.1 proto static metric 48'));
+});

@@ -1,7 +1,7 @@
 // configure_ovs (mode uplink) with the nm backend on static IPv6 uplinks, for real: a lab host whose NM has
 // its OVS plugin (`lab up --nm-ovs`, netdev datapath), eth0 configured by an NM profile - dual-stack (IPv4 +
 // IPv6, a default route and DNS server of each) or IPv6-only (ipv4.method disabled; hostwire connects over
-// IPv6 throughout). A withheld confirmation puts the host back exactly (NM re-activates the profile, no ovs-*
+// IPv6 throughout; dual-stack with a static route too). A withheld confirmation puts the host back exactly (NM re-activates the profile, no ovs-*
 // profile left); the move gives MCO's five profiles with ovs-if-br-ex carrying ipv6.method manual, the
 // addresses, the gateway and route metric 48, the profile's DNS; the lab reaches the host over IPv6 (ping,
 // SSH) on br-ex; a second run and --check change nothing. In the VM tier (npm run test:vm): the first build
@@ -28,7 +28,8 @@ async function scenario(t: ExecutionContext, lab: string, prefix: string, v6only
     sh: (cmd, ms) => vmSh(u.host.state, host, cmd, ms), role: u.role };
   // The lab's namespace is the IPv6 gateway (an address on its bridge), as it is the IPv4 one.
   await run('ip', ['-n', u.host.state.netns, '-6', 'addr', 'add', `${gw6}/64`, 'dev', u.host.state.bridge, 'nodad']);
-  const ip4 = v6only ? ['ipv4.method', 'disabled'] : ['ipv4.method', 'manual', 'ipv4.addresses', `${u.ip}/24`, 'ipv4.gateway', u.gw, 'ipv4.dns', u.gw];
+  // Dual-stack: a static route besides the default one, which must move too.
+  const ip4 = v6only ? ['ipv4.method', 'disabled'] : ['ipv4.method', 'manual', 'ipv4.addresses', `${u.ip}/24`, 'ipv4.gateway', u.gw, 'ipv4.dns', u.gw, 'ipv4.routes', `10.99.0.0/16 ${u.gw}`];
   const profile = shellJoin(['nmcli', 'connection', 'add', 'type', 'ethernet', 'con-name', 'static0', 'ifname', 'eth0', ...ip4,
     'ipv6.method', 'manual', 'ipv6.addresses', `${host6}/64`, 'ipv6.gateway', gw6, 'ipv6.dns', dns6]);
   await v4.sh(shellJoin(['systemd-run', '--quiet', '--collect', '--unit=hw-static0', 'sh', '-c', `sleep 1; ${profile} && nmcli connection up static0`]));
@@ -43,6 +44,9 @@ async function scenario(t: ExecutionContext, lab: string, prefix: string, v6only
   t.regex(held, new RegExp(`static0[\\s\\S]*inet6 ${esc(host6)}/64`), 'eth0 holds its profile\'s IPv6 address (SSH over IPv6)');
   t.is((await l.sh('ip -o -4 addr show dev eth0 scope global')).trim() === '', v6only, v6only ? 'no IPv4 on eth0' : 'IPv4 on eth0');
   const before = await l.sh(SNAPSHOT);
+  const extraRoute = (dev: string) => l.sh(`ip route show 10.99.0.0/16 dev ${dev} 2>/dev/null; true`);
+  const routeBefore = await extraRoute('eth0');
+  if (!v6only) t.regex(routeBefore, new RegExp(`^10\\.99\\.0\\.0/16 via ${esc(u.gw)} proto static metric \\d+`), 'the profile\'s static route on eth0');
   const resolv = await l.sh('cat /etc/resolv.conf');
   t.regex(resolv, new RegExp(`nameserver ${esc(dns6)}`));
 
@@ -72,6 +76,7 @@ async function scenario(t: ExecutionContext, lab: string, prefix: string, v6only
   if (v6only) t.is((await l.sh('ip -o -4 addr show scope global; ip -4 route show default')).trim(), '', 'no IPv4 anywhere');
   else t.regex(await l.sh('ip route show default'), new RegExp(`^default via ${esc(u.gw)} dev br-ex proto static metric 48 *$`, 'm'));
   t.is((await l.sh('ip -o addr show dev eth0 scope global')).trim(), '', 'eth0 holds no address');
+  t.is(await extraRoute('br-ex'), routeBefore, 'the static route moved onto br-ex with its gateway and metric');
   t.is(await l.sh('cat /etc/resolv.conf'), resolv, 'resolv.conf (the DNS servers) as before');
   let ping6 = await labPing(l.state, host6, ['-6', '-c3', '-i0.5', '-W3']);
   for (let i = 0; i < 5 && ping6.code !== 0; i++) ping6 = await labPing(l.state, host6, ['-6', '-c3', '-i0.5', '-W3']);

@@ -29,7 +29,7 @@ export function nmUuid(conName: string): string {
 const add = (words: string[]) => shellJoin(['nmcli', 'connection', 'add', ...words, 'save', 'no']);
 
 /**
- * ovs-if-br-ex's IP settings: the uplink's IPv4 (static or DHCP with the MAC as client id) and IPv6 (static;
+ * ovs-if-br-ex's IP settings: the uplink's IPv4 (static or DHCP with the MAC as client id, its other routes) and IPv6 (static;
  * SLAAC through the uplink's interface identifier as an eui64 token, so the address stays the same), the
  * bridge's route metric, and the shell words that add the old profile's DNS servers at run time.
  */
@@ -46,10 +46,16 @@ export function nmIpWords(u: UplinkConfig, e: BridgeEnv): { words: string[]; dns
   const auto6 = e.v6 ? ['ipv6.method', 'auto', 'ipv6.addr-gen-mode', 'eui64', ...e.v6.tokens.flatMap((t) => ['ipv6.token', t])] : [];
   const static6 = v6.length ? [...(e.v6 ? [] : ['ipv6.method', 'manual']), 'ipv6.addresses', v6.join(','), ...(gw6 ? ['ipv6.gateway', gw6] : [])] : [];
   const ip6 = has6 ? [...auto6, ...static6] : ['ipv6.method', 'ignore'];
+  // The uplink's other IPv4 routes (`dst [via gw] [metric m]`) as NM's `dst [gw] metric`: no metric is ip's 0.
+  const routes4 = e.routes.filter((r) => !/^(-6 )?default /.test(r) && !r.includes(':')).map((r) => {
+    const w = r.split(' ');
+    const at = (k: string) => (w.indexOf(k) > 0 ? w[w.indexOf(k) + 1] : undefined);
+    return [w[0], at('via'), at('metric') ?? '0'].filter(Boolean).join(' ');
+  });
   // A family must come up for the activation to count (NM refuses DNS servers on a disabled/ignored family).
   const mayFail = [...(has4 ? ['ipv4.may-fail', 'no'] : []), ...(has6 ? ['ipv6.may-fail', 'no'] : [])];
   return {
-    words: [...ip4, ...ip6, ...mayFail, 'ipv4.route-metric', String(e.metric), 'ipv6.route-metric', String(e.metric)],
+    words: [...ip4, ...(has4 && routes4.length ? ['ipv4.routes', routes4.join(', ')] : []), ...ip6, ...mayFail, 'ipv4.route-metric', String(e.metric), 'ipv6.route-metric', String(e.metric)],
     dns: `${has4 ? ' ${DNS:+ipv4.dns "$DNS"}' : ''}${has6 ? ' ${DNS6:+ipv6.dns "$DNS6"}' : ''}`,
   };
 }
