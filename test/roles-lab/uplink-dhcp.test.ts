@@ -4,64 +4,24 @@
 // keeps the lease on br-ex (networkd's DHCP client with the NIC's MAC: same address, SSH on it); a second run
 // and --check change nothing.
 import test from 'ava';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { labInventoryYaml, type HostState } from '../../src/lab/index.js';
-import { labExec } from '../../src/lab/ssh.js';
-import { shellJoin } from '../../src/transports/quote.js';
+import { leaseOnEth0, moveKeepsLease, rollbackKeepsLease } from '../helpers/lab-dhcp.js';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
-import { runRole } from './sdn-agent-helpers.js';
 
 test('a DHCP uplink keeps its lease through the rollback and the move', async (t) => {
-  t.timeout(280_000, 's8vd: the test\'s own deadline');
-  const dir = mkdtempSync(path.join(tmpdir(), 'hw-s8vd-'));
+  t.timeout(280_000, 'vmx23vd: the test\'s own deadline');
+  const dir = mkdtempSync(path.join(tmpdir(), 'hw-vmx23vd-'));
   let lab: LabHost | undefined;
   t.teardown(async () => { await lab?.close(); rmSync(dir, { recursive: true, force: true }); });
-  lab = await labHost('s8vd', { hosts: 2 });
+  lab = await labHost('vmx23vd', { hosts: 2 });
   const { state } = lab;
-  const [client, server] = state.hosts;
-  const gw = state.subnet.gateway;
-  const onHost = async (h: HostState, cmd: string) => {
-    const r = await labExec(state, h, cmd);
-    if (r.code !== 0) throw new Error(`${h.name}: rc=${r.code}: ${cmd}\n${r.stderr}`);
-    return r.stdout;
-  };
-  const mac = (await onHost(client!, 'cat /sys/class/net/eth0/address')).trim();
-  const pool = gw.replace(/\.\d+$/, '');
-  await onHost(server!, 'firewall-cmd -q --add-service=dhcp'); // firewalld's public zone drops DHCP requests otherwise
-  await onHost(server!, shellJoin(['systemd-run', '--quiet', '--unit=hw-dhcp', 'dnsmasq', '--keep-in-foreground', '--user=root', '--port=0',
-    '--interface=eth0', '--bind-interfaces', `--dhcp-range=${pool}.100,${pool}.150,255.255.255.0,10m`, `--dhcp-host=${mac},${client!.ip}`,
-    `--dhcp-option=3,${gw}`, '--dhcp-leasefile=/run/hw-dhcp.leases', '--log-dhcp']));
-  // eth0's lab address becomes a lease of the same address (a transient unit: the session blinks meanwhile).
-  await onHost(client!, shellJoin(['systemd-run', '--quiet', '--collect', '--unit=hw-dhcpc', 'sh', '-c',
-    'sleep 1; nmcli connection add type ethernet con-name dhcp0 ifname eth0 ipv4.method auto ipv6.method ignore && ip addr flush dev eth0 && nmcli connection up dhcp0']));
-  let addr = '';
-  for (let i = 0; i < 60 && !/ dynamic /.test(addr); i++) {
-    await new Promise((r) => setTimeout(r, 1000));
-    addr = await onHost(client!, 'ip -o -4 addr show dev eth0').catch(() => '');
-  }
-  t.regex(addr, new RegExp(`inet ${client!.ip.replaceAll('.', '\\.')}/24 .*dynamic`), 'eth0 holds its lease');
+  const lease = await leaseOnEth0(state, dir);
+  const { role } = lease;
+  await rollbackKeepsLease(t, lease);
 
-  const inventory = path.join(dir, 'inventory.yml');
-  const playbook = path.join(dir, 'ovs.yml');
-  writeFileSync(inventory, labInventoryYaml({ ...state, hosts: [client!] }));
-  writeFileSync(playbook, '- hosts: all\n  gather_facts: false\n  roles:\n    - configure_ovs\n');
-  const role = (vars: Record<string, unknown> = {}, check = false) => runRole(playbook, inventory, { configure_ovs_mode: 'uplink', ...vars }, check);
-
-  const drill = await role({ configure_ovs_confirm: false, configure_ovs_confirm_timeout: 20 });
-  t.regex(drill.failed.join('\n'), /rolled back after [\d.]+ s: no confirmation from hostwire within 20 s/);
-  t.regex(await onHost(client!, 'ip -o -4 addr show dev eth0'), new RegExp(`inet ${client!.ip.replaceAll('.', '\\.')}/24 .*dynamic`), 'the lease is back on eth0');
-  t.regex(await onHost(client!, 'nmcli -t -f GENERAL.CONNECTION device show eth0'), /dhcp0/);
-
-  const started = Date.now();
-  const moved = await role();
-  t.log(`DHCP move: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  t.deepEqual(moved.failed, []);
-  t.regex(await onHost(client!, 'ip -o -4 addr show dev br-ex'), new RegExp(`inet ${client!.ip.replaceAll('.', '\\.')}/24 .*dynamic`), 'the same lease on br-ex');
-  t.regex(await onHost(client!, 'ip route show default'), new RegExp(`default via ${gw.replaceAll('.', '\\.')} dev br-ex .*metric 48`));
-  t.is((await onHost(client!, 'ip -o -4 addr show dev eth0')).trim(), '');
-  t.regex(await onHost(server!, 'cat /run/hw-dhcp.leases'), new RegExp(`${mac} ${client!.ip.replaceAll('.', '\\.')} `));
+  await moveKeepsLease(t, lease);
   t.deepEqual((await role()).changed, [], 'second run');
   const checked = await role({}, true);
   t.deepEqual([checked.changed, checked.failed], [[], []], '--check');

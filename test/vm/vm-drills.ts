@@ -1,12 +1,12 @@
 // VM-tier drills shared by the uplink scenarios (issue 20): a port's cable cut under br-ex while the lab
 // pings the node address (failover gap measured), a power cycle after which the boot oneshot must bring the
-// node address back on br-ex, and a run refused before anything changes.
+// node address back on br-ex, a run refused before anything changes, and an injected failure rolled back.
 import type { ExecutionContext } from 'ava';
 import { labReboot } from '../../src/lab/index.js';
 import { labSetLink } from '../../src/lab/lab-link.js';
 import { sleep } from '../../src/lab/run.js';
 import { labPing } from '../helpers/lab-ping.js';
-import { activePort, failure, longestGap, type VmUplinkLab } from './bond-lab.js';
+import { activePort, CONFIRM_TIMEOUT, esc, failure, journalSeconds, longestGap, type VmUplinkLab } from './bond-lab.js';
 
 /**
  * Cuts `port`'s cable (`lab link`) while the lab pings the node address every 50 ms, asserts the host kept
@@ -90,4 +90,36 @@ export async function refusedWithPortDown(t: ExecutionContext, l: VmUplinkLab, l
     up = await l.sh('cat /proc/net/bonding/bond0');
   }
   t.regex(up, new RegExp(`Slave Interface: ${port}\\nMII Status: up`), 'the port is back once its cable is');
+}
+
+/** An injected failure: the run's variables, the check target that will not answer, and what it must restore. */
+export interface RollbackDrill {
+  vars?: Record<string, unknown>;
+  target: string;
+  /** The uplink device (as the host's journal names it: `apply br-ex: uplink <dev>`). */
+  uplink: string;
+  snapshot: string;
+  /** `snapshot` read before the run. */
+  before: string;
+  /** For the message: what the rollback restores. */
+  what: string;
+}
+
+/**
+ * A run whose connectivity check fails (`d.target` does not answer through br-ex) rolls back: the run fails
+ * naming the target, the host's journal (in the diagnostics) shows the rollback within the confirm window from
+ * the start of the apply, and the host reads exactly as before. Logs the figures.
+ */
+export async function rollbackDrill(t: ExecutionContext, l: VmUplinkLab, d: RollbackDrill): Promise<void> {
+  const at = Date.now();
+  const bad = await l.role(d.vars ?? {});
+  t.log(`injected failure run: ${((Date.now() - at) / 1000).toFixed(0)} s`);
+  t.is(bad.summary.exitCode, 2, failure(bad));
+  const rolled = /rolled back after ([\d.]+) s: connectivity check failed: (\S+) does not answer through br-ex/.exec(failure(bad));
+  t.is(rolled?.[2], d.target, failure(bad));
+  const apply = journalSeconds(failure(bad), new RegExp(`configure-ovs\\[\\d+\\]: apply br-ex: uplink ${esc(d.uplink)}`));
+  const rollingBack = journalSeconds(failure(bad), /configure-ovs\[\d+\]: rolling back: connectivity check failed/);
+  t.true(apply !== undefined && rollingBack !== undefined && rollingBack - apply < CONFIRM_TIMEOUT, `apply at ${apply}, rolling back at ${rollingBack}:\n${failure(bad)}`);
+  t.log(`injected failure: rolling back ${(rollingBack! - apply!).toFixed(1)} s after the apply began (window ${CONFIRM_TIMEOUT} s), done ${rolled?.[1]} s after the transaction started`);
+  t.is(await l.sh(d.snapshot), d.before, `the rollback restores ${d.what} exactly`);
 }
