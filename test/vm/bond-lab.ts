@@ -2,7 +2,7 @@
 // down), the configure_ovs role run through the real playbook runner, and what the move may touch read
 // back whole (to assert an exact restore and that --check / a second run touch nothing).
 import type { ExecutionContext } from 'ava';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
@@ -10,6 +10,7 @@ import { labDown, labInventory, labInventoryYaml, labUp, type LabState, type Lab
 import type { HostState } from '../../src/lab/state.js';
 import { sleep } from '../../src/lab/run.js';
 import { shellJoin } from '../../src/transports/quote.js';
+import { GATEWAY_PROBE } from '../../src/modules/ovs_gateway/probe.js';
 import { failure, SNAPSHOT } from '../roles-lab/uplink-helpers.js';
 import { runRole, type RoleRun } from '../roles-lab/sdn-agent-helpers.js';
 import { vmSh } from './vm-ssh.js';
@@ -155,4 +156,12 @@ export async function assertSecondRunIdle(t: ExecutionContext, l: VmUplinkLab, s
   t.is(check.summary.exitCode, 0, failure(check));
   t.deepEqual(check.changed, [], '--check finds nothing to change');
   t.is(await l.sh(snapshot), moved, 'the second run and --check touched nothing');
+}
+
+/** The module's own probe output, kept as recorded real output for the pure tests when HW_RECORD_DIR is set. */
+export async function recordProbe(l: VmUplinkLab, name: string): Promise<void> {
+  const out = process.env.HW_RECORD_DIR;
+  if (!out) return;
+  mkdirSync(out, { recursive: true });
+  writeFileSync(path.join(out, `${name}.txt`), await l.sh(GATEWAY_PROBE, 120_000));
 }

@@ -17,7 +17,8 @@ export function desiredEnv(u: UplinkConfig, a: OvsGatewayArgs, bridge: string, m
     if (gw && !r.startsWith('-6')) out = out.replace(/ via \S+/, ` via ${gw}`);
     return out;
   });
-  const v4gw = gw ?? u.gateways.find((g) => !g.includes(':'));
+  // The check pings the IPv4 gateway, else (an IPv6-only uplink) the IPv6 one, so a move is never unchecked.
+  const checkGw = gw ?? u.gateways.find((g) => !g.includes(':')) ?? u.gateways.find((g) => g.includes(':'));
   return {
     bridge,
     uplink: u.iface,
@@ -29,18 +30,25 @@ export function desiredEnv(u: UplinkConfig, a: OvsGatewayArgs, bridge: string, m
     metric,
     datapath: a.datapath_type,
     dropIngress: a.drop_kernel_ingress === 'auto' ? a.datapath_type === 'netdev' : a.drop_kernel_ingress,
-    check: primary && a.check_targets ? a.check_targets : v4gw ? [v4gw] : [],
+    check: primary && a.check_targets ? a.check_targets : checkGw ? [checkGw] : [],
     backend,
     ...(u.device && u.device.kind !== 'nic' ? { device: u.device } : {}),
     ...(u.v6 ? { v6: u.v6 } : {}),
   };
 }
 
+/**
+ * The env as state: without CHECK, which is how a move is proven (the transaction's pings), not what the
+ * host should look like - a host moved under other check targets (one moved before IPv6-only uplinks got
+ * theirs: `CHECK=''`) is converged, not re-moved.
+ */
+const stateOf = (env: string) => env.replace(/^CHECK=.*$/m, '').trim();
+
 /** Every way the live host differs from `e` (messages for the change summary). */
 export function driftOf(s: GatewayState, e: BridgeEnv): string[] {
   const d: string[] = [];
   const saved = s.files[envPath(e.bridge)];
-  if (saved?.trim() !== renderEnv(e).trim()) d.push(saved ? 'desired state changed' : 'not moved yet');
+  if (saved === undefined || stateOf(saved) !== stateOf(renderEnv(e))) d.push(saved ? 'desired state changed' : 'not moved yet');
   const br = s.bridges.find((b) => b.name === e.bridge);
   if (!br) return [...d, `no OVS bridge ${e.bridge}`];
   if (!br.ports.includes(e.uplink)) d.push(`${e.uplink} is not a port of ${e.bridge}`);

@@ -22,7 +22,7 @@ export const ovsGatewayDoc: ModuleDoc = {
     mtu: 'The bridge\'s MTU, 1280-9216 (checked against the device\'s maximum on the host).',
     mac: 'no_uplink: br-ex\'s fixed MAC (default derived from /etc/machine-id).',
     gateway: 'Use this IPv4 default gateway on the bridge instead of the uplink\'s (static uplinks).',
-    check_targets: 'Addresses that must answer through the bridge after the move (default: the default gateway).',
+    check_targets: 'Addresses that must answer through the bridge after the move (default: the IPv4 default gateway, else the IPv6 one). They check a move; changing them alone moves nothing.',
     confirm_timeout: 'Seconds the host waits for the confirmation before it rolls back.',
     confirm: 'false withholds the confirmation (a rollback drill).',
     drop_kernel_ingress: 'Drop the kernel\'s own ingress on the uplink (needed by netdev); auto: when netdev.',
