@@ -2,17 +2,22 @@
 // (static IPv4) moves onto br-ex with the kernel datapath: an injected failure (a gateway that does not
 // answer) rolls it back within the window to exactly the bond it had, the move keeps SSH on the same address with the bond as
 // one port of br-ex and its mode/options/ports intact, a second run and --check change nothing, and the bond
-// still fails over when its active port's cable is cut (the gap is logged).
+// still fails over when its active port's cable is cut (the gap is logged); after a power cycle the boot
+// oneshot makes the bond again with its options and re-attaches it (SSH on the same address). The same bond with a DHCP address
+// (NM profiles, the lease from a second VM; bond-dhcp.ts): rollback, the move keeps the lease, failover, reboot -
+// failing so far (the rollback strands the host; below).
 import test from 'ava';
 import { labSetLink } from '../../src/lab/lab-link.js';
 import { labPing } from '../helpers/lab-ping.js';
 import { activePort, assertMovedOntoBrEx, esc, BOND_SNAPSHOT, bondTheHost, failure, longestGap, vmUplinkLab } from './bond-lab.js';
-import { rollbackDrill } from './vm-drills.js';
+import { BOND_LINES, failoverDrill, rebootKeepsBond, rollbackDrill } from './vm-drills.js';
+import { dhcpBondScenario } from './bond-dhcp.js';
 
-const LAB = 'vm20ab';
+const LAB = 'vmx23ab';
+const DHCP_LAB = 'vmx23abd';
 
-test.serial('active-backup bond uplink on a VM: rollback, move with the kernel datapath, idempotent, --check, failover', async (t) => {
-  t.timeout(28 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+test.serial('active-backup bond uplink on a VM: rollback, move with the kernel datapath, idempotent, --check, failover, reboot', async (t) => {
+  t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
   const l = await vmUplinkLab(t, LAB, 3);
   const step = (what: string, since: number) => t.log(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
   let at = Date.now();
@@ -20,6 +25,7 @@ test.serial('active-backup bond uplink on a VM: rollback, move with the kernel d
   await l.sh('ip link set bond0 type bond primary eth1');
   step('host on bond0', at);
   const before = await l.sh(BOND_SNAPSHOT);
+  const bondBefore = await l.sh(BOND_LINES);
   t.regex(before, /Bonding Mode: fault-tolerance \(active-backup\)[\s\S]*Slave Interface: eth1[\s\S]*Slave Interface: eth2/);
 
   // Injected failure: a gateway on the subnet that nothing answers. The host's check fails, it rolls back.
@@ -73,4 +79,28 @@ test.serial('active-backup bond uplink on a VM: rollback, move with the kernel d
     back = await activePort(l);
   }
   t.is(back, first, 'the primary port takes over again once its cable is back');
+
+  // A power cycle: the boot oneshot makes bond0 again with its options and re-attaches it; SSH on the same address.
+  await rebootKeepsBond(t, l, LAB, 'ip -o -4 addr show dev br-ex', new RegExp(`inet ${esc(l.ip)}/24`), bondBefore);
+});
+
+// A known bug (issue 20), kept as its reproducer until fixed: the injected failure's rollback of this NM-made
+// bond leaves the host unreachable - twice on this scenario, after NM took the lease back on bond0 a DHCP client
+// ran on eth2's own MAC (the server: "DHCPDISCOVER 52:54:02:.. no address available") and the lab could no longer
+// reach the address (SSH: "No route to host"): eth2 was no longer a port of the bond (not diagnosed further, the
+// host being unreachable; suspect: the rollback's `nmcli device set <port> managed yes` lets NM activate another
+// profile on a port before the bond's port profile). Remove `.failing` once it passes.
+test.serial.failing('DHCP on an active-backup bond (NM profiles) on a VM: rollback, the move keeps the lease, idempotent, --check, failover, reboot', async (t) => {
+  t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  const started = Date.now();
+  const l = await vmUplinkLab(t, DHCP_LAB, 3, { hosts: 2, vms: 2 });
+  await dhcpBondScenario(t, l, {
+    lab: DHCP_LAB, nmOptions: 'mode=active-backup,miimon=100,updelay=200,primary=eth1',
+    bond: /Bonding Mode: fault-tolerance \(active-backup\)[\s\S]*Primary Slave: eth1[\s\S]*MII Polling Interval \(ms\): 100\nUp Delay \(ms\): 200/,
+    failover: async () => {
+      t.is(await activePort(l), 'eth1');
+      await failoverDrill(t, l, DHCP_LAB, 'eth1', 'eth2');
+    },
+  });
+  t.log(`whole scenario: ${((Date.now() - started) / 1000).toFixed(0)} s`);
 });

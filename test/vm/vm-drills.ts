@@ -123,3 +123,22 @@ export async function rollbackDrill(t: ExecutionContext, l: VmUplinkLab, d: Roll
   t.log(`injected failure: rolling back ${(rollingBack! - apply!).toFixed(1)} s after the apply began (window ${CONFIRM_TIMEOUT} s), done ${rolled?.[1]} s after the transaction started`);
   t.is(await l.sh(d.snapshot), d.before, `the rollback restores ${d.what} exactly`);
 }
+
+/** /proc/net/bonding/bond0's mode, options and ports (not their counters). */
+export const BOND_LINES = 'grep -E "^(Bonding Mode|Transmit Hash|Primary Slave|MII Polling|Up Delay|Down Delay|LACP rate|Slave Interface)" /proc/net/bonding/bond0';
+
+/**
+ * A power cycle with bond0 moved: the boot oneshot makes bond0 again with its mode, options and ports (as
+ * `BOND_LINES` read `bondBefore`) and re-attaches it to br-ex on the kernel datapath, until `probe` shows `want`
+ * (the node address on br-ex); NM holds none of the moved devices. A run afterwards is not asserted idle here: on
+ * the static active-backup bond it moved again and the host became unreachable (exit 4, "unreachable since the
+ * move"; left to roll itself back) - an open bug (issue 20; the DHCP scenario, failing, still asserts it).
+ */
+export async function rebootKeepsBond(t: ExecutionContext, l: VmUplinkLab, lab: string, probe: string, want: RegExp, bondBefore: string): Promise<void> {
+  await rebootUntil(t, l, lab, probe, want);
+  t.is((await l.sh('ovs-vsctl list-ports br-ex')).trim(), 'bond0');
+  t.regex(await l.sh('ovs-dpctl show'), /system@ovs-system[\s\S]*port \d+: bond0(\s|$)/m);
+  t.is(await l.sh(BOND_LINES), bondBefore, 'bond made again with its mode, options and ports');
+  t.is((await l.sh('ip -o addr show dev bond0 scope global')).trim(), '', 'bond0 holds no address');
+  t.notRegex(await l.sh('nmcli -t -f DEVICE,STATE device 2>/dev/null | grep -E "^(bond0|eth1|eth2|br-ex):"; true'), /:connected$/m, 'NetworkManager leaves the moved devices alone after the boot');
+}

@@ -1,0 +1,122 @@
+// VM-tier DHCP-on-a-bond scenarios (issue 20): the host's lab address is a DHCP lease on bond0 (no VLAN), the
+// bond and its ports made by NetworkManager profiles as an installer makes them, served by the second VM of
+// the lab (dnsmasq on its eth0, on the lab bridge, leasing exactly that one address: only the same client -
+// its MAC-based client id - gets it again). The drills: an injected failure rolls back (the lease back on
+// bond0 through NM), the move keeps the lease and SSH on br-ex, a second run and --check change nothing, a
+// port's cut fails over (the caller's drill), and after a power cycle the boot oneshot makes the bond again
+// and networkd's DHCP client on br-ex gets the same lease back; a run afterwards changes nothing.
+import type { ExecutionContext } from 'ava';
+import { sleep } from '../../src/lab/run.js';
+import { shellJoin } from '../../src/transports/quote.js';
+import { assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, esc, failure, type VmUplinkLab } from './bond-lab.js';
+import { BOND_LINES, rebootKeepsBond } from './vm-drills.js';
+import { vmSh } from './vm-ssh.js';
+
+const NM_DEVICES = 'nmcli -t -f DEVICE,STATE device | grep -E "^(bond0|eth1|eth2):" | LC_ALL=C sort';
+const LEASES = '/run/vmx-dhcp.leases';
+
+export interface DhcpBond {
+  lab: string;
+  /** NM's bond.options (mode=...,miimon=...). */
+  nmOptions: string;
+  /** What /proc/net/bonding/bond0 must show before and after (mode and options). */
+  bond: RegExp;
+  /** The failover drill, after the second run. */
+  failover(): Promise<void>;
+}
+
+const peerSh = (l: VmUplinkLab, cmd: string) => vmSh(l.state, l.state.hosts[1]!, cmd);
+
+/**
+ * The host's bond0 takes its lab address through NM (bond and port profiles, DHCP on the bond), then the second
+ * VM starts leasing that one address on the lab bridge - once every other DHCP client there is silent (the peer's
+ * other NICs and the host's eth0/eth3 unmanaged, the host's eth1/eth2 in the bond). The bond's MAC is eth1's,
+ * fixed in its profile: with NM's default a bond got a random MAC (72:0f:4a:e3:ec:0f), and after the injected
+ * failure's rollback it came back with eth2's - a new DHCP client, no lease (an open finding, issue 20).
+ */
+async function leaseOnBond(l: VmUplinkLab, nmOptions: string): Promise<void> {
+  const mac = (await l.sh('cat /sys/class/net/eth1/address')).trim();
+  await peerSh(l, 'systemctl stop firewalld 2>/dev/null; nft flush ruleset; for d in eth1 eth2 eth3; do nmcli device set "$d" managed no 2>/dev/null || true; done');
+  const steps = ['for d in eth0 eth3; do nmcli device set "$d" managed no 2>/dev/null || true; done',
+    `nmcli connection add type bond con-name bond0 ifname bond0 bond.options ${nmOptions} ipv4.method auto ipv4.dhcp-client-id mac ipv4.dhcp-timeout infinity ipv6.method ignore ethernet.cloned-mac-address ${mac}`,
+    'nmcli connection add type ethernet con-name bond0-eth1 ifname eth1 master bond0 slave-type bond',
+    'nmcli connection add type ethernet con-name bond0-eth2 ifname eth2 master bond0 slave-type bond',
+    // eth0 lets the address go first: the lease is that same address.
+    'ip addr flush dev eth0', 'ip link set eth0 down', 'nmcli connection up bond0-eth1', 'nmcli connection up bond0-eth2'].join(' && ');
+  await l.sh(shellJoin(['systemd-run', '--quiet', '--collect', '--unit=vmx-bond', 'sh', '-c', `sleep 1; ${steps}`]));
+  await sleep(15_000);
+  await peerSh(l, shellJoin(['systemd-run', '--quiet', '--unit=vmx-dhcp', 'dnsmasq', '--keep-in-foreground', '--user=root', '--port=0',
+    '--interface=eth0', '--bind-interfaces', `--dhcp-range=${l.ip},${l.ip},255.255.255.0,10m`,
+    `--dhcp-option=3,${l.gw}`, `--dhcp-leasefile=${LEASES}`, '--log-dhcp']));
+  const lease = new RegExp(`inet ${esc(l.ip)}/24 .*dynamic`);
+  let out = '';
+  for (const until = Date.now() + 300_000; !lease.test(out);) {
+    await sleep(3000);
+    out = await l.sh('ip -o -4 addr show dev bond0 2>/dev/null; true', 60_000).catch(() => '');
+    if (!lease.test(out) && Date.now() > until) {
+      const why = await peerSh(l, `journalctl -u vmx-dhcp --no-pager | tail -20; cat ${LEASES}; true`).catch((e: Error) => e.message);
+      throw new Error(`bond0 holds no lease of ${l.ip} after 300 s (the DHCP server's log:)\n${why}`);
+    }
+  }
+}
+
+/** The whole DHCP scenario on the lab `l` (two VMs, the second the DHCP server). */
+export async function dhcpBondScenario(t: ExecutionContext, l: VmUplinkLab, d: DhcpBond): Promise<void> {
+  const step = (what: string, since: number) => t.log(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
+  const lease = new RegExp(`inet ${esc(l.ip)}/24 .*dynamic`);
+  const dhcpDefault = (dev: string, metric = '') => new RegExp(`default via ${esc(l.gw)} dev ${dev} proto dhcp .*${metric}`);
+  let at = Date.now();
+  await leaseOnBond(l, d.nmOptions);
+  step('host on bond0 (NM, DHCP)', at);
+  t.regex(await l.sh('nmcli -t -f GENERAL.CONNECTION device show bond0'), /bond0/, 'through NetworkManager');
+  t.regex(await l.sh('ip route show default'), dhcpDefault('bond0'));
+  const mac = (await l.sh('cat /sys/class/net/bond0/address')).trim();
+  const bondBefore = await l.sh(BOND_LINES);
+  t.regex(bondBefore, d.bond);
+  const nmBefore = await l.sh(NM_DEVICES);
+  for (const dev of ['bond0', 'eth1', 'eth2']) t.regex(nmBefore, new RegExp(`^${dev}:connected$`, 'm'), nmBefore);
+
+  // Injected failure: a check target nothing answers. The rollback gives bond0 its lease back through NM.
+  at = Date.now();
+  const dead = l.gw.replace(/\.\d+$/, '.254');
+  const bad = await l.role({ configure_ovs_check_targets: [dead] });
+  step('injected failure run', at);
+  t.is(bad.summary.exitCode, 2, failure(bad));
+  t.regex(failure(bad), new RegExp(`rolled back after [\\d.]+ s: connectivity check failed: ${esc(dead)} does not answer through br-ex`));
+  let back = '';
+  for (const until = Date.now() + 240_000; !lease.test(back) && Date.now() < until;) {
+    back = await l.sh('ip -o -4 addr show dev bond0', 60_000).catch((e: Error) => e.message);
+    if (!lease.test(back)) await sleep(3000);
+  }
+  t.regex(back, lease, 'the rollback gives bond0 its lease back');
+  step('lease back after the injected failure', at);
+  t.is(await l.sh(NM_DEVICES), nmBefore, 'NetworkManager holds the bond and its ports again as before');
+  t.regex(await l.sh('ip route show default'), dhcpDefault('bond0'));
+  t.is((await l.sh('cat /sys/class/net/bond0/address')).trim(), mac);
+  t.is(await l.sh(BOND_LINES), bondBefore, 'bond options and ports as before');
+
+  at = Date.now();
+  const move = await l.role();
+  step('move', at);
+  await assertMovedOntoBrEx(t, l, move);
+  t.regex(await l.sh('ip -o -4 addr show dev br-ex'), lease, 'the same lease, now on br-ex');
+  t.regex(await l.sh('ip route show default'), dhcpDefault('br-ex', 'metric 48'));
+  t.is((await l.sh('ip -o addr show dev bond0 scope global')).trim(), '', 'bond0 holds no address');
+  t.regex(await peerSh(l, `cat ${LEASES}`), new RegExp(`${esc(mac)} ${esc(l.ip)} `), 'the one lease is bond0\'s MAC\'s');
+  t.is(await l.sh(BOND_LINES), bondBefore, 'bond options and ports kept');
+  const moved = await l.sh(BOND_SNAPSHOT);
+  at = Date.now();
+  await assertSecondRunIdle(t, l, BOND_SNAPSHOT, moved);
+  step('second run and --check', at);
+
+  await d.failover();
+
+  // A power cycle: the boot oneshot makes bond0 again (NM leaves it alone) and networkd's DHCP client on br-ex gets the lease.
+  await rebootKeepsBond(t, l, d.lab, 'ip -o -4 addr show dev br-ex', lease, bondBefore);
+  t.regex(await l.sh('ip route show default'), dhcpDefault('br-ex', 'metric 48'));
+  t.regex(await l.sh('ip -o link show dev br-ex'), new RegExp(`link/ether ${esc(mac)} `), 'br-ex has the bond\'s MAC');
+  t.regex(await peerSh(l, `cat ${LEASES}`), new RegExp(`${esc(mac)} ${esc(l.ip)} `), 'the lease is the bond MAC\'s still');
+  const after = await l.role();
+  t.is(after.summary.exitCode, 0, failure(after));
+  t.deepEqual(after.changed, [], 'a run after the reboot changes nothing');
+}
