@@ -54,14 +54,16 @@ test('the move of a bond: br-ex.env and .prev record the bond (KIND, options, po
   t.false(/KIND=/.test(renderPrev({ ...liveUplinkConfig(s, 'bond0'), device: undefined })));
 });
 
-test('refused before the move: a bond with a port down; a VLAN whose parent has no carrier; the nm backend', (t) => {
+test('refused before the move: a bond with a port down; a VLAN whose parent has no carrier; a VLAN on the nm backend', (t) => {
   const down = probe('probe-bond-port-down');
   t.is(down.links.find((l) => l.name === 'eth2')!.carrier, false);
   t.throws(() => planUplink(down, args()), { message: /ovs_gateway: the uplink bond bond0: port eth2 is down \(no carrier\); the move would lose the bond's redundancy/ });
   t.throws(() => planUplink(down, args({ uplink: 'bond0.42' })), { message: /VLAN bond0\.42's parent bond bond0: port eth2 is down/ });
   const s = probe('probe-bond-fresh');
   t.throws(() => assertUplinkCarrier(s, 'eth0.7', uplinkDevice(s, 'eth0.7')), { message: /the uplink eth0\.7 is a VLAN on eth0, which is down or has no carrier/ });
-  t.throws(() => planUplink(s, args({ backend: 'nm' })), { message: /the uplink bond0 is a bond; the nm backend moves NICs only so far - use backend: ovs/ });
+  // The nm backend refuses the same way before the move, and refuses VLAN uplinks (not proven on it yet).
+  t.throws(() => planUplink(down, args({ backend: 'nm' })), { message: /ovs_gateway: the uplink bond bond0: port eth2 is down \(no carrier\)/ });
+  t.throws(() => planUplink(s, args({ backend: 'nm', uplink: 'bond0.42' })), { message: /the uplink bond0\.42 is a VLAN on bond0; the nm backend moves NICs and bonds only so far - use backend: ovs/ });
 });
 
 test('a moved bond is converged: nothing to do, the saved .prev still names the bond', (t) => {

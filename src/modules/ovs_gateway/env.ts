@@ -23,6 +23,8 @@ export interface UplinkConfig {
   device?: UplinkDevice;
   /** IPv6 by router advertisements/DHCPv6 (absent: static IPv6 only, or none). */
   v6?: Ipv6Auto;
+  /** nm backend: the uplink's devices (bond ports...) NM did not manage before the move (unmanaged again on rollback). */
+  nmUnmanaged?: string[];
 }
 
 export interface BridgeEnv {
@@ -58,6 +60,7 @@ export function renderPrev(u: UplinkConfig): string {
     line('IFACE', u.iface), line('MAC', u.mac), line('MTU', u.mtu), line('METHOD', u.method), line('ADDRS', u.addrs.join(' ')),
     line('ROUTES', u.routes.join(';')), line('GATEWAYS', u.gateways.join(' ')), line('NMCONN', u.nmConn ?? ''),
     ...deviceEnvPairs(u.device).map(([k, v]) => line(k, v)), ...ipv6EnvPairs(u.v6).map(([k, v]) => line(k, v)),
+    ...(u.nmUnmanaged?.length ? [line('NM_UNMANAGED', u.nmUnmanaged.join(' '))] : []),
   ].join('');
 }
 
@@ -83,5 +86,6 @@ export function parsePrev(text: string): UplinkConfig | undefined {
     ...(v.NMCONN ? { nmConn: v.NMCONN } : {}),
     ...(deviceFromEnv(v) ? { device: deviceFromEnv(v)! } : {}),
     ...(ipv6FromEnv(v) ? { v6: ipv6FromEnv(v)! } : {}),
+    ...(v.NM_UNMANAGED ? { nmUnmanaged: list(v.NM_UNMANAGED, ' ') } : {}),
   };
 }

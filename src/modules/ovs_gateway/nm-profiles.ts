@@ -7,6 +7,7 @@ import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { BridgeEnv, UplinkConfig } from './env.js';
 import { RUN_DIR } from './script/index.js';
+import { nmDeviceProfiles, nmDeviceExtraNames, nmDevicePrepare, nmDeviceSlavesUp } from './nm-device-profiles.js';
 
 export interface NmNames { bridge: string; portBridge: string; portPhys: string; ifPhys: string; ifBridge: string }
 
@@ -83,8 +84,8 @@ export function planNmUp(u: UplinkConfig, e: BridgeEnv, primary = e.metric === 4
     add(['type', 'ovs-bridge', 'con-name', n.bridge, 'connection.uuid', nmUuid(n.bridge), 'connection.interface-name', e.bridge, 'ovs-bridge.datapath-type', e.datapath, '802-3-ethernet.mtu', String(e.mtu)]),
     add(['type', 'ovs-port', 'con-name', n.portBridge, 'connection.uuid', nmUuid(n.portBridge), 'connection.interface-name', e.bridge, 'connection.master', nmUuid(n.bridge), 'connection.slave-type', 'ovs-bridge']),
     add(['type', 'ovs-port', 'con-name', n.portPhys, 'connection.uuid', nmUuid(n.portPhys), 'connection.interface-name', u.iface, 'connection.master', nmUuid(n.bridge), 'connection.slave-type', 'ovs-bridge']),
-    add(['type', '802-3-ethernet', 'con-name', n.ifPhys, 'connection.interface-name', u.iface, 'connection.master', nmUuid(n.portPhys), 'connection.slave-type', 'ovs-port',
-      'connection.autoconnect-priority', '100', '802-3-ethernet.mtu', String(e.mtu), '802-3-ethernet.cloned-mac-address', e.mac]),
+    ...(nmDeviceProfiles(e, n.ifPhys, nmUuid(n.portPhys), nmUuid) ?? [['type', '802-3-ethernet', 'con-name', n.ifPhys, 'connection.interface-name', u.iface, 'connection.master', nmUuid(n.portPhys), 'connection.slave-type', 'ovs-port',
+      'connection.autoconnect-priority', '100', '802-3-ethernet.mtu', String(e.mtu), '802-3-ethernet.cloned-mac-address', e.mac]]).map(add),
     `${add(['type', 'ovs-interface', 'con-name', n.ifBridge, 'connection.interface-name', e.bridge, 'connection.master', nmUuid(n.portBridge), 'connection.slave-type', 'ovs-port',
       'connection.autoconnect', 'no', '802-3-ethernet.mtu', String(e.mtu), ...(netdev ? [] : ['802-3-ethernet.cloned-mac-address', e.mac]),
       ...ip.words]).replace(/ save no$/, '')}${ip.dns} save no`,
@@ -103,19 +104,21 @@ export function planNmUp(u: UplinkConfig, e: BridgeEnv, primary = e.metric === 4
 function planNmActivate(n: NmNames, e: BridgeEnv): string[] {
   const q = (w: string) => shellJoin([w]);
   return [
+    ...nmDevicePrepare(e),
     `${shellJoin(['nmcli', '--wait', '60', 'connection', 'up', n.ifPhys])} >"${RUN_DIR}/nm-${e.bridge}.$$" 2>&1 & phys=$!`,
     `i=0; until ovs-vsctl --timeout=5 br-exists ${q(e.bridge)}; do i=$((i+1)); [ $i -lt 150 ] || { echo "NetworkManager made no OVS bridge ${e.bridge} in 30 s"; exit 1; }; sleep 0.2; done`,
     ...(e.datapath === 'netdev' ? [shellJoin(['ovs-vsctl', '--timeout=10', 'set', 'bridge', e.bridge, `other_config:hwaddr="${e.mac}"`])] : []),
     shellJoin(['nmcli', '--wait', '60', 'connection', 'up', n.ifBridge]),
     `wait $phys || { cat "${RUN_DIR}/nm-${e.bridge}.$$"; rm -f "${RUN_DIR}/nm-${e.bridge}.$$"; exit 1; }`,
     `rm -f "${RUN_DIR}/nm-${e.bridge}.$$"`,
+    ...nmDeviceSlavesUp(e),
     shellJoin(['nmcli', 'connection', 'modify', '--temporary', n.ifBridge, 'connection.autoconnect', 'yes']),
   ];
 }
 
 export function planNmDown(e: BridgeEnv, primary = e.metric === 48): string[] {
   const n = nmNames(e.bridge, primary);
-  return [`nmcli connection delete ${shellJoin([n.ifBridge, n.ifPhys, n.portPhys, n.portBridge, n.bridge])} 2>/dev/null || true`];
+  return [`nmcli connection delete ${shellJoin([n.ifBridge, ...nmDeviceExtraNames(e), n.ifPhys, n.portPhys, n.portBridge, n.bridge])} 2>/dev/null || true`];
 }
 
 /** The staged <bridge>.nm script: `up` copies the old profile's DNS and activates, `down` deletes. */

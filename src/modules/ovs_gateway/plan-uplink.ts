@@ -45,11 +45,12 @@ function bridgeChange(s: GatewayState, u: { config: UplinkConfig; moved: boolean
   if (e.backend === 'nm') assertNmIpv6(u.config);
   const device = u.config.device;
   if (device && device.kind !== 'nic') {
-    if (e.backend === 'nm') {
-      throw new HostwireError('bad-input', `ovs_gateway: the uplink ${e.uplink} is a ${device.kind}; the nm backend moves NICs only so far - use backend: ovs (configure_ovs_backend: ovs)`);
+    if (e.backend === 'nm' && device.kind === 'vlan') {
+      throw new HostwireError('bad-input', `ovs_gateway: the uplink ${e.uplink} is a VLAN on ${device.parent}; the nm backend moves NICs and bonds only so far - use backend: ovs (configure_ovs_backend: ovs)`);
     }
     if (!u.moved) assertUplinkCarrier(s, e.uplink, device);
   }
+  if (e.backend === 'nm' && !u.moved) u = { ...u, config: withNmUnmanaged(s, u.config) };
   const before = s.files[envPath(e.bridge)] ?? `${e.uplink}: ${u.config.method} ${u.config.addrs.join(' ')} mtu ${u.config.mtu} mac ${u.config.mac}\n`;
   return [{
     summary: `${u.moved ? 're-apply' : 'move'} ${e.uplink} into ${e.bridge} (${drift.join(', ')})`,
@@ -57,6 +58,14 @@ function bridgeChange(s: GatewayState, u: { config: UplinkConfig; moved: boolean
     disruptive: `moves ${e.uplink}'s addresses onto ${e.bridge}: the host's connectivity (the SSH session too) blinks, and stays cut if the move goes wrong`,
     txn: { verb: 'apply', bridge: e.bridge, env: renderEnv(e), ...(u.moved ? {} : { prev: renderPrev(u.config) }), ...(e.backend === 'nm' ? { nm: planNmProfiles(u.config, e, primary).join('\n') + '\n' } : {}) },
   }];
+}
+
+/** The uplink's devices NM left unmanaged before the move (a kernel-made bond's ports): unmanaged again on rollback. */
+function withNmUnmanaged(s: GatewayState, c: UplinkConfig): UplinkConfig {
+  const d = c.device;
+  const devices = [c.iface, ...(d?.kind === 'bond' ? d.members : d?.kind === 'vlan' ? [d.parent, ...(d.parentBond?.members ?? [])] : [])];
+  const off = devices.filter((n) => s.nm.devices.some((x) => x.device === n && x.state === 'unmanaged'));
+  return off.length ? { ...c, nmUnmanaged: off } : c;
 }
 
 export function planUplink(s: GatewayState, asked: OvsGatewayArgs): Change[] {

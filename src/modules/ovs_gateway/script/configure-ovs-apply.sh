@@ -194,13 +194,18 @@ restore_prev() {
   # $1 = bridge name; puts the uplink back as it was before hostwire moved it.
   b=$1; p="$LIB/$b.prev"
   [ -e "$p" ] || { echo "no saved configuration for $b"; return 1; }
+  NM_UNMANAGED=''
   IFACE= MAC= MTU= METHOD= ADDRS= ROUTES= NMCONN=; no_device; no_v6; . "$p"
   echo "restore $IFACE from $p"
   t=$(nft_table "$IFACE")
   nft delete table netdev "$t" 2>/dev/null || true
   nmb=0
   if [ -e "$ETC/$b.nm" ]; then
-    nmb=1; sh "$ETC/$b.nm" down; rm -f "$ETC/$b.nm"
+    nmb=1
+    # Devices NM did not manage before the move (a kernel-made bond's ports) are let go first: once our
+    # profiles are gone NM's auto-made DHCP profiles would take them.
+    if nm_running; then for d in $NM_UNMANAGED; do nmcli device set "$d" managed no >/dev/null 2>&1 || true; done; fi
+    sh "$ETC/$b.nm" down; rm -f "$ETC/$b.nm"
     # An uplink NM held without a profile of ours (its address set from outside: "connected (externally)")
     # must not be taken by NM's auto-made DHCP profile once the OVS profiles are gone (seen on a lab host:
     # "Wired connection 1" flushed the restored address 45 s after the rollback). With the device's

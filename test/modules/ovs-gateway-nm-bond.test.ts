@@ -1,0 +1,68 @@
+// The nm backend with a bond uplink, against what was recorded on a VM host whose NM 1.42 has its OVS plugin
+// (`lab up --vms 1 --vm-nics 3 --nm-ovs`, bond0 = eth1+eth2 active-backup made in the kernel, its ports
+// unmanaged by NM): the staged script that moved it, and NM's and the kernel's view after the move
+// (cases/nm-bond-br-ex.txt): the bond profile under ovs-port-phys0 with the live bond's options and MAC,
+// its ports bond-slave profiles naming it by UUID, the kernel datapath, the address on br-ex at metric 48.
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { props, sections } from '../helpers/nm-record.js';
+import { ovsGatewayArgs } from '../../src/modules/ovs_gateway/args.js';
+import type { BridgeEnv, UplinkConfig } from '../../src/modules/ovs_gateway/env.js';
+import { parsePrev, renderPrev } from '../../src/modules/ovs_gateway/env.js';
+import { nmBondOptions } from '../../src/modules/ovs_gateway/nm-device-profiles.js';
+import { nmUuid, planNmDown, planNmProfiles } from '../../src/modules/ovs_gateway/nm-profiles.js';
+import { parseGatewayProbe } from '../../src/modules/ovs_gateway/parse.js';
+import { isTxnChange, planUplink, type TxnChange } from '../../src/modules/ovs_gateway/plan-uplink.js';
+
+const caseText = (n: string) => readFileSync(new URL(`../../../src/modules/ovs_gateway/cases/${n}`, import.meta.url), 'utf8');
+
+
+// The inputs of the recorded move (VM host nmbond23x-1).
+const OPTS = 'mode active-backup miimon 100 updelay 200 primary eth1'.split(' ');
+const device = { kind: 'bond' as const, options: OPTS, members: ['eth1', 'eth2'] };
+const u: UplinkConfig = { iface: 'bond0', mac: '42:38:b8:8b:a2:fb', mtu: 1500, method: 'static', addrs: ['10.132.178.11/24'], routes: ['default via 10.132.178.1'], gateways: ['10.132.178.1'], device, nmUnmanaged: ['eth1', 'eth2'] };
+const e: BridgeEnv = { bridge: 'br-ex', uplink: 'bond0', mac: u.mac, mtu: 1500, method: 'static', addrs: u.addrs, routes: ['default via 10.132.178.1 metric 48'], metric: 48, datapath: 'system', dropIngress: false, check: ['10.132.178.1'], backend: 'nm', device };
+const rec = sections(caseText('nm-bond-br-ex.txt'));
+
+test('the staged script that moved the bond is the one planned: bond profile under ovs-port-phys0, ports by the bond\'s UUID', (t) => {
+  t.is(rec.get('nm-script')!.join('\n').trim(), planNmProfiles(u, e, true).join('\n').trim());
+  const script = planNmProfiles(u, e, true).join('\n');
+  // The kernel-made bond goes first (NM could not re-write its options with ports in it), its ports handed to NM.
+  t.regex(script, /^if \[ -d \/sys\/class\/net\/bond0\/bonding \]; then ip link delete dev bond0; fi\nnmcli device set eth1 managed yes[^\n]*\nnmcli device set eth2 managed yes/m);
+  t.regex(script, /nmcli connection add type bond con-name ovs-if-phys0 [^\n]*bond\.options mode=active-backup,miimon=100,updelay=200,primary=eth1 [^\n]*cloned-mac-address 42:38:b8:8b:a2:fb save no/);
+  t.notRegex(script.split('\n').find((l) => l.includes('type bond'))!, /ipv4|ipv6/, 'NM refuses IP settings on a bond under an ovs-port');
+  t.regex(planNmDown(e, true)[0]!, /^nmcli connection delete ovs-if-br-ex ovs-slave-eth1 ovs-slave-eth2 ovs-if-phys0 ovs-port-phys0 ovs-port-br-ex br-ex /);
+});
+
+test('NM stored the bond profile as planned and activated the whole set on the kernel datapath', (t) => {
+  const bond = props(rec.get('bond-profile')!);
+  t.like(bond, { 'connection.type': 'bond', 'connection.interface-name': 'bond0', 'connection.uuid': nmUuid('ovs-if-phys0'), 'connection.master': nmUuid('ovs-port-phys0'), 'connection.slave-type': 'ovs-port', '802-3-ethernet.mtu': '1500' });
+  // NM sorts the options: the same set as the live bond's.
+  t.deepEqual(bond['bond.options']!.split(',').sort(), nmBondOptions('bond0', device).split(',').sort());
+  t.is(bond['802-3-ethernet.cloned-mac-address']!.toLowerCase(), u.mac);
+  const slaves = rec.get('slaves')!.join('\n').split('\n\n').map((b) => props(b.split('\n')));
+  t.deepEqual(slaves.map((s) => [s['connection.interface-name'], s['connection.master'], s['connection.slave-type'], s['connection.uuid']]),
+    [['eth1', nmUuid('ovs-if-phys0'), 'bond', nmUuid('ovs-slave-eth1')], ['eth2', nmUuid('ovs-if-phys0'), 'bond', nmUuid('ovs-slave-eth2')]]);
+  t.like(props(rec.get('ifbr')!), { 'ipv4.method': 'manual', 'ipv4.addresses': '10.132.178.11/24', 'ipv4.route-metric': '48', '802-3-ethernet.cloned-mac-address': '42:38:B8:8B:A2:FB' });
+  t.is(rec.get('active')!.filter((l) => l && !l.startsWith('lo:')).join('\n'), ['br-ex:ovs-bridge:br-ex', 'ovs-if-br-ex:ovs-interface:br-ex', 'ovs-if-phys0:bond:bond0', 'ovs-port-br-ex:ovs-port:br-ex',
+    'ovs-port-phys0:ovs-port:bond0', 'ovs-slave-eth1:802-3-ethernet:eth1', 'ovs-slave-eth2:802-3-ethernet:eth2'].map((l) => `${l}:activated`).join('\n'));
+  t.is(rec.get('kernel')!.join('\n').trim(), 'Bonding Mode: fault-tolerance (active-backup)\nPrimary Slave: eth1 (primary_reselect always)\nMII Polling Interval (ms): 100\nUp Delay (ms): 200\n'
+    + 'Slave Interface: eth1\nSlave Interface: eth2\n42:38:b8:8b:a2:fb\n42:38:b8:8b:a2:fb\nsystem\nbond0\ndefault via 10.132.178.1 dev br-ex proto static metric 48');
+});
+
+test('bond options in NM\'s words; ARP targets refused clearly on the nm backend', (t) => {
+  t.is(nmBondOptions('b', { options: ['mode', '802.3ad', 'lacp_rate', 'fast', 'xmit_hash_policy', 'layer3+4', 'peer_notify_delay', '200'], members: [] }), 'mode=802.3ad,lacp_rate=fast,xmit_hash_policy=layer3+4,peer_notif_delay=200');
+  t.throws(() => nmBondOptions('b', { options: ['mode', 'active-backup', 'arp_interval', '100', 'arp_ip_target', '10.0.0.1'], members: [] }), { message: /bond b uses arp_ip_target; the nm backend does not carry ARP monitoring targets over yet - use backend: ovs/ });
+});
+
+test('recorded bond probe, nm backend: the move stages the bond profiles and remembers the ports NM did not manage', (t) => {
+  const s = parseGatewayProbe(caseText('probe-bond-fresh.txt'));
+  const move = (planUplink(s, ovsGatewayArgs.parse({ mode: 'uplink', datapath_type: 'system', backend: 'nm' })).filter(isTxnChange) as TxnChange[])[0]!;
+  t.regex(move.summary, /^move bond0 into br-ex/);
+  const prev = parsePrev(move.txn.prev!)!;
+  t.deepEqual(prev.nmUnmanaged, ['eth1', 'eth2'], 'unmanaged again on rollback');
+  t.regex(move.txn.prev!, /^NM_UNMANAGED='eth1 eth2'$/m);
+  t.is(renderPrev(prev), move.txn.prev!, 'prev round-trips');
+  t.regex(move.txn.nm!, /type bond con-name ovs-if-phys0 .*bond\.options mode=active-backup,miimon=100,updelay=200,primary=eth1,num_grat_arp=3 /);
+  t.false(/NM_UNMANAGED/.test(renderPrev({ ...u, nmUnmanaged: undefined })), 'the ovs backend\'s files stay as they were');
+});
