@@ -66,3 +66,13 @@ test('recorded bond probe, nm backend: the move stages the bond profiles and rem
   t.regex(move.txn.nm!, /type bond con-name ovs-if-phys0 .*bond\.options mode=active-backup,miimon=100,updelay=200,primary=eth1,num_grat_arp=3 /);
   t.false(/NM_UNMANAGED/.test(renderPrev({ ...u, nmUnmanaged: undefined })), 'the ovs backend\'s files stay as they were');
 });
+
+test('a VLAN on a NIC: a vlan profile under ovs-port-phys0 (parent, id, the VLAN\'s MAC), NM makes the VLAN; 802.1ad and a VLAN on a bond refused', (t) => {
+  const vlan = { kind: 'vlan' as const, id: 100, protocol: '802.1Q', parent: 'eth1' };
+  const ev: BridgeEnv = { ...e, uplink: 'eth1.100', device: vlan };
+  const script = planNmProfiles({ ...u, iface: 'eth1.100', device: vlan, nmUnmanaged: ['eth1'] }, ev, true).join('\n');
+  t.regex(script, /^nmcli connection add type vlan con-name ovs-if-phys0 connection\.uuid \S+ connection\.interface-name eth1\.100 connection\.master \S+ connection\.slave-type ovs-port connection\.autoconnect-priority 100 vlan\.parent eth1 vlan\.id 100 802-3-ethernet\.mtu 1500 802-3-ethernet\.cloned-mac-address 42:38:b8:8b:a2:fb save no$/m);
+  t.regex(script, /^if \[ -e \/proc\/net\/vlan\/eth1\.100 \]; then ip link delete dev eth1\.100; fi$/m);
+  t.notRegex(script, /managed yes|ovs-slave-/, 'the parent NIC stays as it is');
+  t.throws(() => planNmProfiles(u, { ...ev, device: { ...vlan, protocol: '802.1ad' } }, true), { message: /VLAN eth1\.100 is 802\.1ad; the nm backend moves 802\.1Q VLANs only - use backend: ovs/ });
+});

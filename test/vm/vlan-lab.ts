@@ -10,9 +10,13 @@ import type { HostState } from '../../src/lab/state.js';
 import { shellJoin } from '../../src/transports/quote.js';
 import { atAddress, BOND_SNAPSHOT, vmUplinkLab, type VmUplinkLab } from './bond-lab.js';
 import { vmSh } from './vm-ssh.js';
+import { SNAPSHOT } from '../roles-lab/uplink-helpers.js';
 
 export const VLAN = { id: 100, dev: 'bond0.100', host4: '172.31.221.11', gw4: '172.31.221.1', host6: 'fd21:100::11', gw6: 'fd21:100::1', lab6: 'fd21:1::1', peer6: 'fd21:1::2' };
 export const BOND_ARGS = ['mode', 'active-backup', 'miimon', '100', 'updelay', '200'];
+
+/** SNAPSHOT plus a VLAN device's MAC, protocol and id. */
+export const vlanSnapshot = (dev: string) => `${SNAPSHOT}; echo "# vlan"; ip -d -o link show dev ${dev} | grep -o "link/ether [^ ]*\\|vlan protocol [^ ]* id [0-9]*"`;
 
 /** BOND_SNAPSHOT plus the VLAN's id and parent. */
 export const VLAN_SNAPSHOT = `${BOND_SNAPSHOT}; echo "# vlan"; ip -d -o link show dev ${VLAN.dev} | grep -o "link/ether [^ ]*\\|vlan protocol [^ ]* id [0-9]*"`;
@@ -23,8 +27,8 @@ export interface VlanLab { lab: VmUplinkLab; peer: HostState; peerSh(cmd: string
  * Two VMs with three NICs: the host under test and the peer (the VLAN's far end and router). `dhcp`: the
  * peer serves one address (VLAN.host4) on the VLAN with dnsmasq, so only the same client gets it again.
  */
-export async function vlanLab(t: ExecutionContext, name: string, opts: { dhcp?: boolean } = {}): Promise<VlanLab> {
-  const lab = await vmUplinkLab(t, name, 3, { hosts: 2, vms: 2 });
+export async function vlanLab(t: ExecutionContext, name: string, opts: { dhcp?: boolean; nmOvs?: boolean } = {}): Promise<VlanLab> {
+  const lab = await vmUplinkLab(t, name, 3, { hosts: 2, vms: 2, ...(opts.nmOvs ? { nmOvs: true } : {}) });
   const peer = lab.state.hosts[1]!;
   const peerSh = (cmd: string) => vmSh(lab.state, peer, cmd);
   // The peer is the test's far end: no firewall between the lab bridge and the VLAN.
@@ -80,4 +84,27 @@ export async function vlanTheHost(v: VlanLab, opts: { v4?: boolean; v6?: boolean
       throw new Error(`${dev} does not hold ${node.ip} after 300 s (seen from the peer:)\n${why}`);
     }
   }
+}
+
+/**
+ * Moves the host's node address onto eth1.100 - VLAN 100 on the plain NIC eth1 (kernel devices, eth0 and eth2
+ * down and unmanaged by NM) - with IPv4 (and `v6`: IPv6 too, a default route of each), detached; returns the
+ * lab seen at the node address once the host answers SSH there.
+ */
+export async function vlanOnNic(t: ExecutionContext, v: VlanLab, opts: { v6?: boolean } = {}): Promise<VmUplinkLab> {
+  const dev = `eth1.${VLAN.id}`;
+  const steps = ['for d in eth0 eth1 eth2; do nmcli device set "$d" managed no 2>/dev/null || true; done', 'ip link set eth1 up',
+    `ip link add link eth1 name ${dev} type vlan id ${VLAN.id}`, `ip link set ${dev} up`,
+    `ip addr add ${VLAN.host4}/24 dev ${dev}`, `ip route replace default via ${VLAN.gw4} dev ${dev}`,
+    ...(opts.v6 ? [`ip -6 addr add ${VLAN.host6}/64 dev ${dev} nodad`, `ip -6 route replace default via ${VLAN.gw6} dev ${dev}`] : []),
+    'ip addr flush dev eth0', 'ip link set eth0 down', `ping -c3 -W2 ${VLAN.gw4} >/dev/null || true`].join(' && ');
+  await v.lab.sh(shellJoin(['systemd-run', '--quiet', '--collect', '--unit=vm22-vlan', 'sh', '-c', `sleep 1; ${steps}`]));
+  const l = atAddress(v.lab, VLAN.host4, VLAN.gw4);
+  let held = '';
+  for (const until = Date.now() + 300_000; !held.includes(`inet ${VLAN.host4}/`) && Date.now() < until;) {
+    await sleep(3000);
+    held = await l.sh(`ip -o -4 addr show dev ${dev} 2>/dev/null; true`, 60_000).catch(() => '');
+  }
+  t.regex(held, new RegExp(`inet ${VLAN.host4.replaceAll('.', '\\.')}/24`), 'the host answers SSH on the VLAN');
+  return l;
 }

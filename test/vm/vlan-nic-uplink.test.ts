@@ -5,16 +5,13 @@
 // br-ex's one port, both families' addresses and default routes on br-ex; a second run and --check change
 // nothing; after a power cycle the boot oneshot makes eth1.100 again and re-attaches it.
 import test from 'ava';
-import { sleep } from '../../src/lab/run.js';
-import { shellJoin } from '../../src/transports/quote.js';
-import { SNAPSHOT } from '../roles-lab/uplink-helpers.js';
-import { assertMovedOntoBrEx, assertSecondRunIdle, atAddress, esc, type VmUplinkLab } from './bond-lab.js';
-import { VLAN, vlanLab } from './vlan-lab.js';
+import { assertMovedOntoBrEx, assertSecondRunIdle, esc, type VmUplinkLab } from './bond-lab.js';
+import { VLAN, vlanLab, vlanOnNic, vlanSnapshot } from './vlan-lab.js';
 import { rebootUntil, rollbackDrill } from './vm-drills.js';
 
 const LAB = 'vm22vnic';
 const DEV = `eth1.${VLAN.id}`;
-const SNAP = `${SNAPSHOT}; echo "# vlan"; ip -d -o link show dev ${DEV} | grep -o "link/ether [^ ]*\\|vlan protocol [^ ]* id [0-9]*"`;
+const SNAP = vlanSnapshot(DEV);
 
 async function assertOnBrEx(t: import('ava').ExecutionContext, l: VmUplinkLab, mac: string): Promise<void> {
   t.regex(await l.sh('ip -o -6 addr show dev br-ex scope global'), new RegExp(`inet6 ${esc(VLAN.host6)}/64`), 'the IPv6 address on br-ex');
@@ -31,19 +28,7 @@ test.serial('VLAN on a plain NIC, dual-stack static: rollback, move, idempotent,
   const step = (what: string, since: number) => t.log(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
   const v = await vlanLab(t, LAB);
   let at = Date.now();
-  const steps = ['for d in eth0 eth1 eth2; do nmcli device set "$d" managed no 2>/dev/null || true; done', 'ip link set eth1 up',
-    `ip link add link eth1 name ${DEV} type vlan id ${VLAN.id}`, `ip link set ${DEV} up`,
-    `ip addr add ${VLAN.host4}/24 dev ${DEV}`, `ip route replace default via ${VLAN.gw4} dev ${DEV}`,
-    `ip -6 addr add ${VLAN.host6}/64 dev ${DEV} nodad`, `ip -6 route replace default via ${VLAN.gw6} dev ${DEV}`,
-    'ip addr flush dev eth0', 'ip link set eth0 down', `ping -c3 -W2 ${VLAN.gw4} >/dev/null || true`].join(' && ');
-  await v.lab.sh(shellJoin(['systemd-run', '--quiet', '--collect', '--unit=vm22-vlan', 'sh', '-c', `sleep 1; ${steps}`]));
-  const l = atAddress(v.lab, VLAN.host4, VLAN.gw4);
-  let held = '';
-  for (const until = Date.now() + 300_000; !held.includes(`inet ${VLAN.host4}/`) && Date.now() < until;) {
-    await sleep(3000);
-    held = await l.sh(`ip -o -4 addr show dev ${DEV} 2>/dev/null; true`, 60_000).catch(() => '');
-  }
-  t.regex(held, new RegExp(`inet ${esc(VLAN.host4)}/24`), 'the host answers SSH on the VLAN');
+  const l = await vlanOnNic(t, v, { v6: true });
   step(`host on ${DEV} (v4+v6)`, at);
   const mac = (await l.sh(`cat /sys/class/net/${DEV}/address`)).trim();
   const before = await l.sh(SNAP);

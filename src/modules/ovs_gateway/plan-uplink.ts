@@ -45,6 +45,7 @@ function bridgeChange(s: GatewayState, u: { config: UplinkConfig; moved: boolean
   if (e.backend === 'nm') assertNmIpv6(u.config);
   const device = u.config.device;
   if (device && device.kind !== 'nic') {
+    // A VLAN's profile is planned (nm-device-profiles.ts) but its VM proof is not complete: refused.
     if (e.backend === 'nm' && device.kind === 'vlan') {
       throw new HostwireError('bad-input', `ovs_gateway: the uplink ${e.uplink} is a VLAN on ${device.parent}; the nm backend moves NICs and bonds only so far - use backend: ovs (configure_ovs_backend: ovs)`);
     }
