@@ -57,13 +57,17 @@ test('bond options in NM\'s words; ARP targets refused clearly on the nm backend
 
 test('recorded bond probe, nm backend: the move stages the bond profiles and remembers the ports NM did not manage', (t) => {
   const s = parseGatewayProbe(caseText('probe-bond-fresh.txt'));
+  // Active-backup (the recorded bond) is refused on the nm backend: it did not fail over on a VM.
+  t.throws(() => planUplink(s, ovsGatewayArgs.parse({ mode: 'uplink', datapath_type: 'system', backend: 'nm' })), { message: /the uplink bond0 is a active-backup bond; the nm backend moves LACP \(802\.3ad\) bonds only so far .* - use backend: ovs/ });
+  const bond0 = s.links.find((l) => l.name === 'bond0')!;
+  bond0.info = { ...bond0.info, mode: '802.3ad' };
   const move = (planUplink(s, ovsGatewayArgs.parse({ mode: 'uplink', datapath_type: 'system', backend: 'nm' })).filter(isTxnChange) as TxnChange[])[0]!;
   t.regex(move.summary, /^move bond0 into br-ex/);
   const prev = parsePrev(move.txn.prev!)!;
   t.deepEqual(prev.nmUnmanaged, ['eth1', 'eth2'], 'unmanaged again on rollback');
   t.regex(move.txn.prev!, /^NM_UNMANAGED='eth1 eth2'$/m);
   t.is(renderPrev(prev), move.txn.prev!, 'prev round-trips');
-  t.regex(move.txn.nm!, /type bond con-name ovs-if-phys0 .*bond\.options mode=active-backup,miimon=100,updelay=200,primary=eth1,num_grat_arp=3 /);
+  t.regex(move.txn.nm!, /type bond con-name ovs-if-phys0 .*bond\.options mode=802\.3ad,miimon=100,updelay=200,primary=eth1,num_grat_arp=3 /);
   t.false(/NM_UNMANAGED/.test(renderPrev({ ...u, nmUnmanaged: undefined })), 'the ovs backend\'s files stay as they were');
 });
 
