@@ -22,7 +22,7 @@ export function sections(text: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
   let cur = '';
   for (const line of text.split('\n')) {
-    const m = /^@@(\w+)$/.exec(line);
+    const m = /^@@([\w-]+)$/.exec(line);
     if (m) { cur = m[1]!; if (!out.has(cur)) out.set(cur, []); continue; }
     if (cur) out.get(cur)!.push(line);
   }

@@ -5,7 +5,7 @@
 // its ports bond-slave profiles naming it by UUID, the kernel datapath, the address on br-ex at metric 48.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { props, sections } from '../helpers/nm-record.js';
+import { props, sections } from '../helpers/nm-backend.js';
 import { ovsGatewayArgs } from '../../src/modules/ovs_gateway/args.js';
 import type { BridgeEnv, UplinkConfig } from '../../src/modules/ovs_gateway/env.js';
 import { parsePrev, renderPrev } from '../../src/modules/ovs_gateway/env.js';
