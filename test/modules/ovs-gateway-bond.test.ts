@@ -75,6 +75,22 @@ test('a moved bond is converged: nothing to do, the saved .prev still names the 
   t.like(parsePrev(s.files['/var/lib/hostwire/configure-ovs/br-ex.prev']!)?.device, { kind: 'bond', members: ['eth1', 'eth2'] });
 });
 
+// probe-bond-moved with what the lab VM's seed unit does at every boot (the address and `ip route replace default
+// via` on eth0, before NetworkManager: "connected (externally)") beside br-ex as the boot oneshot re-made it: the
+// state the run after a power cycle probed (test/vm/bond-uplink.test.ts). It chose eth0 by its default route
+// (metric 0 below br-ex's 48) and added it to br-ex beside bond0: the host was cut off (exit 4, rolled back).
+test('a moved bond with the node address and a default route back on another NIC after a reboot: refused, never a second uplink on br-ex', (t) => {
+  const s = probe('probe-bond-rebooted-eth0');
+  t.deepEqual(s.bridges.find((b) => b.name === 'br-ex')?.ports, ['bond0']);
+  t.true(s.routes.some((r) => r.dst === 'default' && r.dev === 'eth0' && r.metric === undefined));
+  t.throws(() => planUplink(s, args()), { message: /ovs_gateway: br-ex already carries the uplink bond0, but the uplink chosen now is eth0 \(default route\): moving it too would put two uplinks on one bridge/ });
+  // Named, the bond is the uplink br-ex already has: converged, nothing moves.
+  t.deepEqual(planUplink(s, args({ uplink: 'bond0' })).filter(isTxnChange), []);
+  // The same NIC forced is refused too; the host without eth0's address and route is converged as before.
+  t.throws(() => planUplink(s, args({ uplink: 'eth0' })), { message: /br-ex already carries the uplink bond0, but the uplink chosen now is eth0 \(configure_ovs_uplink\)/ });
+  t.deepEqual(planUplink(probe('probe-bond-moved'), args()).filter(isTxnChange), []);
+});
+
 test("a poll waits a quarter of the host's ansible_timeout (3-20 s): emulated VMs answer slowly, and a poll cut short never confirms", (t) => {
   t.is(pollTimeoutMs(undefined), 3000);
   t.is(pollTimeoutMs('10'), 3000);

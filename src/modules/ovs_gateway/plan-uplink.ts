@@ -14,7 +14,7 @@ import { HINT_FILES } from './probe.js';
 import { BOOT_UNIT, BOOT_UNIT_PATH, BOOT_UNIT_TEXT, SCRIPT, SCRIPT_PATH } from './script/index.js';
 import { prevPath, uplinkConfig } from './uplink-config.js';
 import { planPending } from './plan-pending.js';
-import { assertBridgeName, assertRemoteTargets, assertUplink } from './validate.js';
+import { assertBridgeName, assertOneUplink, assertRemoteTargets, assertUplink } from './validate.js';
 import { assertUplinkCarrier } from './uplink-device.js';
 import { resolveDatapath } from './datapath.js';
 
@@ -89,6 +89,7 @@ export function planUplink(s: GatewayState, asked: OvsGatewayArgs): Change[] {
   const choice = chooseUplink(s, { forced: a.uplink, nodeIp: a.node_ip, bridge: a.bridge, extraBridge: a.extra_bridge });
   if (!choice.iface) throw new HostwireError('command-failed', `cannot choose the uplink for ${a.bridge}: ${choice.reason}`);
   assertUplink(s, a, choice.iface);
+  assertOneUplink(s, a.bridge, choice.iface, choice.reason);
   if (s.files[HINT_FILES.ifaceHint]?.trim() !== choice.iface) {
     changes.push({ summary: `record ${choice.iface} in ${HINT_FILES.ifaceHint}`, before: s.files[HINT_FILES.ifaceHint] ?? '', after: `${choice.iface}\n`, run: [], write: { path: HINT_FILES.ifaceHint, content: `${choice.iface}\n`, mode: '0644' } });
   }
@@ -99,6 +100,7 @@ export function planUplink(s: GatewayState, asked: OvsGatewayArgs): Change[] {
   if (extraNic) {
     if (extraNic === choice.iface) throw new HostwireError('bad-input', `${HINT_FILES.extraBridge} names ${extraNic}, the uplink of ${a.bridge}`);
     assertUplink(s, { ...a, mtu: undefined }, extraNic);
+    assertOneUplink(s, a.extra_bridge, extraNic, HINT_FILES.extraBridge);
     const extra = uplinkConfig(s, extraNic, a.extra_bridge);
     changes.push(...bridgeChange(s, extra, desiredEnv(extra.config, a, a.extra_bridge, a.extra_metric, backend, false), false));
   } else if (s.files[envPath(a.extra_bridge)] !== undefined || s.bridges.some((b) => b.name === a.extra_bridge)) {

@@ -4,6 +4,7 @@
 import { HostwireError } from '../../errors.js';
 import type { OvsGatewayArgs } from './args.js';
 import type { GatewayState } from './parse.js';
+import { physicalPort } from './choose-uplink.js';
 
 const bad = (message: string) => new HostwireError('bad-input', `ovs_gateway: ${message}`);
 
@@ -32,4 +33,18 @@ export function assertRemoteTargets(s: GatewayState, a: OvsGatewayArgs): void {
   for (const [what, ip] of [['gateway', a.gateway], ...(a.check_targets ?? []).map((c) => ['check_targets', c])] as const) {
     if (ip && own.has(ip)) throw bad(`${what} ${ip} is an address of this host: it would answer its own check`);
   }
+}
+
+/**
+ * A bridge that already carries an uplink takes no second one: the apply would add the newly chosen device
+ * beside it (two uplinks on one segment loop, the host is cut off) and overwrite the saved .prev. Seen on a VM
+ * after a power cycle: its boot configuration put the node address and a default route (metric 0) back on eth0
+ * beside br-ex (bond0, metric 48), and the next run chose eth0 by the default route - exit 4, rolled back.
+ */
+export function assertOneUplink(s: GatewayState, bridge: string, iface: string, reason: string): void {
+  const port = physicalPort(s, bridge);
+  if (!port || port === iface || !s.links.some((l) => l.name === port)) return;
+  throw bad(`${bridge} already carries the uplink ${port}, but the uplink chosen now is ${iface} (${reason}): moving it too would put two uplinks on one bridge ` +
+    `(a loop that cuts the host off). If ${iface} should not hold the node's address or default route beside ${bridge} (a boot configuration still sets them), ` +
+    `remove them there; to keep ${port}, name it (configure_ovs_uplink: ${port})`);
 }
