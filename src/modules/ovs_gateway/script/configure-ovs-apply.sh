@@ -190,6 +190,31 @@ finish_bridge() {
   return 0
 }
 
+# A bond's port NetworkManager gets back goes under its own port profile (slave-type bond, its master the bond
+# by name or profile uuid): handed to NM bare, a port was taken by NM's auto-made "Wired connection N" and ran
+# DHCP on its own MAC out of the bond (seen on a VM host: the rollback stranded it). nmcli waits for the activation.
+nm_port_profile() { # port bond bond-profile-uuid
+  for u in $(nmcli -g UUID connection show 2>/dev/null); do
+    [ "$(nmcli -g connection.interface-name connection show uuid "$u" 2>/dev/null)" = "$1" ] || continue
+    [ "$(nmcli -g connection.slave-type connection show uuid "$u" 2>/dev/null)" = bond ] || continue
+    mst=$(nmcli -g connection.master connection show uuid "$u" 2>/dev/null)
+    if [ "$mst" = "$2" ] || { [ -n "$3" ] && [ "$mst" = "$3" ]; }; then echo "$u"; return 0; fi
+  done
+  return 1
+}
+nm_ports_back() { # bond bond-profile-uuid; MEMBERS as loaded
+  for m in $MEMBERS; do
+    pu=$(nm_port_profile "$m" "$1" "$2") || { echo "no NetworkManager port profile of $1 for $m"; continue; }
+    i=0
+    while [ $i -lt 3 ]; do
+      if [ "$(nmcli -g GENERAL.CON-UUID device show "$m" 2>/dev/null)" = "$pu" ]; then
+        case "$(nmcli -g GENERAL.STATE device show "$m" 2>/dev/null)" in 100*) break ;; esac
+      fi
+      i=$((i+1)); nmcli connection up uuid "$pu" ifname "$m" || sleep 1
+    done
+  done
+}
+
 restore_prev() {
   # $1 = bridge name; puts the uplink back as it was before hostwire moved it.
   b=$1; p="$LIB/$b.prev"
@@ -225,12 +250,19 @@ restore_prev() {
   # A lease or SLAAC/DHCPv6 that NetworkManager held comes back by re-activating its profile.
   if [ "$METHOD" = dhcp ] || { [ -n "$METHOD6" ] && [ -n "$NMCONN" ]; }; then
     rm -f "$ETC/$b.env"; nm_unmanage_all
-    if nm_running; then
+    if nm_running && [ -n "$NMCONN" ] && [ "$KIND" = bond ]; then
+      # An NM-made bond first, under its own profile, then its ports under theirs (nm_ports_back).
+      nmcli device set "$IFACE" managed yes || true
+      nmcli connection up uuid "$NMCONN" ifname "$IFACE" || true
+      for d in $MEMBERS; do nmcli device set "$d" managed yes || true; done
+      nm_ports_back "$IFACE" "$NMCONN"
+    elif nm_running; then
       # An NM-made VLAN's parent bond and its ports were NM's too (the apply told NM to leave them): without them
       # back a rollback left them unmanaged (seen on a VM host: the VM-tier DHCP scenario).
       if [ -n "$NMCONN" ]; then for d in $VLAN_PARENT $MEMBERS; do nmcli device set "$d" managed yes || true; done; fi
       nmcli device set "$IFACE" managed yes || true
       [ -n "$NMCONN" ] && nmcli connection up uuid "$NMCONN" ifname "$IFACE" || true
+      [ -n "$NMCONN" ] && [ -n "$MEMBERS" ] && nm_ports_back "$VLAN_PARENT" ''
     fi
   else
     # The kernel's own SLAAC (no NM profile): the link cycled sends a router solicitation at once.
