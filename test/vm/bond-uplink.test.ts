@@ -91,9 +91,10 @@ test.serial('active-backup bond uplink on a VM: rollback, move with the kernel d
 // A known bug (issue 20), kept as its reproducer until fixed: the injected failure's rollback of this NM-made
 // bond leaves the host unreachable - twice on this scenario, after NM took the lease back on bond0 a DHCP client
 // ran on eth2's own MAC (the server: "DHCPDISCOVER 52:54:02:.. no address available") and the lab could no longer
-// reach the address (SSH: "No route to host"): eth2 was no longer a port of the bond (not diagnosed further, the
-// host being unreachable; suspect: the rollback's `nmcli device set <port> managed yes` lets NM activate another
-// profile on a port before the bond's port profile). Remove `.failing` once it passes.
+// reach the address (SSH: "No route to host"): eth2 was no longer a port of the bond. Cause, from the code: the
+// rollback handed the ports to NM (`managed yes`) before the bond and never activated their port profiles, so NM could
+// give eth2 its auto-made "Wired connection 2"; restore_prev now activates the bond's profile, then each port's own
+// (test/modules/ovs-gateway-nm-bond-rollback.test.ts). Remove `.failing` once this passes on a VM again.
 test.serial.failing('DHCP on an active-backup bond (NM profiles) on a VM: rollback, the move keeps the lease, idempotent, --check, failover, reboot', async (t) => {
   t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
   const started = Date.now();

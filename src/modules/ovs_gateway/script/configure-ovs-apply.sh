@@ -196,8 +196,10 @@ finish_bridge() {
 nm_port_profile() { # port bond bond-profile-uuid
   for u in $(nmcli -g UUID connection show 2>/dev/null); do
     [ "$(nmcli -g connection.interface-name connection show uuid "$u" 2>/dev/null)" = "$1" ] || continue
-    [ "$(nmcli -g connection.slave-type connection show uuid "$u" 2>/dev/null)" = bond ] || continue
-    mst=$(nmcli -g connection.master connection show uuid "$u" 2>/dev/null)
+    # NM 1.46 names them port-type and controller: the old names first, the new ones where those are unknown.
+    st=$(nmcli -g connection.slave-type connection show uuid "$u" 2>/dev/null) || st=$(nmcli -g connection.port-type connection show uuid "$u" 2>/dev/null)
+    [ "$st" = bond ] || continue
+    mst=$(nmcli -g connection.master connection show uuid "$u" 2>/dev/null) || mst=$(nmcli -g connection.controller connection show uuid "$u" 2>/dev/null)
     if [ "$mst" = "$2" ] || { [ -n "$3" ] && [ "$mst" = "$3" ]; }; then echo "$u"; return 0; fi
   done
   return 1
