@@ -170,7 +170,7 @@ export class SshTransport implements StreamingTransport {
   }
 
   /**
-   * Whether the connection still answers: a channel opened and closed within `timeoutMs`. The keeper
+   * Whether the connection still answers: a channel that runs `exit 0` and reports it within `timeoutMs`. The keeper
    * asks before it lends a connection nobody used for a while (a host rebooted meanwhile leaves one that
    * looks open until keepalive gives up, ~15 s); a dead one is dropped, and the next connect opens anew.
    */
@@ -178,12 +178,13 @@ export class SshTransport implements StreamingTransport {
     if (!this.ssh?.connected) return false;
     try {
       const ch = await openExecChannel(this.ssh.client, 'exit 0', timeoutMs);
-      await runOnChannel(ch, undefined, timeoutMs);
-      return true;
+      // runOnChannel resolves on its timeout too (code TIMEOUT_EXIT_CODE): only a clean `exit 0` is alive.
+      if ((await runOnChannel(ch, undefined, timeoutMs)).code === 0) return true;
     } catch {
-      this.dispose();
-      return false;
+      // dropped below
     }
+    this.dispose();
+    return false;
   }
 
   /** Called after every re-opened connection (not the first), e.g. to take the run lock again. */
