@@ -5,8 +5,8 @@
 // still fails over when its active port's cable is cut (the gap is logged); after a power cycle the boot
 // oneshot makes the bond again with its options and re-attaches it (SSH on the same address); a run then refuses
 // to add eth0 (the lab's boot config put the address back on it) and, eth0 let go, changes nothing. The same bond with a DHCP address
-// (NM profiles, the lease from a second VM; bond-dhcp.ts): rollback, the move keeps the lease, failover, reboot -
-// failing so far (the rollback strands the host; below).
+// (NM profiles, the lease from a second VM; bond-dhcp.ts): rollback, the move keeps the lease, failover, reboot,
+// the run after it refused beside eth0 and, eth0 let go, idle.
 import test from 'ava';
 import { labSetLink } from '../../src/lab/lab-link.js';
 import { labPing } from '../helpers/lab-ping.js';
@@ -14,8 +14,8 @@ import { activePort, assertMovedOntoBrEx, esc, BOND_SNAPSHOT, bondTheHost, failu
 import { BOND_LINES, failoverDrill, idleAfterReboot, rebootKeepsBond, rollbackDrill } from './vm-drills.js';
 import { dhcpBondScenario } from './bond-dhcp.js';
 
-const LAB = 'vmx23ab';
-const DHCP_LAB = 'vmx23abd';
+const LAB = 'ab24ab';
+const DHCP_LAB = 'ab24abd';
 
 test.serial('active-backup bond uplink on a VM: rollback, move with the kernel datapath, idempotent, --check, failover, reboot', async (t) => {
   t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
@@ -88,18 +88,12 @@ test.serial('active-backup bond uplink on a VM: rollback, move with the kernel d
   step('runs after the reboot (refused beside eth0, then idle)', at);
 });
 
-// A known bug (issue 20), kept as its reproducer until fixed: the injected failure's rollback of this NM-made
-// bond leaves the host unreachable - twice on this scenario, after NM took the lease back on bond0 a DHCP client
-// ran on eth2's own MAC (the server: "DHCPDISCOVER 52:54:02:.. no address available") and the lab could no longer
-// reach the address (SSH: "No route to host"): eth2 was no longer a port of the bond. Cause, from the code: the
-// rollback handed the ports to NM (`managed yes`) before the bond and never activated their port profiles, so NM could
-// give eth2 its auto-made "Wired connection 2"; restore_prev now activates the bond's profile, then each port's own
-// (test/modules/ovs-gateway-nm-bond-rollback.test.ts). Re-run on a VM after that fix: rollback, move, second run,
-// --check, failover (2 of 300 pings lost) and the reboot (br-ex's lease back in 41 s) passed; the run after the reboot
-// did not (exit 4: "unreachable since the move", the host rolling itself back: another open finding; that run predates
-// the one-uplink refusal (validate.ts assertOneUplink), which stops the static scenario's same-looking case - the lab's
-// seed unit readdressing eth0 - so this step likely wants idleAfterReboot too; not re-run). Remove `.failing` once it passes.
-test.serial.failing('DHCP on an active-backup bond (NM profiles) on a VM: rollback, the move keeps the lease, idempotent, --check, failover, reboot', async (t) => {
+// Found by this scenario (issue 20): the injected failure's rollback of this NM-made bond stranded the host - NM
+// gave eth2 its auto "Wired connection 2" (DHCP on eth2's own MAC, out of the bond); restore_prev now activates
+// the bond's profile, then each port's own (test/modules/ovs-gateway-nm-bond-rollback.test.ts). The run after the
+// reboot once exited 4 ("unreachable since the move"): the lab's seed unit readdresses eth0 at boot, and the run
+// added eth0 to br-ex beside bond0; validate.ts assertOneUplink refuses that now (idleAfterReboot asserts it).
+test.serial('DHCP on an active-backup bond (NM profiles) on a VM: rollback, the move keeps the lease, idempotent, --check, failover, reboot', async (t) => {
   t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
   const started = Date.now();
   const l = await vmUplinkLab(t, DHCP_LAB, 3, { hosts: 2, vms: 2 });

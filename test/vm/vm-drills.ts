@@ -143,17 +143,18 @@ export async function rebootKeepsBond(t: ExecutionContext, l: VmUplinkLab, lab: 
 
 /**
  * The run after a power cycle. The lab VM's seed unit puts the node address and a default route (metric 0) back
- * on eth0 at every boot (the bond was made at runtime, not in the boot configuration): the run refuses to add
- * eth0 to br-ex beside bond0 (it once did: two uplinks, the host cut off, exit 4) and changes nothing. With eth0
- * let go, as an installer's bond configuration leaves it, a run changes nothing.
+ * on eth0 at every boot (the uplink was made at runtime, not in the boot configuration) - beside the same address
+ * on br-ex, static or leased: the run refuses to add eth0 to br-ex beside `uplink` (it once did: two uplinks, the
+ * host cut off, exit 4) and changes nothing. With eth0 let go, as an installer's bond configuration leaves it, a
+ * run changes nothing and `probe` (the node address and its default route on br-ex) still shows `want`.
  */
-export async function idleAfterReboot(t: ExecutionContext, l: VmUplinkLab): Promise<void> {
+export async function idleAfterReboot(t: ExecutionContext, l: VmUplinkLab, uplink = 'bond0', probe = 'ip -o -4 addr show dev br-ex', want = new RegExp(`inet ${esc(l.ip)}/`)): Promise<void> {
   t.regex(await l.sh('ip -o -4 addr show dev eth0'), new RegExp(`inet ${esc(l.ip)}/`), 'the seed unit put the address back on eth0');
   const refused = await l.role();
   t.is(refused.summary.exitCode, 2, failure(refused));
-  t.regex(failure(refused), /br-ex already carries the uplink bond0, but the uplink chosen now is eth0 \(default route\)/);
+  t.regex(failure(refused), new RegExp(`br-ex already carries the uplink ${esc(uplink)}, but the uplink chosen now is eth0 \\(default route\\)`));
   t.deepEqual(refused.changed, [], 'the refused run changes nothing');
-  t.is((await l.sh('ovs-vsctl list-ports br-ex')).trim(), 'bond0');
+  t.is((await l.sh('ovs-vsctl list-ports br-ex')).trim(), uplink);
   // Detached: the session may run over eth0.
   await l.sh("systemd-run --quiet --collect --unit=vm20-eth0-off sh -c 'sleep 1; ip route flush dev eth0; ip addr flush dev eth0; ip link set eth0 down'");
   let left = 'x';
@@ -165,4 +166,5 @@ export async function idleAfterReboot(t: ExecutionContext, l: VmUplinkLab): Prom
   const after = await l.role();
   t.is(after.summary.exitCode, 0, failure(after));
   t.deepEqual(after.changed, [], 'a run after the reboot changes nothing');
+  t.regex(await l.sh(probe), want, 'the node address on br-ex still');
 }
