@@ -23,15 +23,24 @@ const device = { kind: 'bond' as const, options: OPTS, members: ['eth1', 'eth2']
 const u: UplinkConfig = { iface: 'bond0', mac: '42:38:b8:8b:a2:fb', mtu: 1500, method: 'static', addrs: ['10.132.178.11/24'], routes: ['default via 10.132.178.1'], gateways: ['10.132.178.1'], device, nmUnmanaged: ['eth1', 'eth2'] };
 const e: BridgeEnv = { bridge: 'br-ex', uplink: 'bond0', mac: u.mac, mtu: 1500, method: 'static', addrs: u.addrs, routes: ['default via 10.132.178.1 metric 48'], metric: 48, datapath: 'system', dropIngress: false, check: ['10.132.178.1'], backend: 'nm', device };
 const rec = sections(caseText('nm-bond-br-ex.txt'));
+const LINK_LOCAL = /^if \[ -e \/proc\/sys\/net\/ipv6\/conf\/bond0\/addr_gen_mode \].*\n/m;
 
 test('the staged script that moved the bond is the one planned: bond profile under ovs-port-phys0, ports by the bond\'s UUID', (t) => {
-  t.is(rec.get('nm-script')!.join('\n').trim(), planNmProfiles(u, e, true).join('\n').trim());
   const script = planNmProfiles(u, e, true).join('\n');
+  // Recorded before the bond's link-local was planned back (its own test below): the rest is as staged.
+  t.is(rec.get('nm-script')!.join('\n').trim(), script.replace(LINK_LOCAL, '').trim());
   // The kernel-made bond goes first (NM could not re-write its options with ports in it), its ports handed to NM.
   t.regex(script, /^if \[ -d \/sys\/class\/net\/bond0\/bonding \]; then ip link delete dev bond0; fi\nnmcli device set eth1 managed yes[^\n]*\nnmcli device set eth2 managed yes/m);
   t.regex(script, /nmcli connection add type bond con-name ovs-if-phys0 [^\n]*bond\.options mode=active-backup,miimon=100,updelay=200,primary=eth1 [^\n]*cloned-mac-address 42:38:b8:8b:a2:fb save no/);
   t.notRegex(script.split('\n').find((l) => l.includes('type bond'))!, /ipv4|ipv6/, 'NM refuses IP settings on a bond under an ovs-port');
   t.regex(planNmDown(e, true)[0]!, /^nmcli connection delete ovs-if-br-ex ovs-slave-eth1 ovs-slave-eth2 ovs-if-phys0 ovs-port-phys0 ovs-port-br-ex br-ex /);
+});
+
+test('after its ports, the bond gets its IPv6 link-local back (NM gives a port none): the failover\'s NA tells the far end', (t) => {
+  const script = planNmProfiles(u, e, true).join('\n');
+  t.regex(script, /nmcli --wait 60 connection up ovs-slave-eth2\nif \[ -e \/proc\/sys\/net\/ipv6\/conf\/bond0\/addr_gen_mode \]; then echo 0 >\/proc\/sys\/net\/ipv6\/conf\/bond0\/addr_gen_mode; fi\nnmcli connection modify --temporary ovs-if-br-ex connection\.autoconnect yes/);
+  const vlan = { kind: 'vlan' as const, id: 100, protocol: '802.1Q', parent: 'eth1' };
+  t.notRegex(planNmProfiles({ ...u, iface: 'eth1.100', device: vlan }, { ...e, uplink: 'eth1.100', device: vlan }, true).join('\n'), /addr_gen_mode/, 'a VLAN is not a bond');
 });
 
 test('NM stored the bond profile as planned and activated the whole set on the kernel datapath', (t) => {
@@ -57,17 +66,20 @@ test('bond options in NM\'s words; ARP targets refused clearly on the nm backend
 
 test('recorded bond probe, nm backend: the move stages the bond profiles and remembers the ports NM did not manage', (t) => {
   const s = parseGatewayProbe(caseText('probe-bond-fresh.txt'));
-  // Active-backup (the recorded bond) is refused on the nm backend: it did not fail over on a VM.
-  t.throws(() => planUplink(s, ovsGatewayArgs.parse({ mode: 'uplink', datapath_type: 'system', backend: 'nm' })), { message: /the uplink bond0 is a active-backup bond; the nm backend moves LACP \(802\.3ad\) bonds only so far .* - use backend: ovs/ });
+  const args = ovsGatewayArgs.parse({ mode: 'uplink', datapath_type: 'system', backend: 'nm' });
+  // Modes whose failover is not proven under NM's profile are refused (active-backup and LACP are).
   const bond0 = s.links.find((l) => l.name === 'bond0')!;
-  bond0.info = { ...bond0.info, mode: '802.3ad' };
+  const recorded = bond0.info;
+  bond0.info = { ...recorded, mode: 'balance-rr' };
+  t.throws(() => planUplink(s, args), { message: /the uplink bond0 is a balance-rr bond; the nm backend moves LACP \(802\.3ad\) and active-backup bonds only so far - use backend: ovs/ });
+  bond0.info = recorded;
   const move = (planUplink(s, ovsGatewayArgs.parse({ mode: 'uplink', datapath_type: 'system', backend: 'nm' })).filter(isTxnChange) as TxnChange[])[0]!;
   t.regex(move.summary, /^move bond0 into br-ex/);
   const prev = parsePrev(move.txn.prev!)!;
   t.deepEqual(prev.nmUnmanaged, ['eth1', 'eth2'], 'unmanaged again on rollback');
   t.regex(move.txn.prev!, /^NM_UNMANAGED='eth1 eth2'$/m);
   t.is(renderPrev(prev), move.txn.prev!, 'prev round-trips');
-  t.regex(move.txn.nm!, /type bond con-name ovs-if-phys0 .*bond\.options mode=802\.3ad,miimon=100,updelay=200,primary=eth1,num_grat_arp=3 /);
+  t.regex(move.txn.nm!, /type bond con-name ovs-if-phys0 .*bond\.options mode=active-backup,miimon=100,updelay=200,primary=eth1,num_grat_arp=3 /);
   t.false(/NM_UNMANAGED/.test(renderPrev({ ...u, nmUnmanaged: undefined })), 'the ovs backend\'s files stay as they were');
 });
 

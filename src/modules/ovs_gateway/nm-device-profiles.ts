@@ -72,8 +72,19 @@ export function nmDevicePrepare(e: BridgeEnv): string[] {
   ];
 }
 
-/** After the bond is up under the port: its ports' profiles (each waits for its master). */
+/**
+ * After the bond is up under the port: its ports' profiles (each waits for its master), then the bond's
+ * IPv6 link-local back. NM gives a port no IP at all (addr_gen_mode none), but the bonding driver's only word to
+ * the far end on a failover is a gratuitous ARP / unsolicited NA for the bond's own addresses: without one,
+ * an active-backup bond under br-ex failed over silently and a switch kept the MAC on the dead port (VM, one
+ * end of the active port's wire cut: 248 of 300 pings lost, 12.4 s and not back; with the link-local 1-5 lost,
+ * as the kernel-made bond of the ovs backend has it). eui64: the kernel's default, from the bond's MAC.
+ */
 export function nmDeviceSlavesUp(e: BridgeEnv): string[] {
   if (e.device?.kind !== 'bond') return [];
-  return e.device.members.map((m) => shellJoin(['nmcli', '--wait', '60', 'connection', 'up', nmSlaveName(m)]));
+  const genMode = shellJoin([`/proc/sys/net/ipv6/conf/${e.uplink}/addr_gen_mode`]);
+  return [
+    ...e.device.members.map((m) => shellJoin(['nmcli', '--wait', '60', 'connection', 'up', nmSlaveName(m)])),
+    `if [ -e ${genMode} ]; then echo 0 >${genMode}; fi`,
+  ];
 }
