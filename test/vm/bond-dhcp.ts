@@ -118,7 +118,7 @@ export async function dhcpBondScenario(t: ExecutionContext, l: VmUplinkLab, d: D
   t.regex(await l.sh('ip -o link show dev br-ex'), new RegExp(`link/ether ${esc(mac)} `), 'br-ex has the bond\'s MAC');
   t.regex(await peerSh(l, `cat ${LEASES}`), new RegExp(`${esc(mac)} ${esc(l.ip)} `), 'the lease is the bond MAC\'s still');
   at = Date.now();
-  await idleAfterReboot(t, l, 'bond0', 'ip -o -4 addr show dev br-ex; ip route show default',
-    new RegExp(`${lease.source}[\\s\\S]*${dhcpDefault('br-ex', 'metric 48').source}`));
+  await idleAfterReboot(t, l, { probe: 'ip -o -4 addr show dev br-ex; ip route show default',
+    want: new RegExp(`${lease.source}[\\s\\S]*${dhcpDefault('br-ex', 'metric 48').source}`) });
   step('runs after the reboot (refused beside eth0, then idle)', at);
 }

@@ -142,14 +142,18 @@ export async function rebootKeepsBond(t: ExecutionContext, l: VmUplinkLab, lab: 
 }
 
 /**
- * The run after a power cycle. The lab VM's seed unit puts the node address and a default route (metric 0) back
- * on eth0 at every boot (the uplink was made at runtime, not in the boot configuration) - beside the same address
- * on br-ex, static or leased: the run refuses to add eth0 to br-ex beside `uplink` (it once did: two uplinks, the
- * host cut off, exit 4) and changes nothing. With eth0 let go, as an installer's bond configuration leaves it, a
- * run changes nothing and `probe` (the node address and its default route on br-ex) still shows `want`.
+ * The run after a power cycle. The lab VM's seed unit puts the lab address (`eth0Ip`: the node address on a
+ * bond, the lab's own address beside a VLAN's) and a default route (metric 0) back on eth0 at every boot (the
+ * uplink was made at runtime, not in the boot configuration) - beside the node address on br-ex, static or
+ * leased: the run refuses to add eth0 to br-ex beside `uplink` (it once did: two uplinks, the host cut off,
+ * exit 4) and changes nothing. With eth0 let go, as an installer's configuration leaves it, a run changes
+ * nothing and `probe` (default: br-ex's IPv4 addresses) still shows `want` (default: the node address).
  */
-export async function idleAfterReboot(t: ExecutionContext, l: VmUplinkLab, uplink = 'bond0', probe = 'ip -o -4 addr show dev br-ex', want = new RegExp(`inet ${esc(l.ip)}/`)): Promise<void> {
-  t.regex(await l.sh('ip -o -4 addr show dev eth0'), new RegExp(`inet ${esc(l.ip)}/`), 'the seed unit put the address back on eth0');
+export async function idleAfterReboot(t: ExecutionContext, l: VmUplinkLab, o: { uplink?: string; eth0Ip?: string; probe?: string; want?: RegExp } = {}): Promise<void> {
+  const uplink = o.uplink ?? 'bond0';
+  const probe = o.probe ?? 'ip -o -4 addr show dev br-ex';
+  const want = o.want ?? new RegExp(`inet ${esc(l.ip)}/`);
+  t.regex(await l.sh('ip -o -4 addr show dev eth0'), new RegExp(`inet ${esc(o.eth0Ip ?? l.ip)}/`), 'the seed unit put the address back on eth0');
   const refused = await l.role();
   t.is(refused.summary.exitCode, 2, failure(refused));
   t.regex(failure(refused), new RegExp(`br-ex already carries the uplink ${esc(uplink)}, but the uplink chosen now is eth0 \\(default route\\)`));

@@ -48,9 +48,9 @@ function bridgeChange(s: GatewayState, u: { config: UplinkConfig; moved: boolean
   if (e.backend === 'nm') assertNmIpv6(u.config);
   const device = u.config.device;
   if (device && device.kind !== 'nic') {
-    // A VLAN's profile is planned (nm-device-profiles.ts) but its VM proof is not complete: refused.
-    if (e.backend === 'nm' && device.kind === 'vlan') {
-      throw new HostwireError('bad-input', `ovs_gateway: the uplink ${e.uplink} is a VLAN on ${device.parent}; the nm backend moves NICs and bonds only so far - use backend: ovs (configure_ovs_backend: ovs)`);
+    // A VLAN on a NIC is proven on a VM (test/vm/nm-vlan-nic-uplink.test.ts); a VLAN on a bond is not: refused.
+    if (e.backend === 'nm' && device.kind === 'vlan' && device.parentBond) {
+      throw new HostwireError('bad-input', `ovs_gateway: the uplink ${e.uplink} is a VLAN on the bond ${device.parent}; the nm backend moves NICs, LACP bonds and VLANs on a NIC only so far - use backend: ovs (configure_ovs_backend: ovs)`);
     }
     if (!u.moved) assertUplinkCarrier(s, e.uplink, device);
     // Proven on VMs under NM's bond profile: LACP and active-backup (a cable cut carried by the other port).

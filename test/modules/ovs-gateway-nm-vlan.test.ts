@@ -1,0 +1,40 @@
+// The nm backend with a VLAN on a NIC as the uplink, from probe output recorded on a VM host whose NM has its
+// OVS plugin (test/vm/nm-vlan-nic-uplink.test.ts with HW_RECORD_DIR): eth1.100 (VLAN 100 on eth1, made in the
+// kernel, NM "connected (externally)") holds 172.31.221.11/24 and the default route; its parent eth1 unmanaged
+// (recorded as NM_UNMANAGED for the rollback).
+// Fresh, the move is planned as MCO's profiles with a vlan profile as ovs-if-phys0; moved (after the VM's move,
+// second run and --check changed nothing), nothing is left to do.
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { ovsGatewayArgs } from '../../src/modules/ovs_gateway/args.js';
+import { parseEnvText, parsePrev } from '../../src/modules/ovs_gateway/env.js';
+import { nmUuid } from '../../src/modules/ovs_gateway/nm-profiles.js';
+import { parseGatewayProbe } from '../../src/modules/ovs_gateway/parse.js';
+import { isTxnChange, planUplink, type TxnChange } from '../../src/modules/ovs_gateway/plan-uplink.js';
+
+const probe = (n: string) => parseGatewayProbe(readFileSync(new URL(`../../../src/modules/ovs_gateway/cases/${n}.txt`, import.meta.url), 'utf8'));
+const args = (o: Record<string, unknown> = {}) => ovsGatewayArgs.parse({ mode: 'uplink', datapath_type: 'system', backend: 'nm', ...o });
+
+test('a VLAN on a NIC, fresh: moved as a vlan profile under ovs-port-phys0 (parent, id, the VLAN\'s MAC), the kernel VLAN deleted first', (t) => {
+  const s = probe('probe-vlan-nic-nm-fresh');
+  const mac = s.links.find((l) => l.name === 'eth1.100')!.mac!;
+  const moves = planUplink(s, args()).filter(isTxnChange) as TxnChange[];
+  t.is(moves.length, 1);
+  const move = moves[0]!;
+  t.regex(move.summary, /^move eth1\.100 into br-ex/);
+  t.like(parseEnvText(move.txn.env!), { UPLINK: 'eth1.100', KIND: 'vlan', VLAN_ID: '100', VLAN_PARENT: 'eth1', MAC: mac, BACKEND: 'nm', DATAPATH: 'system' });
+  t.like(parsePrev(move.txn.prev!), { iface: 'eth1.100', mac, addrs: ['172.31.221.11/24'], nmUnmanaged: ['eth1'] });
+  const nm = move.txn.nm!;
+  t.regex(nm, new RegExp(`^nmcli connection add type vlan con-name ovs-if-phys0 connection\\.uuid ${nmUuid('ovs-if-phys0')} connection\\.interface-name eth1\\.100 connection\\.master ${nmUuid('ovs-port-phys0')} .* vlan\\.parent eth1 vlan\\.id 100 802-3-ethernet\\.mtu 1500 802-3-ethernet\\.cloned-mac-address ${mac} save no$`, 'm'));
+  t.regex(nm, /^if \[ -e \/proc\/net\/vlan\/eth1\.100 \]; then ip link delete dev eth1\.100; fi$/m);
+  t.true(nm.indexOf('ip link delete dev eth1.100') < nm.indexOf('connection up ovs-if-phys0'), 'the kernel VLAN goes before the activation');
+  t.regex(nm, /ipv4\.addresses 172\.31\.221\.11\/24/);
+  t.notRegex(nm, /managed yes|ovs-slave-/, 'the parent NIC stays as it is');
+});
+
+test('a VLAN on a NIC, moved by the nm backend: converged, nothing to do', (t) => {
+  const s = probe('probe-vlan-nic-nm-moved');
+  t.deepEqual(s.bridges.find((b) => b.name === 'br-ex')?.ports, ['eth1.100']);
+  t.deepEqual(planUplink(s, args()).filter(isTxnChange), []);
+  t.like(parsePrev(s.files['/var/lib/hostwire/configure-ovs/br-ex.prev']!)?.device, { kind: 'vlan', id: 100, parent: 'eth1' });
+});
