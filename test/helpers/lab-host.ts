@@ -1,7 +1,7 @@
 // Shared by lab tests of modules: one lab host reached through the real SSH transport, and the
 // converge/no-op/drift/check/fix cycle every state module must pass on it.
 import type { ExecutionContext } from 'ava';
-import { labDown, labUp, type LabState, type LabUpOptions } from '../../src/lab/index.js';
+import { labDown, labReboot, labUp, type LabState, type LabUpOptions } from '../../src/lab/index.js';
 import { createTransport } from '../../src/transports/index.js';
 import type { Transport } from '../../src/transports/transport.js';
 import { runModule } from '../../src/engine/runner/run-module.js';
@@ -14,6 +14,15 @@ export interface LabHost {
   /** Runs a shell command on the host; throws with rc and stderr when it fails. */
   sh(cmd: string): Promise<string>;
   close(): Promise<void>;
+}
+
+/** Power-cycles the lab host (`lab reboot`, its disk kept) and reconnects; the seconds until SSH answered again. */
+export async function rebootLabHost(host: LabHost, timeoutMs = 120_000): Promise<number> {
+  await host.transport.close();
+  const started = Date.now();
+  await labReboot(host.state.hosts[0]!.name, { name: host.state.name, timeoutMs });
+  await host.transport.connect();
+  return (Date.now() - started) / 1000;
 }
 
 /** Brings up a fresh lab (removing a stale one of the same name) and connects to its first host. */

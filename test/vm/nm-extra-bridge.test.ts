@@ -3,19 +3,27 @@
 // (a veth whose peer sits in a network namespace of its own inside the host, 192.168.77.2) configured by an NM
 // profile with 192.168.77.1/24, named in /etc/ovnk/extra_bridge. A withheld confirmation puts both NICs back
 // exactly; the move gives br-ex (phys0) and br-ex1 (phys1, metric 49) their five profiles each, the peer's
-// pings reach the host through br-ex1; a second run and --check change nothing; once extra_bridge is gone a
+// pings reach the host through br-ex1; a second run and --check change nothing; after `lab reboot` the boot
+// oneshot makes both bridges' profiles again (eth1 made at boot by a unit before NM), the peer's pings come in
+// on br-ex1 and a run changes nothing; once extra_bridge is gone a
 // run removes br-ex1's profiles and bridge and NM re-activates eth1's own profile. In the VM tier (npm run test:vm).
 import test from 'ava';
 import { shellJoin } from '../../src/transports/quote.js';
+import { sleep } from '../../src/lab/run.js';
+import { rebootLabHost } from '../helpers/lab-host.js';
 import { ACTIVE_PROFILES, brExProfiles, lineSet, NM_DEVICES } from '../helpers/nm-backend.js';
 import { failure, snapshot, uplinkLab } from '../roles-lab/uplink-helpers.js';
 
 const NM = { configure_ovs_backend: 'nm' };
-// eth1p is the far end: unmanaged, in its own namespace p1. eth1 gets an NM profile, as a RHEL NIC has.
+// eth1p is the far end: unmanaged, in its own namespace p1. eth1 gets an NM profile, as a RHEL NIC has. A unit
+// makes the pair at every boot before NM starts, as a machine's NIC is there at boot (the reboot step).
+const ETH1 = ['ip link add eth1 type veth peer name eth1p', 'ethtool -K eth1 tx off >/dev/null', 'ethtool -K eth1p tx off >/dev/null',
+  'ip netns add p1', 'ip link set eth1p netns p1', 'ip -n p1 addr add 192.168.77.2/24 dev eth1p', 'ip -n p1 link set eth1p up'].join(' && ');
+const UNIT = ['[Unit]', 'Description=lab: the NIC eth1 and its far end', 'DefaultDependencies=no', 'After=local-fs.target', 'Before=NetworkManager.service',
+  '[Service]', 'Type=oneshot', 'RemainAfterExit=yes', `ExecStart=/bin/sh -c ${shellJoin([ETH1])}`, '[Install]', 'WantedBy=multi-user.target'];
 const SETUP = [
   "printf '[keyfile]\\nunmanaged-devices+=interface-name:eth1p\\n' >/etc/NetworkManager/conf.d/90-lab-eth1.conf", 'nmcli general reload conf',
-  'ip link add eth1 type veth peer name eth1p', 'ethtool -K eth1 tx off >/dev/null', 'ethtool -K eth1p tx off >/dev/null',
-  'ip netns add p1', 'ip link set eth1p netns p1', 'ip -n p1 addr add 192.168.77.2/24 dev eth1p', 'ip -n p1 link set eth1p up',
+  `printf '%s\\n' ${shellJoin(UNIT)} >/etc/systemd/system/lab-eth1.service`, 'systemctl daemon-reload', 'systemctl enable --now --quiet lab-eth1.service',
   shellJoin(['nmcli', 'connection', 'add', 'type', 'ethernet', 'con-name', 'extra1', 'ifname', 'eth1', 'ipv4.method', 'manual', 'ipv4.addresses', '192.168.77.1/24',
     // A fixed metric: with the default (-1) NM picks the next free one per activation (101 before, 103 after a rollback's re-activation).
     'ipv4.route-metric', '101', 'ipv6.method', 'ignore']),
@@ -23,9 +31,9 @@ const SETUP = [
 ].join(' && ');
 const PEER_PING = 'ip netns exec p1 ping -n -c5 -i0.2 -W2 192.168.77.1';
 
-test('nm backend, extra bridge br-ex1 on a second NIC: rollback exactly, move, traffic, idempotent, removal', async (t) => {
-  const l = await uplinkLab(t, 'nmv6k23x', 1_500_000, { nmOvs: true });
-  t.timeout(290_000, 'nmv6k23x: the test\'s own deadline once the lab is up');
+test('nm backend, extra bridge br-ex1 on a second NIC: rollback exactly, move, traffic, idempotent, reboot, removal', async (t) => {
+  const l = await uplinkLab(t, 'nmv624x', 1_500_000, { nmOvs: true });
+  t.timeout(400_000, 'nmv624x: the test\'s own deadline once the lab is up');
   await l.host.sh(SETUP);
   t.regex(await l.host.sh('nmcli -g GENERAL.CONNECTION device show eth1; ip -o -4 addr show dev eth1'), /^extra1\n.*inet 192\.168\.77\.1\/24/);
   t.regex(await l.host.sh(PEER_PING), / 0% packet loss/, 'the peer reaches eth1 before the move');
@@ -55,6 +63,18 @@ test('nm backend, extra bridge br-ex1 on a second NIC: rollback exactly, move, t
   t.deepEqual((await l.role(NM)).changed, [], 'second run');
   const checked = await l.role(NM, true);
   t.deepEqual([checked.changed, checked.failed], [[], []], '--check');
+
+  // The profiles live in /run: at boot the oneshot (after NM) makes and activates both bridges' profiles again.
+  const movedState = await snapshot(l);
+  const profiles = lineSet(await l.host.sh(ACTIVE_PROFILES));
+  t.log(`reboot: SSH on br-ex ${(await rebootLabHost(l.host)).toFixed(1)} s after the power cycle began`);
+  let after: string[] = [];
+  for (let i = 0; i < 30 && after.join('\n') !== profiles.join('\n'); i++) { if (i) await sleep(1000); after = lineSet(await l.host.sh(ACTIVE_PROFILES)); }
+  t.deepEqual(after, profiles, 'the same ten profiles active after the reboot');
+  t.is((await l.host.sh('systemctl is-active hostwire-configure-ovs.service')).trim(), 'active');
+  t.is(await snapshot(l), movedState, 'addresses (192.168.77.1 on br-ex1), routes (metric 49), links, OVS, nft and files as before the reboot');
+  t.regex(await l.host.sh(PEER_PING), / 0% packet loss/, 'the peer reaches the host through br-ex1 after the reboot');
+  t.deepEqual((await l.role(NM)).changed, [], 'a run after the reboot');
 
   // extra_bridge gone: br-ex1 is removed and eth1 gets its own profile back.
   await l.host.sh('rm /etc/ovnk/extra_bridge');

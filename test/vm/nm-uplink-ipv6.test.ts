@@ -4,7 +4,8 @@
 // IPv6 throughout; dual-stack with a static route too). A withheld confirmation puts the host back exactly (NM re-activates the profile, no ovs-*
 // profile left); the move gives MCO's five profiles with ovs-if-br-ex carrying ipv6.method manual, the
 // addresses, the gateway and route metric 48, the profile's DNS; the lab reaches the host over IPv6 (ping,
-// SSH) on br-ex; a second run and --check change nothing. In the VM tier (npm run test:vm): the first build
+// SSH) on br-ex; a second run and --check change nothing; dual-stack: after `lab reboot` the boot oneshot makes
+// the same profiles, both default routes, the static route and DNS come back, a run changes nothing. In the VM tier (npm run test:vm): the first build
 // of NM with OVS takes ~6 min per machine.
 import test, { type ExecutionContext } from 'ava';
 import { run, sleep } from '../../src/lab/run.js';
@@ -12,7 +13,9 @@ import { shellJoin } from '../../src/transports/quote.js';
 import { labPing } from '../helpers/lab-ping.js';
 import { ACTIVE_PROFILES, brExProfiles, IF_BR_EX_IP } from '../helpers/nm-backend.js';
 import { SNAPSHOT, uplinkLab } from '../roles-lab/uplink-helpers.js';
+import type { RoleRun } from '../roles-lab/sdn-agent-helpers.js';
 import { atAddress, esc, failure, type VmUplinkLab } from './bond-lab.js';
+import { rebootUntil } from './vm-drills.js';
 import { vmSh } from './vm-ssh.js';
 
 const NM = { configure_ovs_backend: 'nm', configure_ovs_datapath_type: 'netdev' };
@@ -22,7 +25,7 @@ async function scenario(t: ExecutionContext, lab: string, prefix: string, v6only
   const host6 = `${prefix}::11`;
   const dns6 = `${prefix}::53`;
   const u = await uplinkLab(t, lab, 1_500_000, { nmOvs: true });
-  t.timeout(290_000, `${lab}: the test's own deadline once the lab is up`);
+  t.timeout(v6only ? 290_000 : 420_000, `${lab}: the test's own deadline once the lab is up`);
   const host = u.host.state.hosts[0]!;
   const v4: VmUplinkLab = { state: u.host.state, host, ip: u.ip, gw: u.gw, dir: u.dir, playbook: u.playbook,
     sh: (cmd, ms) => vmSh(u.host.state, host, cmd, ms), role: u.role };
@@ -87,7 +90,30 @@ async function scenario(t: ExecutionContext, lab: string, prefix: string, v6only
   const checked = await role({}, true);
   t.deepEqual([checked.changed, checked.failed], [[], []], '--check');
   t.is(await l.sh(SNAPSHOT), movedState, 'the second run and --check touched nothing');
+  if (!v6only) await afterReboot(t, l, lab, { host6, gw6, gw4: u.gw, route: routeBefore, resolv }, role);
 }
 
-test.serial('nm backend, dual-stack static uplink (NM profile): rollback exactly, IPv6 on ovs-if-br-ex, idempotent', (t) => scenario(t, 'nmv6k23ds', 'fd5c:8b', false));
-test.serial('nm backend, IPv6-only static uplink (hostwire over IPv6): rollback exactly, IPv6 on ovs-if-br-ex, idempotent', (t) => scenario(t, 'nmv6k23v6', 'fd5c:8c', true));
+/**
+ * Dual-stack: the profiles live in /run, so after a power cycle (eth0 seeded with its lab IPv4 address again)
+ * the boot oneshot must make and activate the same five profiles: both default routes at metric 48 on br-ex,
+ * the static route, the DNS servers, SSH and ping over IPv6 on br-ex; a run afterwards changes nothing.
+ */
+async function afterReboot(t: ExecutionContext, l: VmUplinkLab, lab: string, was: { host6: string; gw6: string; gw4: string; route: string; resolv: string },
+  role: () => Promise<RoleRun>): Promise<void> {
+  const profiles = await l.sh(ACTIVE_PROFILES);
+  const ifBr = await l.sh(IF_BR_EX_IP);
+  const moved = await l.sh(SNAPSHOT);
+  const want = new RegExp(`inet6 ${esc(was.host6)}/64[\\s\\S]*^default via ${esc(was.gw6)} dev br-ex proto static metric 48 [\\s\\S]*^default via ${esc(was.gw4)} dev br-ex proto static metric 48`, 'm');
+  await rebootUntil(t, l, lab, 'ip -o -6 addr show dev br-ex scope global -tentative; ip -6 route show default; ip route show default', want, 120_000);
+  t.is(await l.sh(ACTIVE_PROFILES), profiles, 'the same five profiles active after the reboot');
+  t.is(await l.sh(IF_BR_EX_IP), ifBr, 'ovs-if-br-ex made with the same IP settings');
+  t.is(await l.sh('ip route show 10.99.0.0/16 dev br-ex'), was.route, 'the static route back on br-ex');
+  t.is(await l.sh('cat /etc/resolv.conf'), was.resolv, 'resolv.conf as before the move');
+  t.is(await l.sh(SNAPSHOT), moved, 'addresses, routes, links, OVS, nft and files as before the reboot');
+  const ping6 = await labPing(l.state, was.host6, ['-6', '-c3', '-i0.5', '-W3']);
+  t.is(ping6.code, 0, `ping over IPv6 reaches the host on br-ex after the reboot:\n${ping6.stdout}`);
+  t.deepEqual((await role()).changed, [], 'a run after the reboot');
+}
+
+test.serial('nm backend, dual-stack static uplink (NM profile): rollback exactly, IPv6 on ovs-if-br-ex, idempotent, back after a reboot', (t) => scenario(t, 'nmv624ds', 'fd5c:8b', false));
+test.serial('nm backend, IPv6-only static uplink (hostwire over IPv6): rollback exactly, IPv6 on ovs-if-br-ex, idempotent', (t) => scenario(t, 'nmv624v6', 'fd5c:8c', true));

@@ -5,7 +5,7 @@ export const ovsGatewayDoc: ModuleDoc = {
     'The gateway bridge br-ex of OVN-Kubernetes, as OpenShift\'s configure-ovs makes it. mode no_uplink: br-ex alone ' +
     '(MicroShift), an ordinary idempotent bridge. mode uplink: the node\'s NIC - MAC, MTU, addresses or DHCP, routes; ' +
     'IPv6 from router advertisements (SLAAC) or DHCPv6 keeps the same addresses (the same interface identifier, DUID ' +
-    'and IAID, through systemd-networkd on the bridge; ovs backend) - ' +
+    'and IAID: systemd-networkd on the bridge with the ovs backend, NetworkManager\'s ovs-if-br-ex with the nm backend) - ' +
     'moves onto br-ex (and /etc/ovnk/extra_bridge\'s NIC onto br-ex1) through one commit-confirmed transaction on the ' +
     'host: the host rolls itself back unless hostwire confirms that the check targets still answer through the bridge. ' +
     'Through NetworkManager\'s OVS profiles where its plugin exists, else ovs-vsctl and iproute2.',

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { BridgeEnv, UplinkConfig } from './env.js';
+import type { Ipv6Auto } from './ipv6-auto.js';
 import { RUN_DIR } from './script/index.js';
 import { nmDeviceProfiles, nmDeviceExtraNames, nmDevicePrepare, nmDeviceSlavesUp } from './nm-device-profiles.js';
 
@@ -44,7 +45,7 @@ export function nmIpWords(u: UplinkConfig, e: BridgeEnv): { words: string[]; dns
   const ip4 = e.method === 'dhcp'
     ? ['ipv4.method', 'auto', 'ipv4.dhcp-client-id', 'mac']
     : v4.length ? ['ipv4.method', 'manual', 'ipv4.addresses', v4.join(','), ...(gw4 ? ['ipv4.gateway', gw4] : [])] : ['ipv4.method', 'disabled'];
-  const auto6 = e.v6 ? ['ipv6.method', 'auto', 'ipv6.addr-gen-mode', 'eui64', ...e.v6.tokens.flatMap((t) => ['ipv6.token', t])] : [];
+  const auto6 = e.v6 ? ['ipv6.method', 'auto', ...(e.v6.tokens.length ? ['ipv6.addr-gen-mode', 'eui64'] : []), ...e.v6.tokens.flatMap((t) => ['ipv6.token', t]), ...nmDhcp6Words(e.v6)] : [];
   const static6 = v6.length ? [...(e.v6 ? [] : ['ipv6.method', 'manual']), 'ipv6.addresses', v6.join(','), ...(gw6 ? ['ipv6.gateway', gw6] : [])] : [];
   const ip6 = has6 ? [...auto6, ...static6] : ['ipv6.method', 'ignore'];
   // The uplink's other IPv4 routes (`dst [via gw] [metric m]`) as NM's `dst [gw] metric`: no metric is ip's 0.
@@ -61,18 +62,35 @@ export function nmIpWords(u: UplinkConfig, e: BridgeEnv): { words: string[]; dns
   };
 }
 
+/** The IAID as NM prints it in a lease (`iaid = 2b:50:67:35`) and takes it in ipv6.dhcp-iaid: four colon-separated bytes. */
+export const nmIaid = (iaid: number) => (iaid >>> 0).toString(16).padStart(8, '0').replace(/(..)(?!$)/g, '$1:');
+
+/**
+ * A DHCPv6 lease stays the same on br-ex when ovs-if-br-ex's client sends the DUID and IAID the uplink's client
+ * sent: NM would otherwise derive the IAID from the interface name (br-ex's differs) - ipv6.dhcp-iaid (NM >= 1.22
+ * for DHCPv6, its internal client) and ipv6.dhcp-duid (a hex string: sent as it is).
+ */
+function nmDhcp6Words(v6: Ipv6Auto): string[] {
+  return v6.duid && v6.iaid !== undefined ? ['ipv6.dhcp-duid', v6.duid, 'ipv6.dhcp-iaid', nmIaid(v6.iaid)] : [];
+}
+
 /**
  * What the nm backend moves of IPv6 from router advertisements: NetworkManager's own SLAAC (a profile with
- * ipv6.method auto) with one address, made again on br-ex through its interface identifier. DHCPv6, several
- * SLAAC addresses and the kernel's SLAAC outside NM are not proven there: refused, naming the ovs backend.
+ * ipv6.method auto) with one address, made again on br-ex through its interface identifier, or NM's DHCPv6
+ * lease that the RAs asked for (managed), taken again with the same DUID and IAID. Several SLAAC addresses,
+ * SLAAC and DHCPv6 together, DHCPv6 without RAs and the kernel's SLAAC outside NM are not proven there:
+ * refused, naming the ovs backend.
  */
 export function assertNmIpv6(u: UplinkConfig): void {
   const v6 = u.v6;
   if (!v6) return;
-  const why = v6.method === 'dhcp' || v6.duid || v6.iaid !== undefined ? 'DHCPv6'
-    : v6.tokens.length !== 1 ? `${v6.tokens.length} SLAAC addresses (NetworkManager takes one ipv6.token)`
-      : !u.nmConn ? 'the kernel\'s own SLAAC (no NetworkManager profile)' : undefined;
-  if (why) throw new HostwireError('bad-input', `ovs_gateway: ${u.iface}'s IPv6 comes from ${why}; the nm backend moves static IPv6 and NetworkManager's SLAAC only so far - use backend: ovs (configure_ovs_backend: ovs)`);
+  const dhcp6 = v6.method === 'dhcp' || Boolean(v6.duid) || v6.iaid !== undefined;
+  const why = !u.nmConn ? `the kernel's own ${dhcp6 ? 'DHCPv6' : 'SLAAC'} (no NetworkManager profile)`
+    : v6.method === 'dhcp' ? 'DHCPv6 without router advertisements'
+      : dhcp6 && (!v6.duid || v6.iaid === undefined) ? 'DHCPv6 whose DUID and IAID NetworkManager does not show'
+        : dhcp6 && v6.tokens.length ? 'SLAAC and DHCPv6 together'
+          : !dhcp6 && v6.tokens.length !== 1 ? `${v6.tokens.length} SLAAC addresses (NetworkManager takes one ipv6.token)` : undefined;
+  if (why) throw new HostwireError('bad-input', `ovs_gateway: ${u.iface}'s IPv6 comes from ${why}; the nm backend moves static IPv6, NetworkManager's SLAAC (one address) and its DHCPv6 under router advertisements only so far - use backend: ovs (configure_ovs_backend: ovs)`);
 }
 
 /** The `up` commands (pure; unit-tested against recorded nmcli behaviour). */
