@@ -3,7 +3,7 @@
 // commands are the recorded ones, NM stored ipv6.method manual with the addresses, gateway, route metric 48,
 // may-fail no and the old profile's DNS, and the activation put the addresses and both default routes on br-ex;
 // NM's SLAAC (the address's identifier as token) and NM's DHCPv6 (the client's DUID and IAID) likewise.
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { readFileSync } from 'node:fs';
 import type { BridgeEnv, UplinkConfig } from '../../src/modules/ovs_gateway/env.js';
 import { nmIaid, planNmProfiles, planNmUp } from '../../src/modules/ovs_gateway/nm-profiles.js';
@@ -118,31 +118,40 @@ test('the uplink\'s other IPv4 routes go into ovs-if-br-ex\'s ipv4.routes with t
   t.true(all.includes('default via 10.138.160.1 proto static metric 48'));
 });
 
-test('NM\'s DHCPv6 (RAs say managed): ovs-if-br-ex ipv6.method auto with the uplink client\'s DUID and IAID - the same lease came back on br-ex; without the IAID NM took another', (t) => {
-  // Probe and nmcli output recorded on an nspawn --nm-ovs host (NM 1.42.4), dnsmasq on a second host serving DHCPv6.
-  const s = parseGatewayProbe(caseText('probe-dhcp6-nmovs-fresh.txt'));
+/**
+ * A move planned from a probe recorded on an nspawn --nm-ovs host (NM 1.42.4, dnsmasq on a second host sending
+ * RAs and serving DHCPv6) against what that host recorded when the planned commands ran: the five profiles
+ * and the activation are the planned ones, each succeeded. Returns the env, the ovs-if-br-ex command, the
+ * recording's sections and dnsmasq's leases (`iaid address host duid`, expiry dropped) per section.
+ */
+function recordedNmMove(t: ExecutionContext, probeName: string, caseName: string) {
+  const s = parseGatewayProbe(caseText(`${probeName}.txt`));
   const move = planUplink(s, ovsGatewayArgs.parse({ mode: 'uplink', datapath_type: 'netdev', backend: 'nm' })).filter(isTxnChange)[0]!;
-  const env = parseEnvText(move.txn.env!);
-  t.deepEqual([env.METHOD6, env.TOKENS6, env.DUID6, env.IAID6], ['auto', '', '00:04:43:30:6d:ed:49:d5:fa:36:4c:4a:52:10:9c:9f:60:7f', String(0x2b506735)]);
   const script = move.txn.nm!.split('\n');
   const up = script.slice(script.indexOf('up)') + 1, script.indexOf(';;'));
-  const commands = caseText('nm-dhcp6-br-ex.commands.sh');
+  const commands = caseText(`${caseName}.commands.sh`);
   const recorded = commands.split('\n').filter((l) => l.startsWith('echo "@@cmd"')).map((l) => l.replace(/^echo "@@cmd"; /, '').replace(/ 2>&1; echo "@@rc \$\?"$/, ''));
   t.deepEqual(up.slice(3, 8), recorded, 'the planned profiles are the recorded ones');
   t.true(commands.includes(`echo "@@up"; ( ${up.slice(8).join('\n')}\n) 2>&1`), 'the activation recorded is the planned one');
   for (const dns of up.slice(1, 3)) t.true(commands.includes(`${dns}\n`), dns);
-  t.regex(recorded[4]!, / ipv6\.method auto ipv6\.dhcp-duid 00:04:43:30:6d:ed:49:d5:fa:36:4c:4a:52:10:9c:9f:60:7f ipv6\.dhcp-iaid 2b:50:67:35 ipv4\.may-fail no ipv6\.may-fail no /);
-  const text = caseText('nm-dhcp6-br-ex.txt');
+  const text = caseText(`${caseName}.txt`);
   t.is(text.split('@@rc 0').length - 1, 6, 'five adds and the activation succeeded');
   const r = sections(text);
+  const lease = (k: string) => r.get(k)!.filter((l) => /^\d+ /.test(l)).map((l) => l.split(' ').slice(1).join(' '));
+  return { env: parseEnvText(move.txn.env!), ifBrEx: recorded[4]!, r, lease };
+}
+
+test('NM\'s DHCPv6 (RAs say managed): ovs-if-br-ex ipv6.method auto with the uplink client\'s DUID and IAID - the same lease came back on br-ex; without the IAID NM took another', (t) => {
+  const { env, ifBrEx, r, lease } = recordedNmMove(t, 'probe-dhcp6-nmovs-fresh', 'nm-dhcp6-br-ex');
+  t.deepEqual([env.METHOD6, env.TOKENS6, env.DUID6, env.IAID6], ['auto', '', '00:04:43:30:6d:ed:49:d5:fa:36:4c:4a:52:10:9c:9f:60:7f', String(0x2b506735)]);
+  t.regex(ifBrEx, / ipv6\.method auto ipv6\.dhcp-duid 00:04:43:30:6d:ed:49:d5:fa:36:4c:4a:52:10:9c:9f:60:7f ipv6\.dhcp-iaid 2b:50:67:35 ipv4\.may-fail no ipv6\.may-fail no /);
   t.like(props(r.get('ifbr')!), { 'ipv6.method': 'auto', 'ipv6.dhcp-duid': env.DUID6, 'ipv6.dhcp-iaid': '2b:50:67:35', 'ipv6.route-metric': '48', 'ipv6.may-fail': 'no', 'ipv4.addresses': '10.142.107.11/24' });
   t.deepEqual(r.get('addr')!.filter(Boolean), ['inet 10.142.107.11/24', 'inet6 fd5c:62::10c/128'], 'eth0\'s lease (and IPv4) on br-ex');
   t.is(r.get('before')![0], 'fd5c:62::10c/128');
   t.regex(r.get('routes')!.join('\n'), /^default via fe80::\S+ proto ra metric 48 /m, 'the RA\'s default route at metric 48');
   t.true(r.get('dhcp6')!.includes('DHCP6.OPTION[3]:iaid = 2b:50:67:35'), 'br-ex\'s client sent eth0\'s IAID');
   t.deepEqual(r.get('eth0')!.filter(Boolean), []);
-  // dnsmasq's lease file: `expiry iaid address host duid`; the same lease, renewed.
-  const lease = (k: string) => r.get(k)!.filter((l) => /^\d+ /.test(l)).map((l) => l.split(' ').slice(1).join(' '));
+  // dnsmasq's lease file: the same lease, renewed.
   t.deepEqual(lease('lease-after'), lease('lease-before'));
   t.deepEqual(lease('lease-before'), [`726689589 fd5c:62::10c nmv624r-1 ${env.DUID6}`]);
   // The control: ipv6.dhcp-iaid emptied, NM hashed br-ex's name into another IAID and got another address.
@@ -154,4 +163,16 @@ test('nmIaid prints an IAID as NM does (four colon-separated bytes, most signifi
   t.is(nmIaid(726689589), '2b:50:67:35');
   t.is(nmIaid(1), '00:00:00:01');
   t.is(nmIaid(0xffffffff), 'ff:ff:ff:ff');
+});
+
+test('NM\'s SLAAC and DHCPv6 together (RAs managed, prefix autonomous): ovs-if-br-ex carries the token and the DUID/IAID - both addresses came back on br-ex', (t) => {
+  const { env, ifBrEx, r, lease } = recordedNmMove(t, 'probe-mixed6-nmovs-fresh', 'nm-mixed-br-ex');
+  t.deepEqual([env.METHOD6, env.TOKENS6, env.IAID6], ['auto', '::178d:f3db:7da1:648f', String(0x2b506735)]);
+  t.regex(ifBrEx, / ipv6\.method auto ipv6\.addr-gen-mode eui64 ipv6\.token ::178d:f3db:7da1:648f ipv6\.dhcp-duid 00:04:fc:59:\S+ ipv6\.dhcp-iaid 2b:50:67:35 /);
+  const before = ['fd5c:64::178d:f3db:7da1:648f/64', 'fd5c:64::182/128'];
+  t.deepEqual(r.get('before')!.slice(0, 2), before, 'eth0: NM\'s SLAAC address and its DHCPv6 lease');
+  t.deepEqual(r.get('addr')!.filter(Boolean), before, 'both on br-ex');
+  t.regex(r.get('routes')!.join('\n'), /^default via fe80::\S+ proto ra metric 48 /m);
+  t.deepEqual(lease('lease-after'), lease('lease-before'), 'the server\'s one lease unchanged');
+  t.deepEqual(r.get('eth0')!.filter(Boolean), []);
 });

@@ -1,6 +1,6 @@
 // configure_ovs (mode uplink) with the nm backend on uplinks whose IPv6 comes from a router, for real: both lab
 // hosts run NM with its OVS plugin (`lab up --nm-ovs`, netdev datapath); the second sends router advertisements
-// with dnsmasq - stateful (DHCPv6: RAs say managed) or SLAAC only - and the first host's eth0, the uplink the
+// with dnsmasq - stateful (DHCPv6: RAs say managed), SLAAC only, or both (an autonomous prefix too) - and the first host's eth0, the uplink the
 // session itself runs over, takes its IPv6 through an NM profile (ipv6.method auto, IPv4 static). The shared
 // scenario (test/roles-lab/ipv6-auto-scenario.ts): a withheld confirmation gives eth0 back exactly its addresses
 // and routes (NM re-activates its profile, no ovs-* profile left); the move gives MCO's five profiles and keeps
@@ -13,5 +13,7 @@ import { ipv6AutoScenario } from '../roles-lab/ipv6-auto-scenario.js';
 
 test.serial('nm backend, DHCPv6 uplink (NM, RAs managed): rollback exactly, the same lease and RA route on br-ex, idempotent, back after a reboot', (t) =>
   ipv6AutoScenario(t, 'nmv624d6', 'dhcp6', 'fd5c:62', { nmOvs: true, reboot: true }));
+test.serial('nm backend, SLAAC and DHCPv6 together (RAs managed, prefix autonomous): both addresses and the RA route on br-ex, idempotent, back after a reboot', (t) =>
+  ipv6AutoScenario(t, 'nmv624mx', 'mixed', 'fd5c:64', { nmOvs: true, reboot: true }));
 test.serial('nm backend, SLAAC on the session\'s own uplink eth0 (NM): rollback exactly, the same address and RA route on br-ex, idempotent, back after a reboot', (t) =>
   ipv6AutoScenario(t, 'nmv624sl', 'slaac', 'fd5c:63', { nmOvs: true, reboot: true }));

@@ -76,10 +76,10 @@ function nmDhcp6Words(v6: Ipv6Auto): string[] {
 
 /**
  * What the nm backend moves of IPv6 from router advertisements: NetworkManager's own SLAAC (a profile with
- * ipv6.method auto) with one address, made again on br-ex through its interface identifier, or NM's DHCPv6
- * lease that the RAs asked for (managed), taken again with the same DUID and IAID. Several SLAAC addresses,
- * SLAAC and DHCPv6 together, DHCPv6 without RAs and the kernel's SLAAC outside NM are not proven there:
- * refused, naming the ovs backend.
+ * ipv6.method auto) with one address, made again on br-ex through its interface identifier, and/or NM's
+ * DHCPv6 lease that the RAs asked for (managed), taken again with the same DUID and IAID. Several SLAAC
+ * addresses, DHCPv6 without RAs and the kernel's SLAAC outside NM are not proven there: refused, naming the
+ * ovs backend.
  */
 export function assertNmIpv6(u: UplinkConfig): void {
   const v6 = u.v6;
@@ -88,8 +88,7 @@ export function assertNmIpv6(u: UplinkConfig): void {
   const why = !u.nmConn ? `the kernel's own ${dhcp6 ? 'DHCPv6' : 'SLAAC'} (no NetworkManager profile)`
     : v6.method === 'dhcp' ? 'DHCPv6 without router advertisements'
       : dhcp6 && (!v6.duid || v6.iaid === undefined) ? 'DHCPv6 whose DUID and IAID NetworkManager does not show'
-        : dhcp6 && v6.tokens.length ? 'SLAAC and DHCPv6 together'
-          : !dhcp6 && v6.tokens.length !== 1 ? `${v6.tokens.length} SLAAC addresses (NetworkManager takes one ipv6.token)` : undefined;
+        : v6.tokens.length > 1 || (!dhcp6 && v6.tokens.length !== 1) ? `${v6.tokens.length} SLAAC addresses (NetworkManager takes one ipv6.token)` : undefined;
   if (why) throw new HostwireError('bad-input', `ovs_gateway: ${u.iface}'s IPv6 comes from ${why}; the nm backend moves static IPv6, NetworkManager's SLAAC (one address) and its DHCPv6 under router advertisements only so far - use backend: ovs (configure_ovs_backend: ovs)`);
 }
 
