@@ -6,25 +6,29 @@
 // the LACP partner still aggregated, a second run and --check change nothing, a cut port fails over. The
 // bond is dual-stack (static IPv4 and IPv6, a default route of each; the lab's namespace is the IPv6
 // gateway): both families move, and an injected failure (a gateway nothing answers) first rolls back within
-// the window to exactly the LACP bond it had, still aggregated with its partner.
+// the window to exactly the LACP bond it had, still aggregated with its partner; after a power cycle the boot
+// oneshot makes the LACP bond again (aggregated again) and re-attaches it, both families back on br-ex, and a
+// run refuses eth0 (the lab's seed unit readdresses it) and, eth0 let go, changes nothing.
 import test from 'ava';
 import { run } from '../../src/lab/run.js';
 import { labPing } from '../helpers/lab-ping.js';
 import { assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, esc } from './bond-lab.js';
-import { lacpLab, wireCutDrill } from './lacp-lab.js';
-import { rollbackDrill } from './vm-drills.js';
+import { assertAggregated, lacpLab, wireCutDrill } from './lacp-lab.js';
+import { BOND_LINES, idleAfterReboot, rebootKeepsBond, rollbackDrill } from './vm-drills.js';
 
-const LAB = 'vmx23lacp';
+const LAB = 'ab24lacp';
 const GW6 = 'fd22:7::1';
 const HOST6 = 'fd22:7::11';
 
-test.serial('LACP bond uplink on a VM (far end: a second VM bonding the wires): dual-stack, rollback, move, idempotent, --check, failover', async (t) => {
+test.serial('LACP bond uplink on a VM (far end: a second VM bonding the wires): dual-stack, rollback, move, idempotent, --check, failover, reboot', async (t) => {
+  const started = Date.now();
   t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
   const step = (what: string, since: number) => t.log(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
   let at = Date.now();
   const lab = await lacpLab(t, LAB);
   const { l, swMac } = lab;
   step('switch and host bonded', at);
+  const bondBefore = await l.sh(BOND_LINES);
   // Dual-stack: the lab's namespace is the IPv6 gateway, reached through the switch's bridge.
   await run('ip', ['-n', l.state.netns, '-6', 'addr', 'add', `${GW6}/64`, 'dev', l.state.bridge, 'nodad']);
   await l.sh(`ip -6 addr add ${HOST6}/64 dev bond0 nodad && ip -6 route replace default via ${GW6} dev bond0 && (ping -6 -c3 -W2 ${GW6} >/dev/null || true)`);
@@ -57,4 +61,15 @@ test.serial('LACP bond uplink on a VM (far end: a second VM bonding the wires): 
   step('second run and --check', at);
 
   await wireCutDrill(t, lab, LAB);
+
+  // A power cycle of the host (the switch stays up): the boot oneshot makes the LACP bond again, which
+  // aggregates with the switch again, and puts both families back on br-ex.
+  await rebootKeepsBond(t, l, LAB, 'ip -o -4 addr show dev br-ex', new RegExp(`inet ${esc(l.ip)}/24`), bondBefore);
+  await assertAggregated(t, lab, ' after the reboot');
+  const both = new RegExp(`inet ${esc(l.ip)}/24[\\s\\S]*inet6 ${esc(HOST6)}/64[\\s\\S]*default via ${esc(GW6)} dev br-ex (proto static )?metric 48`);
+  t.regex(await l.sh('ip -o addr show dev br-ex scope global; ip -6 route show default'), both, 'both families back on br-ex');
+  at = Date.now();
+  await idleAfterReboot(t, l, 'bond0', 'ip -o addr show dev br-ex scope global; ip -6 route show default', both);
+  step('runs after the reboot (refused beside eth0, then idle)', at);
+  t.log(`whole scenario: ${((Date.now() - started) / 1000).toFixed(0)} s`);
 });
