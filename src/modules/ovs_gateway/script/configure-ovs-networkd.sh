@@ -41,7 +41,7 @@ networkd_conf() { # the bridge's env is loaded
 }
 
 # SLAAC/DHCPv6 on the bridge: every token's address (and any global one) out of DAD, and with router
-# advertisements a default route at the bridge's metric. 30 s.
+# advertisements a default route at the bridge's metric. 60 s.
 has_v6() { # bridge
   have=$(ip -6 -o addr show dev "$1" scope global -tentative 2>/dev/null)
   [ -n "$have" ] || return 1
@@ -55,19 +55,21 @@ has_v6() { # bridge
 # "br-ex: Failed", no RA handled in 30 s). Told to reconfigure it, it starts over (3 times at most per apply).
 NWD_RETRY=0
 networkd_unstick() { # bridge
-  networkctl list --no-legend --no-pager "$1" 2>/dev/null | grep -qw failed || return 0
+  # networkctl waits on the daemon (25 s a call): one that hangs must not stretch the wait (timeout 5).
+  timeout 5 networkctl list --no-legend --no-pager "$1" 2>/dev/null | grep -qw failed || return 0
   [ $NWD_RETRY -lt 3 ] || return 0
   NWD_RETRY=$((NWD_RETRY+1))
   echo "systemd-networkd failed $1 ($(journalctl -u systemd-networkd -n 3 --no-pager -o cat 2>/dev/null | grep -F "$1:" | tail -n 1)): reconfiguring it"
-  networkctl reconfigure "$1" || true
+  timeout 5 networkctl reconfigure "$1" || true
 }
 wait_v6() { # bridge
-  i=0; NWD_RETRY=0
+  # 60 s by the clock, not 60 rounds of 0.5 s: with networkd hung (seen on a VM: 100% CPU, killed by its
+  # watchdog) each round waited on networkctl, the rounds took 8.5 min and the rollback came that late.
+  v6_end=$(( $(date +%s) + 60 )); NWD_RETRY=0
   until has_v6 "$1" && { { [ "$METHOD6" != auto ] || [ "$DEFAULT6" = none ]; } || ip -6 route show default dev "$1" | grep -q " metric $METRIC\( \|$\)"; }; do
-    i=$((i+1))
-    if [ $i -gt 60 ]; then
-      if has_v6 "$1"; then fail "router advertisements on $1 gave no IPv6 default route in 30 s"
-      else fail "SLAAC/DHCPv6 on $1 gave not the addresses ${TOKENS6:-(any)} in 30 s (have: $(ip -6 -o addr show dev "$1" scope global | awk '{print $4}' | tr '\n' ' '))"; fi
+    if [ "$(date +%s)" -ge "$v6_end" ]; then
+      if has_v6 "$1"; then fail "router advertisements on $1 gave no IPv6 default route in 60 s"
+      else fail "SLAAC/DHCPv6 on $1 gave not the addresses ${TOKENS6:-(any)} in 60 s (have: $(ip -6 -o addr show dev "$1" scope global | awk '{print $4}' | tr '\n' ' '))"; fi
       return 1
     fi
     networkd_unstick "$1"
