@@ -13,7 +13,7 @@ import { assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, esc, failure, 
 import { BOND_LINES, idleAfterReboot, rebootKeepsBond } from './vm-drills.js';
 import { vmSh } from './vm-ssh.js';
 
-const NM_DEVICES = 'nmcli -t -f DEVICE,STATE device | grep -E "^(bond0|eth1|eth2):" | LC_ALL=C sort';
+export const NM_DEVICES = 'nmcli -t -f DEVICE,STATE device | grep -E "^(bond0|eth1|eth2):" | LC_ALL=C sort';
 const LEASES = '/run/vmx-dhcp.leases';
 
 export interface DhcpBond {
@@ -26,25 +26,37 @@ export interface DhcpBond {
   failover(): Promise<void>;
 }
 
-const peerSh = (l: VmUplinkLab, cmd: string) => vmSh(l.state, l.state.hosts[1]!, cmd);
+/** A command on the lab's second VM (the far end: DHCP server, IPv6 router). */
+export const peerSh = (l: VmUplinkLab, cmd: string) => vmSh(l.state, l.state.hosts[1]!, cmd);
 
 /**
- * The host's bond0 takes its lab address through NM (bond and port profiles, DHCP on the bond), then the second
- * VM starts leasing that one address on the lab bridge - once every other DHCP client there is silent (the peer's
- * other NICs and the host's eth0/eth3 unmanaged, the host's eth1/eth2 in the bond). The bond's MAC is eth1's,
- * fixed in its profile: with NM's default a bond got a random MAC (72:0f:4a:e3:ec:0f), and after the injected
- * failure's rollback it came back with eth2's - a new DHCP client, no lease (issue 20).
+ * The host's bond0 of eth1+eth2 made by NetworkManager as an installer makes it (a bond profile with `nmOptions`
+ * and `ip` - its ipv4/ipv6 settings - and a port profile per port), eth0 let go, detached (the session's own
+ * path moves); the second VM's other NICs and the host's eth0/eth3 unmanaged so no other client speaks on the
+ * lab bridge. The bond's MAC is eth1's, fixed in its profile: with NM's default a bond got a random MAC
+ * (72:0f:4a:e3:ec:0f), and after the injected failure's rollback it came back with eth2's - a new DHCP client,
+ * no lease (issue 20). Returns once the steps were started; the caller waits for its address.
  */
-async function leaseOnBond(l: VmUplinkLab, nmOptions: string): Promise<void> {
+export async function nmBondUp(l: VmUplinkLab, nmOptions: string, ip: string[]): Promise<void> {
   const mac = (await l.sh('cat /sys/class/net/eth1/address')).trim();
   await peerSh(l, 'systemctl stop firewalld 2>/dev/null; nft flush ruleset; for d in eth1 eth2 eth3; do nmcli device set "$d" managed no 2>/dev/null || true; done');
   const steps = ['for d in eth0 eth3; do nmcli device set "$d" managed no 2>/dev/null || true; done',
-    `nmcli connection add type bond con-name bond0 ifname bond0 bond.options ${nmOptions} ipv4.method auto ipv4.dhcp-client-id mac ipv4.dhcp-timeout infinity ipv6.method ignore ethernet.cloned-mac-address ${mac}`,
+    shellJoin(['nmcli', 'connection', 'add', 'type', 'bond', 'con-name', 'bond0', 'ifname', 'bond0', 'bond.options', nmOptions, ...ip, 'ethernet.cloned-mac-address', mac]),
     'nmcli connection add type ethernet con-name bond0-eth1 ifname eth1 master bond0 slave-type bond',
     'nmcli connection add type ethernet con-name bond0-eth2 ifname eth2 master bond0 slave-type bond',
-    // eth0 lets the address go first: the lease is that same address.
-    'ip addr flush dev eth0', 'ip link set eth0 down', 'nmcli connection up bond0-eth1', 'nmcli connection up bond0-eth2'].join(' && ');
+    // eth0 lets the address go first: the bond takes that same address.
+    'ip addr flush dev eth0', 'ip link set eth0 down', 'nmcli connection up bond0-eth1', 'nmcli connection up bond0-eth2',
+    // The lab's gateway (where the controller is) learns the address's new MAC.
+    `ping -c3 -W2 ${shellJoin([l.gw])} >/dev/null || true`].join(' && ');
   await l.sh(shellJoin(['systemd-run', '--quiet', '--collect', '--unit=vmx-bond', 'sh', '-c', `sleep 1; ${steps}`]));
+}
+
+/**
+ * The host's bond0 takes its lab address through NM (DHCP on the bond), then the second VM starts leasing that
+ * one address on the lab bridge.
+ */
+async function leaseOnBond(l: VmUplinkLab, nmOptions: string): Promise<void> {
+  await nmBondUp(l, nmOptions, ['ipv4.method', 'auto', 'ipv4.dhcp-client-id', 'mac', 'ipv4.dhcp-timeout', 'infinity', 'ipv6.method', 'ignore']);
   await sleep(15_000);
   await peerSh(l, shellJoin(['systemd-run', '--quiet', '--unit=vmx-dhcp', 'dnsmasq', '--keep-in-foreground', '--user=root', '--port=0',
     '--interface=eth0', '--bind-interfaces', `--dhcp-range=${l.ip},${l.ip},255.255.255.0,10m`,

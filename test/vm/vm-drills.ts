@@ -103,6 +103,8 @@ export interface RollbackDrill {
   before: string;
   /** For the message: what the rollback restores. */
   what: string;
+  /** How long (ms) the host may take to read as `before` after the run (a router's answer, NM's IPv6); 0 by default. */
+  settleMs?: number;
 }
 
 /**
@@ -121,7 +123,10 @@ export async function rollbackDrill(t: ExecutionContext, l: VmUplinkLab, d: Roll
   const rollingBack = journalSeconds(failure(bad), /configure-ovs\[\d+\]: rolling back: connectivity check failed/);
   t.true(apply !== undefined && rollingBack !== undefined && rollingBack - apply < CONFIRM_TIMEOUT, `apply at ${apply}, rolling back at ${rollingBack}:\n${failure(bad)}`);
   t.log(`injected failure: rolling back ${(rollingBack! - apply!).toFixed(1)} s after the apply began (window ${CONFIRM_TIMEOUT} s), done ${rolled?.[1]} s after the transaction started`);
-  t.is(await l.sh(d.snapshot), d.before, `the rollback restores ${d.what} exactly`);
+  let now = await l.sh(d.snapshot);
+  for (const until = Date.now() + (d.settleMs ?? 0); now !== d.before && Date.now() < until; now = await l.sh(d.snapshot)) await sleep(2000);
+  if (d.settleMs) t.log(`host as before ${((Date.now() - at) / 1000).toFixed(0)} s after the run began`);
+  t.is(now, d.before, `the rollback restores ${d.what} exactly`);
 }
 
 /** /proc/net/bonding/bond0's mode, options and ports (not their counters). */
