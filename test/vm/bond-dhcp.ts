@@ -24,6 +24,12 @@ export interface DhcpBond {
   bond: RegExp;
   /** The failover drill, after the second run. */
   failover(): Promise<void>;
+  /** Optional, backend-specific checks: once the lease is on bond0, after the rollback, after the move. */
+  ready?(): Promise<void>;
+  afterRollback?(): Promise<void>;
+  afterMove?(): Promise<void>;
+  /** Replaces the power-cycle drill (given the bond's lines before the move). */
+  reboot?(bondBefore: string): Promise<void>;
 }
 
 /** A command on the lab's second VM (the far end: DHCP server, IPv6 router). */
@@ -81,6 +87,7 @@ export async function dhcpBondScenario(t: ExecutionContext, l: VmUplinkLab, d: D
   let at = Date.now();
   await leaseOnBond(l, d.nmOptions);
   step('host on bond0 (NM, DHCP)', at);
+  await d.ready?.();
   t.regex(await l.sh('nmcli -t -f GENERAL.CONNECTION device show bond0'), /bond0/, 'through NetworkManager');
   t.regex(await l.sh('ip route show default'), dhcpDefault('bond0'));
   const mac = (await l.sh('cat /sys/class/net/bond0/address')).trim();
@@ -107,6 +114,7 @@ export async function dhcpBondScenario(t: ExecutionContext, l: VmUplinkLab, d: D
   t.regex(await l.sh('ip route show default'), dhcpDefault('bond0'));
   t.is((await l.sh('cat /sys/class/net/bond0/address')).trim(), mac);
   t.is(await l.sh(BOND_LINES), bondBefore, 'bond options and ports as before');
+  await d.afterRollback?.();
 
   at = Date.now();
   const move = await l.role();
@@ -117,12 +125,14 @@ export async function dhcpBondScenario(t: ExecutionContext, l: VmUplinkLab, d: D
   t.is((await l.sh('ip -o addr show dev bond0 scope global')).trim(), '', 'bond0 holds no address');
   t.regex(await peerSh(l, `cat ${LEASES}`), new RegExp(`${esc(mac)} ${esc(l.ip)} `), 'the one lease is bond0\'s MAC\'s');
   t.is(await l.sh(BOND_LINES), bondBefore, 'bond options and ports kept');
+  await d.afterMove?.();
   const moved = await l.sh(BOND_SNAPSHOT);
   at = Date.now();
   await assertSecondRunIdle(t, l, BOND_SNAPSHOT, moved);
   step('second run and --check', at);
 
   await d.failover();
+  if (d.reboot) return d.reboot(bondBefore);
 
   // A power cycle: the boot oneshot makes bond0 again (NM leaves it alone) and networkd's DHCP client on br-ex gets the lease.
   await rebootKeepsBond(t, l, d.lab, 'ip -o -4 addr show dev br-ex', lease, bondBefore);

@@ -13,7 +13,7 @@ import test from 'ava';
 import { run } from '../../src/lab/run.js';
 import { labPing } from '../helpers/lab-ping.js';
 import { assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, esc } from './bond-lab.js';
-import { assertAggregated, lacpLab, wireCutDrill } from './lacp-lab.js';
+import { assertLacpPartner, lacpLab, wireCutDrill } from './lacp-lab.js';
 import { BOND_LINES, idleAfterReboot, rebootKeepsBond, rollbackDrill } from './vm-drills.js';
 
 const LAB = 'ab24lacp';
@@ -65,7 +65,7 @@ test.serial('LACP bond uplink on a VM (far end: a second VM bonding the wires): 
   // A power cycle of the host (the switch stays up): the boot oneshot makes the LACP bond again, which
   // aggregates with the switch again, and puts both families back on br-ex.
   await rebootKeepsBond(t, l, LAB, 'ip -o -4 addr show dev br-ex', new RegExp(`inet ${esc(l.ip)}/24`), bondBefore);
-  await assertAggregated(t, lab, ' after the reboot');
+  await assertLacpPartner(t, lab, ' after the reboot');
   const both = new RegExp(`inet ${esc(l.ip)}/24[\\s\\S]*inet6 ${esc(HOST6)}/64[\\s\\S]*default via ${esc(GW6)} dev br-ex (proto static )?metric 48`);
   t.regex(await l.sh('ip -o addr show dev br-ex scope global; ip -6 route show default'), both, 'both families back on br-ex');
   at = Date.now();

@@ -15,11 +15,16 @@ export const LACP = ['mode', '802.3ad', 'lacp_rate', 'fast', 'miimon', '100', 'x
 
 export interface LacpLab { l: VmUplinkLab; sw: HostState; swMac: string }
 
-/**
- * The two VMs wired, the switch bonded and bridged; with `bondHost` (the default) the host on a runtime bond0
- * (static address) and aggregated with the switch - without, the test makes the host's bond (NM profiles).
- */
-export async function lacpLab(t: ExecutionContext, lab: string, extra: Partial<LabUpOptions> = {}, bondHost = true): Promise<LacpLab> {
+/** The two VMs wired, the switch bonded and bridged, the host on bond0 and aggregated with the switch. */
+export async function lacpLab(t: ExecutionContext, lab: string, extra: Partial<LabUpOptions> = {}): Promise<LacpLab> {
+  const wired = await lacpSwitchLab(t, lab, extra);
+  await bondTheHost(wired.l, LACP);
+  await assertLacpPartner(t, wired);
+  return wired;
+}
+
+/** The two VMs wired, the switch bonded and bridged; the host's bond is the caller's to make (assertLacpPartner after). */
+export async function lacpSwitchLab(t: ExecutionContext, lab: string, extra: Partial<LabUpOptions> = {}): Promise<LacpLab> {
   const l = await vmUplinkLab(t, lab, 4, { hosts: 2, vms: 2,
     wires: [[{ host: 1, nic: 1 }, { host: 2, nic: 1 }], [{ host: 1, nic: 2 }, { host: 2, nic: 2 }]], ...extra });
   const sw = l.state.hosts[1]!;
@@ -28,22 +33,18 @@ export async function lacpLab(t: ExecutionContext, lab: string, extra: Partial<L
     'ip link set eth1 master bond0', 'ip link set eth2 master bond0', 'ip link add sw0 type bridge',
     'ip link set bond0 master sw0', 'ip link set eth3 master sw0', 'ip link set eth3 up', 'ip link set bond0 up', 'ip link set sw0 up'].join(' && '));
   const swMac = (await vmSh(l.state, sw, 'cat /sys/class/net/bond0/address')).trim();
-  const lab2 = { l, sw, swMac };
-  if (bondHost) {
-    await bondTheHost(l, LACP);
-    await assertAggregated(t, lab2);
-  }
-  return lab2;
+  return { l, sw, swMac };
 }
 
-/** The host's bond0 has the switch's bond as its LACP partner (waits up to a minute for LACP to agree). */
-export async function assertAggregated(t: ExecutionContext, { l, swMac }: LacpLab, what = ''): Promise<void> {
-  let partner = '';
-  for (let i = 0; i < 30 && !partner.includes(swMac); i++) {
-    partner = await l.sh('grep -i "Partner Mac Address" /proc/net/bonding/bond0 || true');
-    if (!partner.includes(swMac)) await sleep(2000);
+/** The host's bond0 has the switch as its LACP partner (waits up to 60 s); returns /proc/net/bonding/bond0. */
+export async function assertLacpPartner(t: ExecutionContext, { l, swMac }: LacpLab, what = ''): Promise<string> {
+  let bond = '';
+  for (let i = 0; i < 30 && !bond.includes(swMac); i++) {
+    bond = await l.sh('cat /proc/net/bonding/bond0 || true');
+    if (!bond.includes(swMac)) await sleep(2000);
   }
-  t.true(partner.includes(swMac), `no LACP partner ${swMac}${what}:\n${await l.sh('cat /proc/net/bonding/bond0')}`);
+  t.true(bond.includes(swMac), `no LACP partner ${swMac}${what}:\n${bond}`);
+  return bond;
 }
 
 /**

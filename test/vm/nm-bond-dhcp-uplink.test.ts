@@ -1,0 +1,53 @@
+// VM tier (npm run test:vm), issue 20: the installer's shape on the nm backend - an LACP (802.3ad) bond0 of
+// eth1+eth2 made by NetworkManager (a bond profile with DHCP and two port profiles, bond-dhcp.ts), its address
+// a lease from the second VM, which is also the LACP far end (lacp-lab.ts). An injected failure rolls back to
+// the lease on bond0 under NM's own profiles (no ovs-* profile left, aggregated again); the move keeps the lease
+// (the bond's MAC as client id) and SSH on br-ex, NM's profiles inactive, ours active; a second run and --check
+// change nothing; a wire cut at both ends. A power cycle is not drilled (the VM tier's 30 min).
+import test from 'ava';
+import { type VmUplinkLab } from './bond-lab.js';
+import { dhcpBondScenario } from './bond-dhcp.js';
+import { assertLacpPartner, lacpSwitchLab, wireCutDrill } from './lacp-lab.js';
+
+const LAB = 'nmdb24';
+const ACTIVE = 'nmcli -t -f NAME,DEVICE connection show --active | LC_ALL=C sort';
+const HELD = 'for d in bond0 eth1 eth2; do echo "$d $(nmcli -g GENERAL.CONNECTION device show "$d")"; done';
+
+test.serial('nm backend, NM-made LACP bond with DHCP on a VM: rollback to NM\'s profiles, the move keeps the lease, idempotent, wire cut', async (t) => {
+  t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  const started = Date.now();
+  const lab = await lacpSwitchLab(t, LAB, { nmOvs: true });
+  const l: VmUplinkLab = { ...lab.l, role: (vars = {}, check = false) => lab.l.role({ configure_ovs_backend: 'nm', ...vars }, check) };
+  const ours = ['br-ex:br-ex', 'ovs-if-br-ex:br-ex', 'ovs-if-phys0:bond0', 'ovs-port-br-ex:br-ex', 'ovs-port-phys0:bond0', 'ovs-slave-eth1:eth1', 'ovs-slave-eth2:eth2'];
+  const missingOf = (active: string) => ours.filter((p) => !active.split('\n').includes(p));
+  let held = '';
+  await dhcpBondScenario(t, l, {
+    lab: LAB, nmOptions: 'mode=802.3ad,lacp_rate=fast,miimon=100,xmit_hash_policy=layer3+4',
+    bond: /Bonding Mode: IEEE 802\.3ad Dynamic link aggregation\nTransmit Hash Policy: layer3\+4[\s\S]*LACP rate: fast/,
+    ready: async () => {
+      await assertLacpPartner(t, lab);
+      held = (await l.sh(HELD)).trim();
+      t.is(held, 'bond0 bond0\neth1 bond0-eth1\neth2 bond0-eth2', 'NM holds the bond and its ports under their own profiles');
+    },
+    afterRollback: async () => {
+      t.is((await l.sh(HELD)).trim(), held, 'the rollback gives the bond and its ports back to NM\'s own profiles');
+      t.notRegex(await l.sh('nmcli -t -f NAME connection show'), /^ovs-/m, 'no ovs-* profile left');
+      await assertLacpPartner(t, lab);
+    },
+    afterMove: async () => {
+      const active = await l.sh(ACTIVE);
+      t.deepEqual(missingOf(active), [], active);
+      t.notRegex(active, /^bond0(-eth\d)?:/m, 'NM\'s own bond profiles are not active');
+      t.deepEqual((await l.sh('nmcli -g bond.options connection show ovs-if-phys0')).trim().split(',').sort(),
+        ['lacp_rate=fast', 'miimon=100', 'mode=802.3ad', 'xmit_hash_policy=layer3+4'], 'NM\'s profile has the live bond\'s options');
+      await assertLacpPartner(t, lab);
+    },
+    failover: async () => {
+      const cut = await wireCutDrill(t, { ...lab, l }, LAB);
+      t.log(`wire cut under NM's LACP bond profile with DHCP: ${cut.lost} of 300 lost, longest gap ${cut.gap.toFixed(2)} s`);
+    },
+    // Not drilled here: the whole scenario with the power cycle outlasts the VM tier's 30 min (VM up 8 min under load).
+    reboot: async () => t.log('reboot: not drilled in this scenario (time)'),
+  });
+  t.log(`whole scenario: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+});
