@@ -13,7 +13,15 @@ const LAB = 'nmdb24';
 const ACTIVE = 'nmcli -t -f NAME,DEVICE connection show --active | LC_ALL=C sort';
 const HELD = 'for d in bond0 eth1 eth2; do echo "$d $(nmcli -g GENERAL.CONNECTION device show "$d")"; done';
 
-test.serial('nm backend, NM-made LACP bond with DHCP on a VM: rollback to NM\'s profiles, the move keeps the lease, idempotent, wire cut', async (t) => {
+// A known bug (issue 20), kept as its reproducer until fixed: the second VM run (load 17-21) failed in the injected
+// failure's apply - `nmcli connection up ovs-if-br-ex` gave up ("IP configuration could not be reserved": NM's 45 s
+// DHCP timeout) because bond0 had no carrier: deleting NM's live bond left eth1/eth2 administratively down, and the
+// plan activates the port profiles (ovs-slave-eth1/2) only after ovs-if-br-ex is up, relying meanwhile on NM's
+// autoconnect of them (in the first run NM did that within 5 s; here not within the 45 s). A static address does not
+// wait for a carrier, so the kernel-made LACP scenario never showed it. The run rolled back (307 s); whether to NM's
+// profiles exactly was not read (the first run's rollback was). Fix to try: start the ports' activations in the
+// background once the bridge exists, before ovs-if-br-ex (nm-profiles.ts planNmActivate). Remove `.failing` once it passes.
+test.serial.failing('nm backend, NM-made LACP bond with DHCP on a VM: rollback to NM\'s profiles, the move keeps the lease, idempotent, wire cut', async (t) => {
   t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
   const started = Date.now();
   const lab = await lacpSwitchLab(t, LAB, { nmOvs: true });
