@@ -69,7 +69,7 @@ test.serial('LACP bond uplink on a VM (far end: a second VM bonding the wires): 
   const both = new RegExp(`inet ${esc(l.ip)}/24[\\s\\S]*inet6 ${esc(HOST6)}/64[\\s\\S]*default via ${esc(GW6)} dev br-ex (proto static )?metric 48`);
   t.regex(await l.sh('ip -o addr show dev br-ex scope global; ip -6 route show default'), both, 'both families back on br-ex');
   at = Date.now();
-  await idleAfterReboot(t, l, 'bond0', 'ip -o addr show dev br-ex scope global; ip -6 route show default', both);
+  await idleAfterReboot(t, l, { probe: 'ip -o addr show dev br-ex scope global; ip -6 route show default', want: both });
   step('runs after the reboot (refused beside eth0, then idle)', at);
   t.log(`whole scenario: ${((Date.now() - started) / 1000).toFixed(0)} s`);
 });
