@@ -73,6 +73,12 @@ test('recorded bond probe, nm backend: the move stages the bond profiles and rem
   bond0.info = { ...recorded, mode: 'balance-rr' };
   t.throws(() => planUplink(s, args), { message: /the uplink bond0 is a balance-rr bond; the nm backend moves LACP \(802\.3ad\) and active-backup bonds only so far - use backend: ovs/ });
   bond0.info = recorded;
+  // A lease on the bond: refused (ovs-if-br-ex's DHCP waited for a carrier before the ports were up, on a VM).
+  const v4 = bond0.addrs.find((a) => a.family === 'inet')!;
+  v4.dynamic = true;
+  t.throws(() => planUplink(s, args), { message: /the uplink bond0 is a bond with a DHCP address; the nm backend moves bonds with static addresses only so far .* - use backend: ovs/ });
+  t.notThrows(() => planUplink(s, ovsGatewayArgs.parse({ mode: 'uplink', datapath_type: 'system', backend: 'ovs' })), 'the ovs backend moves it');
+  v4.dynamic = false;
   const move = (planUplink(s, ovsGatewayArgs.parse({ mode: 'uplink', datapath_type: 'system', backend: 'nm' })).filter(isTxnChange) as TxnChange[])[0]!;
   t.regex(move.summary, /^move bond0 into br-ex/);
   const prev = parsePrev(move.txn.prev!)!;
