@@ -63,7 +63,7 @@ test('refused before the move: a bond with a port down; a VLAN whose parent has 
   t.throws(() => assertUplinkCarrier(s, 'eth0.7', uplinkDevice(s, 'eth0.7')), { message: /the uplink eth0\.7 is a VLAN on eth0, which is down or has no carrier/ });
   // The nm backend refuses the same way before the move, and refuses a VLAN on a bond (not proven on it yet).
   t.throws(() => planUplink(down, args({ backend: 'nm' })), { message: /ovs_gateway: the uplink bond bond0: port eth2 is down \(no carrier\)/ });
-  t.throws(() => planUplink(s, args({ backend: 'nm', uplink: 'bond0.42' })), { message: /the uplink bond0\.42 is a VLAN on the bond bond0; the nm backend moves NICs, LACP bonds and VLANs on a NIC only so far - use backend: ovs/ });
+  t.throws(() => planUplink(s, args({ backend: 'nm', uplink: 'bond0.42' })), { message: /the uplink bond0\.42 is a VLAN on the bond bond0; the nm backend moves NICs, LACP and active-backup bonds and VLANs on a NIC only so far - use backend: ovs/ });
 });
 
 test('a moved bond is converged: nothing to do, the saved .prev still names the bond', (t) => {
