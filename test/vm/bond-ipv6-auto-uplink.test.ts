@@ -15,8 +15,8 @@ const SCENARIOS: [V6Kind, string, string, string][] = [
 
 // Kept failing (issue 20, roles/configure_ovs/README.md): SLAAC's first run rolled back and moved, but after the
 // reboot networkd on br-ex failed ("Numerical result out of range") while the router's RA lifetimes ran down (the
-// router's accept_ra is 0 since); its second run hung networkd at 100% CPU on br-ex at the first apply (killed by its
-// watchdog twice; the apply failed and rolled back). DHCPv6 has not run yet. Remove `.failing` once both pass.
+// router's accept_ra is 0 since); its second and third runs hung networkd at 100% CPU on br-ex at the first apply
+// (killed by its watchdog; the apply failed and rolled back). DHCPv6 has not run yet. Remove `.failing` once both pass.
 for (const [kind, lab, prefix, title] of SCENARIOS) {
   test.serial.failing(`${title}, idempotent, --check, reboot`, async (t) => {
     t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
