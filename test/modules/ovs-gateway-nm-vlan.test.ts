@@ -38,3 +38,17 @@ test('a VLAN on a NIC, moved by the nm backend: converged, nothing to do', (t) =
   t.deepEqual(planUplink(s, args()).filter(isTxnChange), []);
   t.like(parsePrev(s.files['/var/lib/hostwire/configure-ovs/br-ex.prev']!)?.device, { kind: 'vlan', id: 100, parent: 'eth1' });
 });
+
+test('moved by the nm backend, then the node\'s other NIC readdressed at boot with a default route: refused, never a second uplink', (t) => {
+  // NM's OVS plugin records the VLAN's interface as type "system" (ovs-vsctl leaves it empty): it is br-ex's
+  // physical port all the same. Missing that, a run on a VM after a reboot (the lab's seed unit readdresses eth0
+  // with a metric-0 default route) moved eth0 onto br-ex beside eth1.100 and lost the host (exit 4, rolled back).
+  const s = probe('probe-vlan-nic-nm-moved');
+  t.is(s.ovsIfTypes['eth1.100'], 'system');
+  const eth0 = s.links.find((l) => l.name === 'eth0')!;
+  eth0.up = true;
+  eth0.addrs.push({ family: 'inet', local: '10.153.192.11', prefixlen: 24, scope: 'global', dynamic: false });
+  s.routes.push({ family: 4, dst: 'default', gateway: '10.153.192.1', dev: 'eth0' });
+  t.throws(() => planUplink(s, args()), { message: /br-ex already carries the uplink eth1\.100, but the uplink chosen now is eth0 \(default route\)/ });
+  t.deepEqual(planUplink(s, args({ uplink: 'eth1.100' })).filter(isTxnChange), [], 'named, the VLAN br-ex has: converged');
+});

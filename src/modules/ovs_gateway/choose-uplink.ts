@@ -25,10 +25,13 @@ export interface ChooseOptions {
 
 const fileValue = (s: GatewayState, path: string) => s.files[path]?.trim() || undefined;
 
-/** The physical (system-type) port of an OVS bridge, if it has exactly one we can use. */
+/**
+ * The physical (system-type) port of an OVS bridge, if it has exactly one we can use. ovs-vsctl leaves a
+ * system interface's type empty; NetworkManager's OVS plugin writes it out as "system" (recorded on a VM).
+ */
 export function physicalPort(s: GatewayState, bridge: string): string | undefined {
   const br = s.bridges.find((b) => b.name === bridge);
-  return br?.ports.find((p) => (s.ovsIfTypes[p] ?? '') === '' && p !== bridge);
+  return br?.ports.find((p) => ['', 'system'].includes(s.ovsIfTypes[p] ?? '') && p !== bridge);
 }
 
 const linkExists = (s: GatewayState, name: string) => s.links.some((l) => l.name === name);
