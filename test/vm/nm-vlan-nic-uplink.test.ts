@@ -5,9 +5,8 @@
 // before; the move keeps SSH on the same address; a second run and --check change nothing; after a power
 // cycle the boot oneshot makes the profiles again (NM makes the VLAN), the address is back on br-ex, and the
 // runs afterwards change nothing (idleAfterReboot: the seed unit's eth0 refused beside the VLAN, then idle).
-// Not yet seen passing whole: the first run (load 9-13) passed up to the boot (its profile comparison, then too
-// strict, stopped it); a second timed out at load 14-18 after the move; a third at load 21-24 failed the drill's
-// 180 s timing (NM took 162 s to activate). See roles/configure_ovs/README.md.
+// Passed whole (13.6 min at load 3-6) once the one-uplink refusal saw NM's `system`-typed port; before that fix
+// its run after the reboot moved eth0 onto br-ex beside the VLAN (exit 4). See roles/configure_ovs/README.md.
 import test from 'ava';
 import { sleep } from '../../src/lab/run.js';
 import { assertMovedOntoBrEx, assertSecondRunIdle, esc, recordProbe, type VmUplinkLab } from './bond-lab.js';
