@@ -32,6 +32,16 @@ export interface DhcpBond {
   reboot?(bondBefore: string): Promise<void>;
 }
 
+/** The device's IPv4 lines once they show `lease` (the rollback gives it back), or the last lines after 240 s. */
+export async function waitForLease(l: VmUplinkLab, dev: string, lease: RegExp): Promise<string> {
+  let back = '';
+  for (const until = Date.now() + 240_000; !lease.test(back) && Date.now() < until;) {
+    back = await l.sh(shellJoin(['ip', '-o', '-4', 'addr', 'show', 'dev', dev]), 60_000).catch((e: Error) => e.message);
+    if (!lease.test(back)) await sleep(3000);
+  }
+  return back;
+}
+
 /** A command on the lab's second VM (the far end: DHCP server, IPv6 router). */
 export const peerSh = (l: VmUplinkLab, cmd: string) => vmSh(l.state, l.state.hosts[1]!, cmd);
 
@@ -103,12 +113,7 @@ export async function dhcpBondScenario(t: ExecutionContext, l: VmUplinkLab, d: D
   step('injected failure run', at);
   t.is(bad.summary.exitCode, 2, failure(bad));
   t.regex(failure(bad), new RegExp(`rolled back after [\\d.]+ s: connectivity check failed: ${esc(dead)} does not answer through br-ex`));
-  let back = '';
-  for (const until = Date.now() + 240_000; !lease.test(back) && Date.now() < until;) {
-    back = await l.sh('ip -o -4 addr show dev bond0', 60_000).catch((e: Error) => e.message);
-    if (!lease.test(back)) await sleep(3000);
-  }
-  t.regex(back, lease, 'the rollback gives bond0 its lease back');
+  t.regex(await waitForLease(l, 'bond0', lease), lease, 'the rollback gives bond0 its lease back');
   step('lease back after the injected failure', at);
   t.is(await l.sh(NM_DEVICES), nmBefore, 'NetworkManager holds the bond and its ports again as before');
   t.regex(await l.sh('ip route show default'), dhcpDefault('bond0'));

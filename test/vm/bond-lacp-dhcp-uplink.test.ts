@@ -5,7 +5,7 @@ import test from 'ava';
 import { dhcpBondScenario } from './bond-dhcp.js';
 import { assertLacpPartner, lacpSwitchLab, wireCutDrill } from './lacp-lab.js';
 
-const DHCP_LAB = 'ab24lacd';
+const DHCP_LAB = 'vmlacdhcp';
 
 test.serial('DHCP on an LACP bond (NM profiles; the switch VM leases the address) on a VM: rollback, the move keeps the lease, idempotent, --check, a wire cut, reboot', async (t) => {
   t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');

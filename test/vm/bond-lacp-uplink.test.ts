@@ -16,7 +16,7 @@ import { assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, esc } from './
 import { assertLacpPartner, lacpLab, wireCutDrill } from './lacp-lab.js';
 import { BOND_LINES, idleAfterReboot, rebootKeepsBond, rollbackDrill } from './vm-drills.js';
 
-const LAB = 'ab24lacp';
+const LAB = 'vmlacp';
 const GW6 = 'fd22:7::1';
 const HOST6 = 'fd22:7::11';
 

@@ -14,8 +14,8 @@ import { activePort, assertMovedOntoBrEx, esc, BOND_SNAPSHOT, bondTheHost, failu
 import { BOND_LINES, failoverDrill, idleAfterReboot, rebootKeepsBond, rollbackDrill } from './vm-drills.js';
 import { dhcpBondScenario } from './bond-dhcp.js';
 
-const LAB = 'ab24ab';
-const DHCP_LAB = 'ab24abd';
+const LAB = 'vmab';
+const DHCP_LAB = 'vmabdhcp';
 
 test.serial('active-backup bond uplink on a VM: rollback, move with the kernel datapath, idempotent, --check, failover, reboot', async (t) => {
   t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');

@@ -9,7 +9,7 @@ import { type VmUplinkLab } from './bond-lab.js';
 import { dhcpBondScenario } from './bond-dhcp.js';
 import { assertLacpPartner, lacpSwitchLab, wireCutDrill } from './lacp-lab.js';
 
-const LAB = 'nmdb24';
+const LAB = 'vmnmlacd';
 const ACTIVE = 'nmcli -t -f NAME,DEVICE connection show --active | LC_ALL=C sort';
 const HELD = 'for d in bond0 eth1 eth2; do echo "$d $(nmcli -g GENERAL.CONNECTION device show "$d")"; done';
 
@@ -20,7 +20,7 @@ const HELD = 'for d in bond0 eth1 eth2; do echo "$d $(nmcli -g GENERAL.CONNECTIO
 // autoconnect of them (in the first run NM did that within 5 s; here not within the 45 s). A static address does not
 // wait for a carrier, so the kernel-made LACP scenario never showed it. The run rolled back (307 s); whether to NM's
 // profiles exactly was not read (the first run's rollback was). Fix to try: start the ports' activations in the
-// background once the bridge exists, before ovs-if-br-ex (nm-profiles.ts planNmActivate). Until then plan-uplink.ts refuses a bond with a dynamic
+// background once the bridge exists, before ovs-if-br-ex (nm-profiles.ts planNmActivate). Until then nm-uplink-shape.ts refuses a bond with a dynamic
 // address on the nm backend (so this scenario stops at its first move); lift that and remove `.failing` once it passes.
 test.serial.failing('nm backend, NM-made LACP bond with DHCP on a VM: rollback to NM\'s profiles, the move keeps the lease, idempotent, wire cut', async (t) => {
   t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');

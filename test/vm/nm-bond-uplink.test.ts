@@ -13,7 +13,7 @@ import test from 'ava';
 import { assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, bondTheHost, esc, vmUplinkLab, type VmUplinkLab } from './bond-lab.js';
 import { failoverDrill } from './vm-drills.js';
 
-const LAB = 'nmab24';
+const LAB = 'vmnmab';
 const NM = { configure_ovs_backend: 'nm' };
 const NM_DEVICES = 'nmcli -t -f DEVICE,TYPE,STATE device | grep -v "^lo:" | sort';
 // Compared trimmed: the lab's ssh helper's output may lose its last newline.

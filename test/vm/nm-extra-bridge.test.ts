@@ -32,8 +32,8 @@ const SETUP = [
 const PEER_PING = 'ip netns exec p1 ping -n -c5 -i0.2 -W2 192.168.77.1';
 
 test('nm backend, extra bridge br-ex1 on a second NIC: rollback exactly, move, traffic, idempotent, reboot, removal', async (t) => {
-  const l = await uplinkLab(t, 'nmv624x', 1_500_000, { nmOvs: true });
-  t.timeout(400_000, 'nmv624x: the test\'s own deadline once the lab is up');
+  const l = await uplinkLab(t, 'vmnmx', 1_500_000, { nmOvs: true });
+  t.timeout(400_000, 'vmnmx: the test\'s own deadline once the lab is up');
   await l.host.sh(SETUP);
   t.regex(await l.host.sh('nmcli -g GENERAL.CONNECTION device show eth1; ip -o -4 addr show dev eth1'), /^extra1\n.*inet 192\.168\.77\.1\/24/);
   t.regex(await l.host.sh(PEER_PING), / 0% packet loss/, 'the peer reaches eth1 before the move');

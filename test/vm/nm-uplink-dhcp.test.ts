@@ -19,12 +19,12 @@ import { labHost, type LabHost } from '../helpers/lab-host.js';
 
 test('nm backend, DHCP uplink: the lease comes back on a rollback, moves onto NM\'s ovs-if-br-ex and is there again after a reboot', async (t) => {
   // The first build of NM with OVS (minutes, once per machine) comes before the lab is up.
-  t.timeout(1_500_000, 'nmv624dh: the test\'s own deadline');
-  const dir = mkdtempSync(path.join(tmpdir(), 'hw-nmv624dh-'));
+  t.timeout(1_500_000, 'vmnmdhcp: the test\'s own deadline');
+  const dir = mkdtempSync(path.join(tmpdir(), 'hw-vmnmdhcp-'));
   let lab: LabHost | undefined;
   t.teardown(async () => { await lab?.close(); rmSync(dir, { recursive: true, force: true }); });
-  lab = await labHost('nmv624dh', { hosts: 2, nmOvs: true });
-  t.timeout(420_000, 'nmv624dh: the test\'s own deadline once the lab is up');
+  lab = await labHost('vmnmdhcp', { hosts: 2, nmOvs: true });
+  t.timeout(420_000, 'vmnmdhcp: the test\'s own deadline once the lab is up');
   const { state } = lab;
   const lease = await leaseOnEth0(state, dir, { configure_ovs_backend: 'nm' });
   const { client, mac, onHost, role } = lease;

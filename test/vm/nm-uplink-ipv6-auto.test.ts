@@ -12,8 +12,8 @@ import test from 'ava';
 import { ipv6AutoScenario } from '../roles-lab/ipv6-auto-scenario.js';
 
 test.serial('nm backend, DHCPv6 uplink (NM, RAs managed): rollback exactly, the same lease and RA route on br-ex, idempotent, back after a reboot', (t) =>
-  ipv6AutoScenario(t, 'nmv624d6', 'dhcp6', 'fd5c:62', { nmOvs: true, reboot: true }));
+  ipv6AutoScenario(t, 'vmnmdhcp6', 'dhcp6', 'fd5c:62', { nmOvs: true, reboot: true }));
 test.serial('nm backend, SLAAC and DHCPv6 together (RAs managed, prefix autonomous): both addresses and the RA route on br-ex, idempotent, back after a reboot', (t) =>
-  ipv6AutoScenario(t, 'nmv624mx', 'mixed', 'fd5c:64', { nmOvs: true, reboot: true }));
+  ipv6AutoScenario(t, 'vmnmmixed', 'mixed', 'fd5c:64', { nmOvs: true, reboot: true }));
 test.serial('nm backend, SLAAC on the session\'s own uplink eth0 (NM): rollback exactly, the same address and RA route on br-ex, idempotent, back after a reboot', (t) =>
-  ipv6AutoScenario(t, 'nmv624sl', 'slaac', 'fd5c:63', { nmOvs: true, reboot: true }));
+  ipv6AutoScenario(t, 'vmnmsl6', 'slaac', 'fd5c:63', { nmOvs: true, reboot: true }));

@@ -115,5 +115,5 @@ async function afterReboot(t: ExecutionContext, l: VmUplinkLab, lab: string, was
   t.deepEqual((await role()).changed, [], 'a run after the reboot');
 }
 
-test.serial('nm backend, dual-stack static uplink (NM profile): rollback exactly, IPv6 on ovs-if-br-ex, idempotent, back after a reboot', (t) => scenario(t, 'nmv624ds', 'fd5c:8b', false));
-test.serial('nm backend, IPv6-only static uplink (hostwire over IPv6): rollback exactly, IPv6 on ovs-if-br-ex, idempotent', (t) => scenario(t, 'nmv624v6', 'fd5c:8c', true));
+test.serial('nm backend, dual-stack static uplink (NM profile): rollback exactly, IPv6 on ovs-if-br-ex, idempotent, back after a reboot', (t) => scenario(t, 'vmnmdual', 'fd5c:8b', false));
+test.serial('nm backend, IPv6-only static uplink (hostwire over IPv6): rollback exactly, IPv6 on ovs-if-br-ex, idempotent', (t) => scenario(t, 'vmnmv6only', 'fd5c:8c', true));

@@ -29,7 +29,7 @@ const V6 = 'ip -o -6 addr show dev DEV scope global -tentative | awk \'{print $4
 const noLifetimes = (s: string) => s.replace(/ expires \d+sec/g, '');
 
 test('nm backend, SLAAC uplink (NetworkManager\'s own): rollback exactly, the same address and RA route on br-ex, idempotent', async (t) => {
-  const l = await uplinkLab(t, 'nmv6k23s', 1_500_000, { nmOvs: true });
+  const l = await uplinkLab(t, 'vmnmslaac', 1_500_000, { nmOvs: true });
   t.timeout(290_000, 'nmv6k23s: the test\'s own deadline once the lab is up');
   await l.host.sh(SETUP);
   let eth9 = '';

@@ -13,7 +13,7 @@ import { assertMovedOntoBrEx, assertSecondRunIdle, esc, recordProbe, type VmUpli
 import { VLAN, vlanLab, vlanOnNic, vlanSnapshot } from './vlan-lab.js';
 import { idleAfterReboot, rebootUntil, rollbackDrill } from './vm-drills.js';
 
-const LAB = 'nmvlan24v';
+const LAB = 'vmnmvlan';
 const DEV = `eth1.${VLAN.id}`;
 const SNAP = vlanSnapshot(DEV);
 const NM_DEVICES = `nmcli -t -f DEVICE,TYPE,STATE device | grep -v "^lo:\\|^${DEV}:" | sort`;

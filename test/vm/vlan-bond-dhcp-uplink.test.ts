@@ -9,7 +9,7 @@
 // bond over under br-ex (the gap is logged), and after a power cycle the boot oneshot brings the same lease
 // back on br-ex (networkd's DHCP client there again, its /run file made anew).
 import test from 'ava';
-import { sleep } from '../../src/lab/run.js';
+import { waitForLease } from './bond-dhcp.js';
 import { activePort, assertMovedOntoBrEx, assertSecondRunIdle, esc, failure } from './bond-lab.js';
 import { failoverDrill, rebootUntil } from './vm-drills.js';
 import { VLAN, VLAN_SNAPSHOT, vlanLab, vlanTheHost } from './vlan-lab.js';
@@ -43,12 +43,7 @@ test.serial('DHCP on a VLAN on an active-backup bond (NetworkManager profiles): 
   step('injected failure run', at);
   t.is(bad.summary.exitCode, 2, failure(bad));
   t.regex(failure(bad), new RegExp(`rolled back after [\\d.]+ s: connectivity check failed: ${esc(dead)} does not answer through br-ex`));
-  let back = '';
-  for (const until = Date.now() + 240_000; !lease.test(back) && Date.now() < until;) {
-    back = await l.sh(`ip -o -4 addr show dev ${VLAN.dev}`, 60_000).catch((e: Error) => e.message);
-    if (!lease.test(back)) await sleep(3000);
-  }
-  t.regex(back, lease, 'the rollback gives the VLAN its lease back');
+  t.regex(await waitForLease(l, VLAN.dev, lease), lease, 'the rollback gives the VLAN its lease back');
   step('lease back after the injected failure', at);
   t.is(await l.sh(nmDevices), nmBefore, 'NetworkManager holds the bond, its ports and the VLAN again as before');
   t.regex(await l.sh('ip route show default'), new RegExp(`default via ${esc(VLAN.gw4)} dev ${esc(VLAN.dev)} proto dhcp`));

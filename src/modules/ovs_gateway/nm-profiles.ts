@@ -3,7 +3,6 @@
 // The commands become <bridge>.nm (a small sh script: `up` creates and activates, `down` deletes)
 // that the host script runs inside the same commit-confirmed transaction.
 import { createHash } from 'node:crypto';
-import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { BridgeEnv, UplinkConfig } from './env.js';
 import type { Ipv6Auto } from './ipv6-auto.js';
@@ -72,24 +71,6 @@ export const nmIaid = (iaid: number) => (iaid >>> 0).toString(16).padStart(8, '0
  */
 function nmDhcp6Words(v6: Ipv6Auto): string[] {
   return v6.duid && v6.iaid !== undefined ? ['ipv6.dhcp-duid', v6.duid, 'ipv6.dhcp-iaid', nmIaid(v6.iaid)] : [];
-}
-
-/**
- * What the nm backend moves of IPv6 from router advertisements: NetworkManager's own SLAAC (a profile with
- * ipv6.method auto) with one address, made again on br-ex through its interface identifier, and/or NM's
- * DHCPv6 lease that the RAs asked for (managed), taken again with the same DUID and IAID. Several SLAAC
- * addresses, DHCPv6 without RAs and the kernel's SLAAC outside NM are not proven there: refused, naming the
- * ovs backend.
- */
-export function assertNmIpv6(u: UplinkConfig): void {
-  const v6 = u.v6;
-  if (!v6) return;
-  const dhcp6 = v6.method === 'dhcp' || Boolean(v6.duid) || v6.iaid !== undefined;
-  const why = !u.nmConn ? `the kernel's own ${dhcp6 ? 'DHCPv6' : 'SLAAC'} (no NetworkManager profile)`
-    : v6.method === 'dhcp' ? 'DHCPv6 without router advertisements'
-      : dhcp6 && (!v6.duid || v6.iaid === undefined) ? 'DHCPv6 whose DUID and IAID NetworkManager does not show'
-        : v6.tokens.length > 1 || (!dhcp6 && v6.tokens.length !== 1) ? `${v6.tokens.length} SLAAC addresses (NetworkManager takes one ipv6.token)` : undefined;
-  if (why) throw new HostwireError('bad-input', `ovs_gateway: ${u.iface}'s IPv6 comes from ${why}; the nm backend moves static IPv6, NetworkManager's SLAAC (one address) and its DHCPv6 under router advertisements only so far - use backend: ovs (configure_ovs_backend: ovs)`);
 }
 
 /** The `up` commands (pure; unit-tested against recorded nmcli behaviour). */

@@ -8,7 +8,8 @@ import type { OvsGatewayArgs } from './args.js';
 import { chooseUplink } from './choose-uplink.js';
 import { desiredEnv, driftOf, envPath } from './desired.js';
 import { renderEnv, renderPrev, type BridgeEnv, type UplinkConfig } from './env.js';
-import { assertNmIpv6, planNmProfiles } from './nm-profiles.js';
+import { planNmProfiles } from './nm-profiles.js';
+import { assertNmUplinkShape } from './nm-uplink-shape.js';
 import type { GatewayState } from './parse.js';
 import { HINT_FILES } from './probe.js';
 import { BOOT_UNIT, BOOT_UNIT_PATH, BOOT_UNIT_TEXT, SCRIPT, SCRIPT_PATH } from './script/index.js';
@@ -37,32 +38,14 @@ export function chooseBackend(s: GatewayState, a: OvsGatewayArgs): 'ovs' | 'nm' 
   return s.nm.running && s.nm.ovsPlugin ? 'nm' : 'ovs';
 }
 
-/** Bond modes whose failover under NM's bond profile is proven on a VM (the others are refused on the nm backend). */
-const NM_BOND_MODES = ['802.3ad', 'active-backup'];
-
 const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
 
 function bridgeChange(s: GatewayState, u: { config: UplinkConfig; moved: boolean }, e: BridgeEnv, primary: boolean): TxnChange[] {
   const drift = driftOf(s, e);
   if (drift.length === 0) return [];
-  if (e.backend === 'nm') assertNmIpv6(u.config);
+  if (e.backend === 'nm') assertNmUplinkShape(u.config);
   const device = u.config.device;
-  if (device && device.kind !== 'nic') {
-    // A VLAN on a NIC is proven on a VM (test/vm/nm-vlan-nic-uplink.test.ts); a VLAN on a bond is not: refused.
-    if (e.backend === 'nm' && device.kind === 'vlan' && device.parentBond) {
-      throw new HostwireError('bad-input', `ovs_gateway: the uplink ${e.uplink} is a VLAN on the bond ${device.parent}; the nm backend moves NICs, LACP and active-backup bonds and VLANs on a NIC only so far - use backend: ovs (configure_ovs_backend: ovs)`);
-    }
-    if (!u.moved) assertUplinkCarrier(s, e.uplink, device);
-    // Proven on VMs under NM's bond profile: LACP and active-backup (a cable cut carried by the other port).
-    if (e.backend === 'nm' && device.kind === 'bond' && !NM_BOND_MODES.includes(device.options[1] ?? '')) {
-      throw new HostwireError('bad-input', `ovs_gateway: the uplink ${e.uplink} is a ${device.options[1] ?? ''} bond; the nm backend moves LACP (802.3ad) and active-backup bonds only so far - use backend: ovs (configure_ovs_backend: ovs)`);
-    }
-    // A dynamic address on a bond waits for a carrier while ovs-if-br-ex activates, before the ports' profiles
-    // are up: on a VM NM's 45 s DHCP timeout failed the move (rolled back). Refused until the order is fixed.
-    if (e.backend === 'nm' && device.kind === 'bond' && (u.config.method === 'dhcp' || u.config.v6)) {
-      throw new HostwireError('bad-input', `ovs_gateway: the uplink ${e.uplink} is a bond with a ${u.config.method === 'dhcp' ? 'DHCP' : 'SLAAC/DHCPv6'} address; the nm backend moves bonds with static addresses only so far (its br-ex profile waited for the lease before the bond's ports were up) - use backend: ovs (configure_ovs_backend: ovs)`);
-    }
-  }
+  if (device && device.kind !== 'nic' && !u.moved) assertUplinkCarrier(s, e.uplink, device);
   if (e.backend === 'nm' && !u.moved) u = { ...u, config: withNmUnmanaged(s, u.config) };
   const before = s.files[envPath(e.bridge)] ?? `${e.uplink}: ${u.config.method} ${u.config.addrs.join(' ')} mtu ${u.config.mtu} mac ${u.config.mac}\n`;
   return [{
