@@ -3,7 +3,7 @@
 export default {
   files: ['dist/test/vm/**/*.test.js'],
   // Above every VM test's own deadline (t.timeout), so the test's deadline fires first and its teardown runs.
-  timeout: '30m',
+  timeout: '45m',
   concurrency: 1,
   workerThreads: false,
   require: ['./dist/test/helpers/lab-owner.js'],

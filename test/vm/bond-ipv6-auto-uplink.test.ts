@@ -7,6 +7,7 @@
 import test from 'ava';
 import { vmUplinkLab } from './bond-lab.js';
 import { ipv6AutoBondScenario, type V6Kind } from './bond-ipv6-auto.js';
+import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
 const SCENARIOS: [V6Kind, string, string, string][] = [
   ['slaac', 'v6vm24s', 'fd24:51', 'SLAAC (NM) on an active-backup bond on a VM: rollback, the move keeps the address and RA route'],
@@ -19,7 +20,7 @@ const SCENARIOS: [V6Kind, string, string, string][] = [
 // (killed by its watchdog; the apply failed and rolled back). DHCPv6 has not run yet. Remove `.failing` once both pass.
 for (const [kind, lab, prefix, title] of SCENARIOS) {
   test.serial.failing(`${title}, idempotent, --check, reboot`, async (t) => {
-    t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+    t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
     const started = Date.now();
     const l = await vmUplinkLab(t, lab, 3, { hosts: 2, vms: 2 });
     await ipv6AutoBondScenario(t, l, lab, kind, prefix);

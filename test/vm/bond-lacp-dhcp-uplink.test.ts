@@ -4,11 +4,12 @@
 import test from 'ava';
 import { dhcpBondScenario } from './bond-dhcp.js';
 import { assertLacpPartner, lacpSwitchLab, wireCutDrill } from './lacp-lab.js';
+import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
 const DHCP_LAB = 'vmlacdhcp';
 
 test.serial('DHCP on an LACP bond (NM profiles; the switch VM leases the address) on a VM: rollback, the move keeps the lease, idempotent, --check, a wire cut, reboot', async (t) => {
-  t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const started = Date.now();
   const lab = await lacpSwitchLab(t, DHCP_LAB);
   await dhcpBondScenario(t, lab.l, {

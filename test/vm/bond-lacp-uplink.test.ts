@@ -15,6 +15,7 @@ import { labPing } from '../helpers/lab-ping.js';
 import { assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, esc } from './bond-lab.js';
 import { assertLacpPartner, lacpLab, wireCutDrill } from './lacp-lab.js';
 import { BOND_LINES, idleAfterReboot, rebootKeepsBond, rollbackDrill } from './vm-drills.js';
+import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
 const LAB = 'vmlacp';
 const GW6 = 'fd22:7::1';
@@ -22,7 +23,7 @@ const HOST6 = 'fd22:7::11';
 
 test.serial('LACP bond uplink on a VM (far end: a second VM bonding the wires): dual-stack, rollback, move, idempotent, --check, failover, reboot', async (t) => {
   const started = Date.now();
-  t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const step = (what: string, since: number) => t.log(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
   let at = Date.now();
   const lab = await lacpLab(t, LAB);

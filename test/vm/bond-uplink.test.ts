@@ -13,12 +13,13 @@ import { labPing } from '../helpers/lab-ping.js';
 import { activePort, assertMovedOntoBrEx, esc, BOND_SNAPSHOT, bondTheHost, failure, longestGap, vmUplinkLab } from './bond-lab.js';
 import { BOND_LINES, failoverDrill, idleAfterReboot, rebootKeepsBond, rollbackDrill } from './vm-drills.js';
 import { dhcpBondScenario } from './bond-dhcp.js';
+import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
 const LAB = 'vmab';
 const DHCP_LAB = 'vmabdhcp';
 
 test.serial('active-backup bond uplink on a VM: rollback, move with the kernel datapath, idempotent, --check, failover, reboot', async (t) => {
-  t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const l = await vmUplinkLab(t, LAB, 3);
   const step = (what: string, since: number) => t.log(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
   let at = Date.now();
@@ -94,7 +95,7 @@ test.serial('active-backup bond uplink on a VM: rollback, move with the kernel d
 // reboot once exited 4 ("unreachable since the move"): the lab's seed unit readdresses eth0 at boot, and the run
 // added eth0 to br-ex beside bond0; validate.ts assertOneUplink refuses that now (idleAfterReboot asserts it).
 test.serial('DHCP on an active-backup bond (NM profiles) on a VM: rollback, the move keeps the lease, idempotent, --check, failover, reboot', async (t) => {
-  t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const started = Date.now();
   const l = await vmUplinkLab(t, DHCP_LAB, 3, { hosts: 2, vms: 2 });
   await dhcpBondScenario(t, l, {

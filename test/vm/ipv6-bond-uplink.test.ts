@@ -14,13 +14,14 @@ import { shellJoin } from '../../src/transports/quote.js';
 import { labPing } from '../helpers/lab-ping.js';
 import { activePort, assertMovedOntoBrEx, assertSecondRunIdle, atAddress, BOND_SNAPSHOT, esc, recordProbe, vmUplinkLab } from './bond-lab.js';
 import { failoverDrill, rebootUntil, refusedWithPortDown, rollbackDrill } from './vm-drills.js';
+import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
 const LAB = 'vmx23v6';
 const GW6 = 'fd21:6::1';
 const HOST6 = 'fd21:6::11';
 
 test.serial('IPv6-only bond uplink on a VM: a port down refused, rollback, move over IPv6, idempotent, --check, failover, reboot', async (t) => {
-  t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const started = Date.now();
   const step = (what: string, since: number) => t.log(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
   const lab = await vmUplinkLab(t, LAB, 3);

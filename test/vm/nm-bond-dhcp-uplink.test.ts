@@ -8,6 +8,7 @@ import test from 'ava';
 import { type VmUplinkLab } from './bond-lab.js';
 import { dhcpBondScenario } from './bond-dhcp.js';
 import { assertLacpPartner, lacpSwitchLab, wireCutDrill } from './lacp-lab.js';
+import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
 const LAB = 'vmnmlacd';
 const ACTIVE = 'nmcli -t -f NAME,DEVICE connection show --active | LC_ALL=C sort';
@@ -23,7 +24,7 @@ const HELD = 'for d in bond0 eth1 eth2; do echo "$d $(nmcli -g GENERAL.CONNECTIO
 // background once the bridge exists, before ovs-if-br-ex (nm-profiles.ts planNmActivate). Until then nm-uplink-shape.ts refuses a bond with a dynamic
 // address on the nm backend (so this scenario stops at its first move); lift that and remove `.failing` once it passes.
 test.serial.failing('nm backend, NM-made LACP bond with DHCP on a VM: rollback to NM\'s profiles, the move keeps the lease, idempotent, wire cut', async (t) => {
-  t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const started = Date.now();
   const lab = await lacpSwitchLab(t, LAB, { nmOvs: true });
   const l: VmUplinkLab = { ...lab.l, role: (vars = {}, check = false) => lab.l.role({ configure_ovs_backend: 'nm', ...vars }, check) };

@@ -8,12 +8,13 @@ import test from 'ava';
 import { sleep } from '../../src/lab/run.js';
 import { assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, CONFIRM_TIMEOUT, esc, failure, journalSeconds, type VmUplinkLab } from './bond-lab.js';
 import { lacpLab, wireCutDrill } from './lacp-lab.js';
+import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
 const LAB = 'nmbond23l';
 const NM_DEVICES = 'nmcli -t -f DEVICE,TYPE,STATE device | grep -v "^lo:" | sort';
 
 test.serial('nm backend, LACP bond uplink on a VM: rollback exactly, move with the options kept, idempotent, wire cut', async (t) => {
-  t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const step = (what: string, since: number) => t.log(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
   let at = Date.now();
   const lab = await lacpLab(t, LAB, { nmOvs: true });

@@ -12,6 +12,7 @@
 import test from 'ava';
 import { assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, bondTheHost, esc, vmUplinkLab, type VmUplinkLab } from './bond-lab.js';
 import { failoverDrill } from './vm-drills.js';
+import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
 const LAB = 'vmnmab';
 const NM = { configure_ovs_backend: 'nm' };
@@ -24,7 +25,7 @@ const PROFILES = 'br-ex:ovs-bridge:br-ex\novs-if-br-ex:ovs-interface:br-ex\novs-
   + 'ovs-port-phys0:ovs-port:bond0\novs-slave-eth1:802-3-ethernet:eth1\novs-slave-eth2:802-3-ethernet:eth2\n';
 
 test.serial('nm backend, active-backup bond uplink on a VM: move into NM bond profiles, idempotent, failover', async (t) => {
-  t.timeout(27 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const base = await vmUplinkLab(t, LAB, 3, { nmOvs: true });
   const l: VmUplinkLab = { ...base, role: (vars = {}, check = false) => base.role({ ...NM, ...vars }, check) };
   // Figures also on stderr as they come: a run cut off by the tier's timeout keeps them.

@@ -12,12 +12,13 @@ import { ACTIVE_PROFILES, brExProfiles, NM_DEVICES } from '../helpers/nm-backend
 import { SNAPSHOT } from '../roles-lab/uplink-helpers.js';
 import { assertSecondRunIdle, esc, failure, vmUplinkLab } from './bond-lab.js';
 import { rebootUntil } from './vm-drills.js';
+import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
 const LAB = 'nmv6k23vm';
 const NM = { configure_ovs_backend: 'nm' };
 
 test.serial('nm backend on the kernel datapath (VM): rollback exactly, move into NM profiles, SSH, traffic, idempotent, reboot', async (t) => {
-  t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const started = Date.now();
   const step = (what: string, since: number) => t.log(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
   const l = await vmUplinkLab(t, LAB, 1, { nmOvs: true });

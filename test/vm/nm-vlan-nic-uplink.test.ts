@@ -12,6 +12,7 @@ import { sleep } from '../../src/lab/run.js';
 import { assertMovedOntoBrEx, assertSecondRunIdle, esc, recordProbe, type VmUplinkLab } from './bond-lab.js';
 import { VLAN, vlanLab, vlanOnNic, vlanSnapshot } from './vlan-lab.js';
 import { idleAfterReboot, rebootUntil, rollbackDrill } from './vm-drills.js';
+import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
 const LAB = 'vmnmvlan';
 const DEV = `eth1.${VLAN.id}`;
@@ -35,7 +36,7 @@ async function activeProfiles(l: VmUplinkLab): Promise<string> {
 }
 
 test.serial('nm backend, VLAN on a NIC on a VM: rollback exactly, move into a vlan profile, idempotent, --check, reboot', async (t) => {
-  t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const started = Date.now();
   const step = (what: string, since: number) => t.log(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
   let at = Date.now();

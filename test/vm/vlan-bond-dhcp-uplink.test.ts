@@ -13,12 +13,13 @@ import { waitForLease } from './bond-dhcp.js';
 import { activePort, assertMovedOntoBrEx, assertSecondRunIdle, esc, failure } from './bond-lab.js';
 import { failoverDrill, rebootUntil } from './vm-drills.js';
 import { VLAN, VLAN_SNAPSHOT, vlanLab, vlanTheHost } from './vlan-lab.js';
+import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
 const LAB = 'vm22dhcp';
 const BOND_LINES = 'grep -E "^(Bonding Mode|Primary Slave|MII Polling|Up Delay|Down Delay|Slave Interface)" /proc/net/bonding/bond0';
 
 test.serial('DHCP on a VLAN on an active-backup bond (NetworkManager profiles): rollback, the move keeps the lease and its route, idempotent, --check, failover, reboot', async (t) => {
-  t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const started = Date.now();
   const step = (what: string, since: number) => t.log(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
   const v = await vlanLab(t, LAB, { dhcp: true });

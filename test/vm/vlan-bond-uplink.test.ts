@@ -14,6 +14,7 @@ import { labPing } from '../helpers/lab-ping.js';
 import { activePort, assertMovedOntoBrEx, assertSecondRunIdle, esc, longestGap, type VmUplinkLab } from './bond-lab.js';
 import { rollbackDrill } from './vm-drills.js';
 import { VLAN, VLAN_SNAPSHOT, vlanLab, vlanTheHost } from './vlan-lab.js';
+import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
 const LAB = 'v21vlan';
 
@@ -37,7 +38,7 @@ async function ping6(l: VmUplinkLab) {
 }
 
 test.serial('VLAN on an active-backup bond, dual-stack static: rollback, move, idempotent, --check, failover, reboot', async (t) => {
-  t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const started = Date.now();
   const step = (what: string, since: number) => t.log(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
   const v = await vlanLab(t, LAB);

@@ -8,6 +8,7 @@ import test from 'ava';
 import { assertMovedOntoBrEx, assertSecondRunIdle, esc, type VmUplinkLab } from './bond-lab.js';
 import { VLAN, vlanLab, vlanOnNic, vlanSnapshot } from './vlan-lab.js';
 import { rebootUntil, rollbackDrill } from './vm-drills.js';
+import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
 const LAB = 'vm22vnic';
 const DEV = `eth1.${VLAN.id}`;
@@ -23,7 +24,7 @@ async function assertOnBrEx(t: import('ava').ExecutionContext, l: VmUplinkLab, m
 }
 
 test.serial('VLAN on a plain NIC, dual-stack static: rollback, move, idempotent, --check, reboot', async (t) => {
-  t.timeout(27 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const started = Date.now();
   const step = (what: string, since: number) => t.log(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
   const v = await vlanLab(t, LAB);
