@@ -3,7 +3,7 @@ import { BadInputError } from '../errors.js';
 import { hostRunning } from './health.js';
 import { checkLabName, DEFAULT_LAB, parseHostName } from './names.js';
 import { bootHost } from './nspawn.js';
-import { resetHostNetwork } from './network.js';
+import { ipv6OnlyAddress, resetHostNetwork } from './network.js';
 import { listLabNames, readState, writeState, type HostKind, type HostState, type LabCapabilities, type LabState } from './state.js';
 import { killHost, removeCgroupTree } from './teardown.js';
 import { waitForHost, type HostReadiness } from './wait.js';
@@ -69,8 +69,9 @@ export async function labReboot(host: string, options: { name?: string; timeoutM
     await writeState(state);
     return ready;
   }
-  await resetHostNetwork(state, h, state.rootfs);
+  const v6only = await ipv6OnlyAddress(h);
+  await resetHostNetwork(state, h, state.rootfs, !v6only);
   Object.assign(h, await bootHost(h));
   await writeState(state);
-  return waitForHost(state, h, started + (options.timeoutMs ?? 60_000), started);
+  return waitForHost(state, v6only ? { ...h, ip: v6only } : h, started + (options.timeoutMs ?? 60_000), started);
 }

@@ -1,6 +1,8 @@
 // Lab wiring: a private namespace holding a bridge, and per host a namespace whose eth0 is a veth
 // into that bridge. Every `ip` call names a lab namespace; the machine's own namespace is never touched.
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
+import { isIPv6 } from 'node:net';
+import { BadInputError } from '../errors.js';
 import { run } from './run.js';
 import type { HostState, LabState } from './state.js';
 
@@ -28,8 +30,8 @@ export async function createLabNetwork(state: LabState): Promise<void> {
  * The host's namespace with eth0 configured before boot (address + default route). NetworkManager
  * in the host sees eth0 as "connected (externally)" and leaves it alone.
  */
-/** Returns false when tx offload could not be turned off (no ethtool in the rootfs). */
-export async function createHostNetwork(state: LabState, host: HostState, rootfs: string): Promise<boolean> {
+/** Returns false when tx offload could not be turned off (no ethtool in the rootfs). `ipv4` false: eth0 only up. */
+export async function createHostNetwork(state: LabState, host: HostState, rootfs: string, ipv4 = true): Promise<boolean> {
   await ip(['netns', 'add', host.netns]);
   await ip(['-n', host.netns, 'link', 'set', 'lo', 'up']);
   // Both ends are created directly inside their namespaces.
@@ -37,9 +39,9 @@ export async function createHostNetwork(state: LabState, host: HostState, rootfs
   await ip(['link', 'add', host.veth, 'netns', state.netns, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', host.netns, 'address', hostMac(host.ip)]);
   await ip(['-n', state.netns, 'link', 'set', host.veth, 'master', state.bridge]);
   await ip(['-n', state.netns, 'link', 'set', host.veth, 'up']);
-  await ip(['-n', host.netns, 'addr', 'add', `${host.ip}/24`, 'dev', 'eth0']);
+  if (ipv4) await ip(['-n', host.netns, 'addr', 'add', `${host.ip}/24`, 'dev', 'eth0']);
   await ip(['-n', host.netns, 'link', 'set', 'eth0', 'up']);
-  await ip(['-n', host.netns, 'route', 'add', 'default', 'via', state.subnet.gateway]);
+  if (ipv4) await ip(['-n', host.netns, 'route', 'add', 'default', 'via', state.subnet.gateway]);
   return disableTxOffload(state.netns, host.veth, rootfs);
 }
 
@@ -49,10 +51,28 @@ export function hostMac(ip: string): string {
 }
 
 /**
- * A power cycle resets the NIC: the host's namespace (links, addresses, routes, nftables, per-namespace
- * sysctls) is made anew with only eth0 as `lab up` left it. The old lab-side veth dies with its peer.
+ * An IPv6-only host (its lab IPv4 address dropped, e.g. an NM profile with ipv4.method disabled) writes the
+ * IPv6 address it answers SSH at into this file: a power cycle then brings eth0 up without the lab's IPv4
+ * address and default route (they would come back beside the host's own configuration), and `lab reboot`
+ * waits for the host at that address (the caller's known_hosts must name it). nspawn hosts only.
  */
-export async function resetHostNetwork(state: LabState, host: HostState, rootfs: string): Promise<void> {
+export const IPV6_ONLY_MARKER = '/var/lib/hostwire/lab-ipv6-only';
+
+/** The address in the host's IPV6_ONLY_MARKER (read from its overlay's upper dir), or undefined without one. */
+export async function ipv6OnlyAddress(host: HostState): Promise<string | undefined> {
+  const text = await readFile(`${host.dir}/upper${IPV6_ONLY_MARKER}`, 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  const addr = text.trim();
+  if (!isIPv6(addr)) throw new BadInputError(`${host.name}: ${IPV6_ONLY_MARKER} holds ${JSON.stringify(addr.slice(0, 80))}; expected one IPv6 address (the one the host answers SSH at)`);
+  return addr;
+}
+
+/**
+ * A power cycle resets the NIC: the host's namespace (links, addresses, routes, nftables, per-namespace
+ * sysctls) is made anew with only eth0 as `lab up` left it (`ipv4` false: eth0 without its address). The old
+ * lab-side veth dies with its peer.
+ */
+export async function resetHostNetwork(state: LabState, host: HostState, rootfs: string, ipv4 = true): Promise<void> {
   await deleteNetns(host.netns);
   let gone = false;
   for (let i = 0; i < 50 && !gone; i++) {
@@ -61,7 +81,7 @@ export async function resetHostNetwork(state: LabState, host: HostState, rootfs:
   }
   // The kernel tears a namespace down asynchronously (slow under load): remove the old veth ourselves.
   if (!gone) await run('ip', ['-n', state.netns, 'link', 'del', host.veth], { check: false });
-  await createHostNetwork(state, host, rootfs);
+  await createHostNetwork(state, host, rootfs, ipv4);
 }
 
 /**

@@ -4,14 +4,14 @@ import test from 'ava';
 import { parse } from 'yaml';
 import { mirrorLines, parseDeb822Sources, parseOneLineSources, machineMirrorLines } from '../../src/lab/apt-sources.js';
 import { parseMountPoints, withLock } from '../../src/lab/fs-util.js';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { parseNetnsList } from '../../src/lab/network.js';
+import { IPV6_ONLY_MARKER, ipv6OnlyAddress, parseNetnsList } from '../../src/lab/network.js';
 import { allocateSubnet, hostIp } from '../../src/lab/subnet.js';
 import { checkLabName, isLabNetns, parseHostName } from '../../src/lab/names.js';
 import { labInventory, labInventoryYaml } from '../../src/lab/inventory.js';
 import { rootfsKey } from '../../src/lab/rootfs.js';
-import type { LabState } from '../../src/lab/state.js';
+import type { HostState, LabState } from '../../src/lab/state.js';
 
 const fixture = (name: string): string => new URL(`../../../test/lab/fixtures/${name}`, import.meta.url).pathname;
 const read = (name: string): string => readFileSync(fixture(name), 'utf8');
@@ -109,4 +109,16 @@ test('a lock left by a dead process (interrupted build) is taken over; a live on
   t.false(existsSync(`${dir}/l`));
   writeFileSync(`${dir}/l`, String(process.pid));
   await t.throwsAsync(withLock(`${dir}/l`, async () => 'never', 600), { message: /timed out waiting for lock/ });
+});
+
+test('an IPv6-only host\'s marker in its overlay: the address lab reboot waits at; none without it; anything else refused', async (t) => {
+  const dir = mkdtempSync('/tmp/hw-lab-marker-');
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const host = { name: 'lab-1', dir } as HostState;
+  t.is(await ipv6OnlyAddress(host), undefined, 'no marker: eth0 seeded with the lab\'s IPv4 address');
+  mkdirSync(`${dir}/upper/var/lib/hostwire`, { recursive: true });
+  writeFileSync(`${dir}/upper${IPV6_ONLY_MARKER}`, 'fd5c:8c::11\n');
+  t.is(await ipv6OnlyAddress(host), 'fd5c:8c::11');
+  writeFileSync(`${dir}/upper${IPV6_ONLY_MARKER}`, '10.1.2.3; reboot\n');
+  await t.throwsAsync(() => ipv6OnlyAddress(host), { message: /lab-1: \/var\/lib\/hostwire\/lab-ipv6-only holds "10\.1\.2\.3; reboot"; expected one IPv6 address/ });
 });
