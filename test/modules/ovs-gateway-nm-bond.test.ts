@@ -23,7 +23,7 @@ const device = { kind: 'bond' as const, options: OPTS, members: ['eth1', 'eth2']
 const u: UplinkConfig = { iface: 'bond0', mac: '42:38:b8:8b:a2:fb', mtu: 1500, method: 'static', addrs: ['10.132.178.11/24'], routes: ['default via 10.132.178.1'], gateways: ['10.132.178.1'], device, nmUnmanaged: ['eth1', 'eth2'] };
 const e: BridgeEnv = { bridge: 'br-ex', uplink: 'bond0', mac: u.mac, mtu: 1500, method: 'static', addrs: u.addrs, routes: ['default via 10.132.178.1 metric 48'], metric: 48, datapath: 'system', dropIngress: false, check: ['10.132.178.1'], backend: 'nm', device };
 const rec = sections(caseText('nm-bond-br-ex.txt'));
-const LINK_LOCAL = /^if \[ -e \/proc\/sys\/net\/ipv6\/conf\/bond0\/addr_gen_mode \].*\n/m;
+const LINK_LOCAL = /^if \[ "\$\(cat \/proc\/sys\/net\/ipv6\/conf\/bond0\/disable_ipv6 .*\nif \[ -e \/proc\/sys\/net\/ipv6\/conf\/bond0\/addr_gen_mode \].*\n/m;
 
 test('the staged script that moved the bond is the one planned: bond profile under ovs-port-phys0, ports by the bond\'s UUID', (t) => {
   const script = planNmProfiles(u, e, true).join('\n');
@@ -38,7 +38,11 @@ test('the staged script that moved the bond is the one planned: bond profile und
 
 test('after its ports, the bond gets its IPv6 link-local back (NM gives a port none): the failover\'s NA tells the far end', (t) => {
   const script = planNmProfiles(u, e, true).join('\n');
-  t.regex(script, /nmcli --wait 60 connection up ovs-slave-eth2\nif \[ -e \/proc\/sys\/net\/ipv6\/conf\/bond0\/addr_gen_mode \]; then echo 0 >\/proc\/sys\/net\/ipv6\/conf\/bond0\/addr_gen_mode; fi\nnmcli connection modify --temporary ovs-if-br-ex connection\.autoconnect yes/);
+  const conf = '\\/proc\\/sys\\/net\\/ipv6\\/conf\\/bond0';
+  t.regex(script, new RegExp(`nmcli --wait 60 connection up ovs-slave-eth2\n`
+    // IPv6 disabled on the host (the bond made with disable_ipv6 1): the bond alone gets it back, without RAs.
+    + `if \\[ "\\$\\(cat ${conf}\\/disable_ipv6 2>\\/dev\\/null\\)" = 1 \\]; then echo 0 >${conf}\\/accept_ra && echo 0 >${conf}\\/disable_ipv6; fi\n`
+    + `if \\[ -e ${conf}\\/addr_gen_mode \\]; then echo 0 >${conf}\\/addr_gen_mode; fi\nnmcli connection modify --temporary ovs-if-br-ex connection\\.autoconnect yes`));
   const vlan = { kind: 'vlan' as const, id: 100, protocol: '802.1Q', parent: 'eth1' };
   t.notRegex(planNmProfiles({ ...u, iface: 'eth1.100', device: vlan }, { ...e, uplink: 'eth1.100', device: vlan }, true).join('\n'), /addr_gen_mode/, 'a VLAN is not a bond');
 });

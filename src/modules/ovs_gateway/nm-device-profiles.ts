@@ -79,12 +79,16 @@ export function nmDevicePrepare(e: BridgeEnv): string[] {
  * an active-backup bond under br-ex failed over silently and a switch kept the MAC on the dead port (VM, one
  * end of the active port's wire cut: 248 of 300 pings lost, 12.4 s and not back; with the link-local 1-5 lost,
  * as the kernel-made bond of the ovs backend has it). eui64: the kernel's default, from the bond's MAC.
+ * On a host with IPv6 disabled (disable_ipv6 1, the bond made with it) there is no link-local to make, so the
+ * bond alone gets IPv6 back without router advertisements (accept_ra 0 first): the link-local and nothing else.
  */
 export function nmDeviceSlavesUp(e: BridgeEnv): string[] {
   if (e.device?.kind !== 'bond') return [];
-  const genMode = shellJoin([`/proc/sys/net/ipv6/conf/${e.uplink}/addr_gen_mode`]);
+  const conf = (key: string) => shellJoin([`/proc/sys/net/ipv6/conf/${e.uplink}/${key}`]);
+  const genMode = conf('addr_gen_mode');
   return [
     ...e.device.members.map((m) => shellJoin(['nmcli', '--wait', '60', 'connection', 'up', nmSlaveName(m)])),
+    `if [ "$(cat ${conf('disable_ipv6')} 2>/dev/null)" = 1 ]; then echo 0 >${conf('accept_ra')} && echo 0 >${conf('disable_ipv6')}; fi`,
     `if [ -e ${genMode} ]; then echo 0 >${genMode}; fi`,
   ];
 }
