@@ -2,7 +2,8 @@
 // (dnsmasq on a second host sending RAs, then serving DHCPv6): the kernel's own SLAAC (eth0 outside NM:
 // dynamic + mngtmpaddr, EUI-64), NetworkManager's SLAAC (stable-privacy identifier, dynamic noprefixroute)
 // and NM's DHCPv6 client (a dynamic /128, its DUID and IAID in NM's DHCP6 options); then the DHCPv6 uplink
-// moved onto br-ex (networkd there got the same lease and the RA's default route at metric 48).
+// moved onto br-ex (networkd there got the same lease and the RA's default route at metric 48); NM's DHCPv6
+// without RAs (ipv6.method dhcp) planned for the nm backend.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { ovsGatewayArgs } from '../../src/modules/ovs_gateway/args.js';
@@ -66,13 +67,12 @@ test('SLAAC from RAs without a default route (router lifetime 0): the addresses 
   t.deepEqual([env.METHOD6, env.TOKENS6, env.DEFAULT6], ['auto', '::858:aff:fe66:650b', 'none']);
 });
 
-test('the nm backend moves NM\'s DHCPv6 under RAs with its DUID and IAID; refuses what is not proven there (no RAs, no DUID/IAID shown, two SLAAC addresses, the kernel\'s SLAAC), naming the way out', (t) => {
+test('the nm backend moves NM\'s DHCPv6 under RAs with its DUID and IAID; refuses what is not proven there (no DUID/IAID shown, two SLAAC addresses, the kernel\'s SLAAC), naming the way out', (t) => {
   const nm = planUplink(probe('probe-dhcp6-nm-fresh'), args('nm')).filter(isTxnChange)[0]!;
   t.regex(nm.txn.nm!, / ipv6\.method auto ipv6\.dhcp-duid 00:04:5b:b1:8a:ba:9a:5d:4b:6d:ce:9d:ed:63:b3:08:9c:9c ipv6\.dhcp-iaid 2b:50:67:35 /);
   const s = probe('probe-dhcp6-nm-fresh');
   const refused = (st: typeof s) => t.throws(() => planUplink(st, args('nm')))!.message;
-  t.regex(refused({ ...s, routes: s.routes.filter((r) => r.protocol !== 'ra') }), /eth0's IPv6 comes from DHCPv6 without router advertisements; the nm backend moves static IPv6, NetworkManager's SLAAC \(one address\) and its DHCPv6 under router advertisements only so far - use backend: ovs/);
-  t.regex(refused({ ...s, nmDhcp6: { eth0: { ...s.nmDhcp6!.eth0!, iaid: undefined } } }), /DHCPv6 whose DUID and IAID NetworkManager does not show/);
+  t.regex(refused({ ...s, nmDhcp6: { eth0: { ...s.nmDhcp6!.eth0!, iaid: undefined } } }), /eth0's IPv6 comes from DHCPv6 whose DUID and IAID NetworkManager does not show; the nm backend moves static IPv6, NetworkManager's SLAAC \(one address\) and its DHCPv6 \(same DUID and IAID\) only so far - use backend: ovs/);
   const slaac = (local: string) => ({ family: 'inet6' as const, local, prefixlen: 64, scope: 'global', dynamic: true });
   const twoSlaac = { ...s, links: s.links.map((l) => (l.name === 'eth0' ? { ...l, addrs: [...l.addrs, slaac('fd5c:22::1:2:3:4'), slaac('fd5c:22::5:6:7:8')] } : l)) };
   t.regex(refused(twoSlaac), /2 SLAAC addresses \(NetworkManager takes one ipv6\.token\)/);
@@ -85,4 +85,14 @@ test('the nm backend moves NetworkManager\'s SLAAC: ovs-if-br-ex ipv6.method aut
   const env = parseEnvText(move.txn.env!);
   t.deepEqual([env.METHOD6, env.TOKENS6], ['auto', '::615b:1d13:4acd:1b23']);
   t.regex(move.txn.nm!, /ipv6\.method auto ipv6\.addr-gen-mode eui64 ipv6\.token ::615b:1d13:4acd:1b23 ipv4\.may-fail no ipv6\.may-fail no ipv4\.route-metric 48 ipv6\.route-metric 48/);
+});
+
+// Recorded on an nspawn --nm-ovs host (test/vm/nm-uplink-ipv6-auto.test.ts, dhcp6only, HW_RECORD_DIR): eth0's NM
+// profile ipv6.method dhcp with its own route ::/0 via the lab's link-local, dnsmasq serving DHCPv6 without RAs.
+test('the nm backend moves NM\'s DHCPv6 without RAs: ovs-if-br-ex ipv6.method dhcp with the DUID and IAID, the profile\'s default route as ipv6.routes (NM takes no ipv6.gateway without an address)', (t) => {
+  const m = planUplink(probe('probe-dhcp6only-nmovs-fresh'), args('nm')).filter(isTxnChange)[0]! as TxnChange;
+  const env = parseEnvText(m.txn.env!);
+  t.deepEqual([env.METHOD6, env.TOKENS6, env.DUID6, env.IAID6, env.DEFAULT6], ['dhcp', '', '00:04:44:03:8d:44:74:e8:0e:47:93:0e:46:31:5d:ce:91:79', String(0x2b506735), 'none']);
+  t.is(env.ROUTES, 'default via 10.157.108.1 metric 48;-6 default via fe80::3c04:9dff:fe46:e2fd metric 48', 'the default route is no RA\'s: it moves as a route');
+  t.regex(m.txn.nm!, / ipv4\.gateway 10\.157\.108\.1 ipv6\.method dhcp ipv6\.dhcp-duid 00:04:44:03:8d:44:74:e8:0e:47:93:0e:46:31:5d:ce:91:79 ipv6\.dhcp-iaid 2b:50:67:35 ipv6\.routes '::\/0 fe80::3c04:9dff:fe46:e2fd' ipv4\.may-fail no ipv6\.may-fail no ipv4\.route-metric 48 ipv6\.route-metric 48 /);
 });

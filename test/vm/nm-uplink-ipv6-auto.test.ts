@@ -1,7 +1,9 @@
 // configure_ovs (mode uplink) with the nm backend on uplinks whose IPv6 comes from a router, for real: both lab
 // hosts run NM with its OVS plugin (`lab up --nm-ovs`, netdev datapath); the second sends router advertisements
 // with dnsmasq - stateful (DHCPv6: RAs say managed), SLAAC only, or both (an autonomous prefix too) - and the first host's eth0, the uplink the
-// session itself runs over, takes its IPv6 through an NM profile (ipv6.method auto, IPv4 static). The shared
+// session itself runs over, takes its IPv6 through an NM profile (ipv6.method auto, IPv4 static); or the second
+// serves DHCPv6 without RAs and eth0's profile has ipv6.method dhcp with its own default route (ipv6.routes
+// ::/0 via the lab's link-local), which moves onto ovs-if-br-ex as a route at metric 48. The shared
 // scenario (test/roles-lab/ipv6-auto-scenario.ts): a withheld confirmation gives eth0 back exactly its addresses
 // and routes (NM re-activates its profile, no ovs-* profile left); the move gives MCO's five profiles and keeps
 // the same IPv6 address - DHCPv6: ovs-if-br-ex sends eth0's DUID and IAID, the server's one lease stays the
@@ -17,3 +19,5 @@ test.serial('nm backend, SLAAC and DHCPv6 together (RAs managed, prefix autonomo
   ipv6AutoScenario(t, 'vmnmmixed', 'mixed', 'fd5c:64', { nmOvs: true, reboot: true }));
 test.serial('nm backend, SLAAC on the session\'s own uplink eth0 (NM): rollback exactly, the same address and RA route on br-ex, idempotent, back after a reboot', (t) =>
   ipv6AutoScenario(t, 'vmnmsl6', 'slaac', 'fd5c:63', { nmOvs: true, reboot: true }));
+test.serial('nm backend, DHCPv6 without RAs (NM ipv6.method dhcp, the profile\'s default route): rollback exactly, the same lease and route on br-ex, idempotent, back after a reboot', (t) =>
+  ipv6AutoScenario(t, 'vmnmd6only', 'dhcp6only', 'fd5c:65', { nmOvs: true, reboot: true }));

@@ -31,7 +31,8 @@ const add = (words: string[]) => shellJoin(['nmcli', 'connection', 'add', ...wor
 
 /**
  * ovs-if-br-ex's IP settings: the uplink's IPv4 (static or DHCP with the MAC as client id, its other routes) and IPv6 (static;
- * SLAAC through the uplink's interface identifier as an eui64 token, so the address stays the same), the
+ * SLAAC through the uplink's interface identifier as an eui64 token, so the address stays the same; DHCPv6 with
+ * the uplink's DUID and IAID, under RAs or without them - ipv6.method dhcp, its default route a route), the
  * bridge's route metric, and the shell words that add the old profile's DNS servers at run time.
  */
 export function nmIpWords(u: UplinkConfig, e: BridgeEnv): { words: string[]; dns: string } {
@@ -44,9 +45,12 @@ export function nmIpWords(u: UplinkConfig, e: BridgeEnv): { words: string[]; dns
   const ip4 = e.method === 'dhcp'
     ? ['ipv4.method', 'auto', 'ipv4.dhcp-client-id', 'mac']
     : v4.length ? ['ipv4.method', 'manual', 'ipv4.addresses', v4.join(','), ...(gw4 ? ['ipv4.gateway', gw4] : [])] : ['ipv4.method', 'disabled'];
-  const auto6 = e.v6 ? ['ipv6.method', 'auto', ...(e.v6.tokens.length ? ['ipv6.addr-gen-mode', 'eui64'] : []), ...e.v6.tokens.flatMap((t) => ['ipv6.token', t]), ...nmDhcp6Words(e.v6)] : [];
+  const auto6 = e.v6 ? ['ipv6.method', e.v6.method, ...(e.v6.tokens.length ? ['ipv6.addr-gen-mode', 'eui64'] : []), ...e.v6.tokens.flatMap((t) => ['ipv6.token', t]), ...nmDhcp6Words(e.v6)] : [];
   const static6 = v6.length ? [...(e.v6 ? [] : ['ipv6.method', 'manual']), 'ipv6.addresses', v6.join(','), ...(gw6 ? ['ipv6.gateway', gw6] : [])] : [];
-  const ip6 = has6 ? [...auto6, ...static6] : ['ipv6.method', 'ignore'];
+  // DHCPv6 without RAs (ipv6.method dhcp) brings no default route: the uplink's own one (its profile's) goes
+  // along as a route - NM takes no ipv6.gateway without a static address.
+  const route6 = e.v6?.method === 'dhcp' && !v6.length && gw6 ? ['ipv6.routes', `::/0 ${gw6}`] : [];
+  const ip6 = has6 ? [...auto6, ...static6, ...route6] : ['ipv6.method', 'ignore'];
   // The uplink's other IPv4 routes (`dst [via gw] [metric m]`) as NM's `dst [gw] metric`: no metric is ip's 0.
   const routes4 = e.routes.filter((r) => !/^(-6 )?default /.test(r) && !r.includes(':')).map((r) => {
     const w = r.split(' ');

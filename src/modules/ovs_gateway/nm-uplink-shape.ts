@@ -24,21 +24,20 @@ export function nmShapeRefusal(u: UplinkConfig): string | undefined {
 }
 
 /**
- * What the nm backend moves of IPv6 from router advertisements: NetworkManager's own SLAAC (a profile with
- * ipv6.method auto) with one address, made again on br-ex through its interface identifier, and/or NM's
- * DHCPv6 lease that the RAs asked for (managed), taken again with the same DUID and IAID. Several SLAAC
- * addresses, DHCPv6 without RAs and the kernel's SLAAC outside NM are not proven there: refused, naming the
- * ovs backend.
+ * What the nm backend moves of dynamic IPv6: NetworkManager's own SLAAC (a profile with ipv6.method auto) with
+ * one address, made again on br-ex through its interface identifier, and/or NM's DHCPv6 lease - the RAs asked
+ * for it (managed), or there are none (ipv6.method dhcp: the default route is the profile's own route) - taken
+ * again with the same DUID and IAID. Several SLAAC addresses and the kernel's SLAAC outside NM are not proven
+ * there: refused, naming the ovs backend.
  */
 function ipv6Refusal(u: UplinkConfig): string | undefined {
   const v6 = u.v6;
   if (!v6) return undefined;
   const dhcp6 = v6.method === 'dhcp' || Boolean(v6.duid) || v6.iaid !== undefined;
   const why = !u.nmConn ? `the kernel's own ${dhcp6 ? 'DHCPv6' : 'SLAAC'} (no NetworkManager profile)`
-    : v6.method === 'dhcp' ? 'DHCPv6 without router advertisements'
-      : dhcp6 && (!v6.duid || v6.iaid === undefined) ? 'DHCPv6 whose DUID and IAID NetworkManager does not show'
-        : v6.tokens.length > 1 || (!dhcp6 && v6.tokens.length !== 1) ? `${v6.tokens.length} SLAAC addresses (NetworkManager takes one ipv6.token)` : undefined;
-  return why && `'s IPv6 comes from ${why}; the nm backend moves static IPv6, NetworkManager's SLAAC (one address) and its DHCPv6 under router advertisements only so far`;
+    : dhcp6 && (!v6.duid || v6.iaid === undefined) ? 'DHCPv6 whose DUID and IAID NetworkManager does not show'
+      : v6.tokens.length > 1 || (!dhcp6 && v6.tokens.length !== 1) ? `${v6.tokens.length} SLAAC addresses (NetworkManager takes one ipv6.token)` : undefined;
+  return why && `'s IPv6 comes from ${why}; the nm backend moves static IPv6, NetworkManager's SLAAC (one address) and its DHCPv6 (same DUID and IAID) only so far`;
 }
 
 /** Refuses, before any change, an uplink the nm backend does not move yet. */
