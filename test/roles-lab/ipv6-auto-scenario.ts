@@ -169,6 +169,7 @@ export async function ipv6AutoScenario(t: ExecutionContext, lab: string, kind: K
   const checked = await role({}, true);
   t.deepEqual([checked.changed, checked.failed], [[], []], '--check');
   if (reboot) await afterReboot(t, lab, client, before, () => v6('br-ex'), onHost, role, onBrEx, nmSame);
+  if (reboot && o.v6only) t.is((await onHost(client, 'ip -o -4 addr show scope global; ip -4 route show default')).trim(), '', 'IPv6-only after the reboot too: the lab seeded no IPv4');
 }
 
 interface NmLease { dhcp6: string; leases: string }

@@ -21,3 +21,5 @@ test.serial('nm backend, SLAAC on the session\'s own uplink eth0 (NM): rollback 
   ipv6AutoScenario(t, 'vmnmsl6', 'slaac', 'fd5c:63', { nmOvs: true, reboot: true }));
 test.serial('nm backend, DHCPv6 without RAs (NM ipv6.method dhcp, the profile\'s default route): rollback exactly, the same lease and route on br-ex, idempotent, back after a reboot', (t) =>
   ipv6AutoScenario(t, 'vmnmd6only', 'dhcp6only', 'fd5c:65', { nmOvs: true, reboot: true }));
+test.serial('nm backend, IPv6-only SLAAC uplink (NM profile without IPv4; hostwire over IPv6): rollback exactly, the same address and RA route on br-ex, idempotent, back after a reboot at the same address', (t) =>
+  ipv6AutoScenario(t, 'vmnmv6sl', 'slaac', 'fd5c:66', { nmOvs: true, reboot: true, v6only: true }));
