@@ -3,15 +3,17 @@
 // with MCO's profile set: ovs-if-phys0 a `bond` profile under ovs-port-phys0 (same mode and options, the
 // bond's MAC cloned), its ports bond-slave profiles. (The rollback of this move, a withheld confirmation, was
 // proven exact by this scenario's first version at 59.4 s - README; left out here to fit the tier's 30 min under
-// load, the `down` path being unchanged since.) The move keeps SSH on the same address, the bond with its IPv6 link-local back (NM gives a port none: without
+// load.) The move keeps SSH on the same address, the bond with its IPv6 link-local back (NM gives a port none: without
 // it the failover's unsolicited NA, the bond's only word to the far end, was never sent and the lab's bridge
 // kept the MAC on the dead port: 244-248 of 300 pings lost); a second run and --check change nothing; the bond
 // fails over when one end of its active port's wire is cut (as a second switch behind the first sees it), the
-// gap measured as the ovs backend's drill. A power cycle is not in it: with it the scenario ran past the tier's
-// 30 min under load (the boot oneshot alone took 4.4 min; the state after it was checked by hand - README).
+// gap measured as the ovs backend's drill. A power cycle: the profiles are `save no` (in /run), the boot oneshot
+// makes them again - SSH on br-ex on the same address, the bond's mode, options, MAC and link-local as before, the
+// seven profiles active; the run after it refuses beside the lab's eth0 (its seed unit re-addresses eth0 at boot)
+// and, eth0 let go, changes nothing.
 import test from 'ava';
 import { assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, bondTheHost, esc, vmUplinkLab, type VmUplinkLab } from './bond-lab.js';
-import { failoverDrill } from './vm-drills.js';
+import { BOND_LINES, failoverDrill, idleAfterReboot, rebootKeepsBond } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
 const LAB = 'vmnmab';
@@ -19,12 +21,14 @@ const NM = { configure_ovs_backend: 'nm' };
 const NM_DEVICES = 'nmcli -t -f DEVICE,TYPE,STATE device | grep -v "^lo:" | sort';
 // Compared trimmed: the lab's ssh helper's output may lose its last newline.
 const ACTIVE = 'nmcli -t -f NAME,TYPE,DEVICE connection show --active | grep -v "^lo:" | sort';
+// After a boot NM holds eth0 too (the lab's seed unit addresses it): our profiles only.
+const OURS = `${ACTIVE} | grep -E "^(br-ex|ovs-[a-z0-9-]+):"`;
 // bond0's link-local from its MAC (eui64), as the kernel-made bond has it.
 const LINK_LOCAL = 'cat /proc/sys/net/ipv6/conf/bond0/addr_gen_mode; ip -o -6 addr show dev bond0 scope link | grep -o "fe80::[0-9a-f:]*/64"';
 const PROFILES = 'br-ex:ovs-bridge:br-ex\novs-if-br-ex:ovs-interface:br-ex\novs-if-phys0:bond:bond0\novs-port-br-ex:ovs-port:br-ex\n'
   + 'ovs-port-phys0:ovs-port:bond0\novs-slave-eth1:802-3-ethernet:eth1\novs-slave-eth2:802-3-ethernet:eth2\n';
 
-test.serial('nm backend, active-backup bond uplink on a VM: move into NM bond profiles, idempotent, failover', async (t) => {
+test.serial('nm backend, active-backup bond uplink on a VM: move into NM bond profiles, idempotent, failover, reboot', async (t) => {
   t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const base = await vmUplinkLab(t, LAB, 3, { nmOvs: true });
   const l: VmUplinkLab = { ...base, role: (vars = {}, check = false) => base.role({ ...NM, ...vars }, check) };
@@ -64,6 +68,20 @@ test.serial('nm backend, active-backup bond uplink on a VM: move into NM bond pr
   note(`failover under NM's bond profile: ${cut.lost} of 300 pings lost, longest gap ${cut.gap.toFixed(2)} s`);
   t.true(cut.lost < 30, `the far end learnt the MAC on eth2 at once (${cut.lost} of 300 lost)`);
   t.is((await l.sh(ACTIVE)).trim(), PROFILES.trim(), 'every profile still active after the cable came back');
+
+  // A power cycle: our profiles were in /run; the boot oneshot makes and activates them again.
+  const bondBefore = await l.sh(BOND_LINES);
+  at = Date.now();
+  await rebootKeepsBond(t, l, LAB, 'ip -o -4 addr show dev br-ex', new RegExp(`inet ${esc(l.ip)}/24`), bondBefore, { active: OURS, profiles: PROFILES });
+  step('reboot (SSH on br-ex, the profiles active)', at);
+  t.is(await l.sh('cat /sys/class/net/bond0/address /sys/class/net/br-ex/address'), `${mac}\n${mac}`, 'the bond\'s MAC on the bond and br-ex after the boot');
+  t.is((await l.sh(LINK_LOCAL)).trim(), linkLocal, 'bond0\'s link-local back after the boot');
+  t.regex(await l.sh('nmcli -g bond.options connection show ovs-if-phys0'), /^mode=active-backup,miimon=100,primary=eth1,updelay=200$/m);
+  t.regex(await l.sh('ip route show default'), new RegExp(`^default via ${esc(l.gw)} dev br-ex proto static metric 48 *$`, 'm'));
+  at = Date.now();
+  await idleAfterReboot(t, l);
+  step('runs after the reboot (refused beside eth0, then idle)', at);
+  t.is((await l.sh(OURS)).trim(), PROFILES.trim(), 'the seven profiles still active after the runs');
 });
 
 /** The EUI-64 link-local the kernel derives from a MAC. */
