@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { renderPrev } from '../../src/modules/ovs_gateway/env.js';
 
-const APPLY = readFileSync(new URL('../../../src/modules/ovs_gateway/script/configure-ovs-apply.sh', import.meta.url), 'utf8');
+const part = (name: string) => readFileSync(new URL(`../../../src/modules/ovs_gateway/script/configure-ovs-${name}.sh`, import.meta.url), 'utf8');
+const APPLY = `${part('apply')}\n${part('nm')}`;
 const RECORDED = '52:54:01:71:43:0b';
 
 /** The `ip` commands ensure_device runs for bond0.100 on bond0 (eth1+eth2 already its ports), the links' MAC being `mac`. */

@@ -190,33 +190,6 @@ finish_bridge() {
   return 0
 }
 
-# A bond's port NetworkManager gets back goes under its own port profile (slave-type bond, its master the bond
-# by name or profile uuid): handed to NM bare, a port was taken by NM's auto-made "Wired connection N" and ran
-# DHCP on its own MAC out of the bond (seen on a VM host: the rollback stranded it). nmcli waits for the activation.
-nm_port_profile() { # port bond bond-profile-uuid
-  for u in $(nmcli -g UUID connection show 2>/dev/null); do
-    [ "$(nmcli -g connection.interface-name connection show uuid "$u" 2>/dev/null)" = "$1" ] || continue
-    # NM 1.46 names them port-type and controller: the old names first, the new ones where those are unknown.
-    st=$(nmcli -g connection.slave-type connection show uuid "$u" 2>/dev/null) || st=$(nmcli -g connection.port-type connection show uuid "$u" 2>/dev/null)
-    [ "$st" = bond ] || continue
-    mst=$(nmcli -g connection.master connection show uuid "$u" 2>/dev/null) || mst=$(nmcli -g connection.controller connection show uuid "$u" 2>/dev/null)
-    if [ "$mst" = "$2" ] || { [ -n "$3" ] && [ "$mst" = "$3" ]; }; then echo "$u"; return 0; fi
-  done
-  return 1
-}
-nm_ports_back() { # bond bond-profile-uuid; MEMBERS as loaded
-  for m in $MEMBERS; do
-    pu=$(nm_port_profile "$m" "$1" "$2") || { echo "no NetworkManager port profile of $1 for $m"; continue; }
-    i=0
-    while [ $i -lt 3 ]; do
-      if [ "$(nmcli -g GENERAL.CON-UUID device show "$m" 2>/dev/null)" = "$pu" ]; then
-        case "$(nmcli -g GENERAL.STATE device show "$m" 2>/dev/null)" in 100*) break ;; esac
-      fi
-      i=$((i+1)); nmcli connection up uuid "$pu" ifname "$m" || sleep 1
-    done
-  done
-}
-
 restore_prev() {
   # $1 = bridge name; puts the uplink back as it was before hostwire moved it.
   b=$1; p="$LIB/$b.prev"
@@ -255,7 +228,7 @@ restore_prev() {
     if nm_running && [ -n "$NMCONN" ] && [ "$KIND" = bond ]; then
       # An NM-made bond first, under its own profile, then its ports under theirs (nm_ports_back).
       nmcli device set "$IFACE" managed yes || true
-      nmcli connection up uuid "$NMCONN" ifname "$IFACE" || true
+      nm_reactivate "$IFACE" "$NMCONN"
       for d in $MEMBERS; do nmcli device set "$d" managed yes || true; done
       nm_ports_back "$IFACE" "$NMCONN"
     elif nm_running; then
@@ -263,7 +236,7 @@ restore_prev() {
       # back a rollback left them unmanaged (seen on a VM host: the VM-tier DHCP scenario).
       if [ -n "$NMCONN" ]; then for d in $VLAN_PARENT $MEMBERS; do nmcli device set "$d" managed yes || true; done; fi
       nmcli device set "$IFACE" managed yes || true
-      [ -n "$NMCONN" ] && nmcli connection up uuid "$NMCONN" ifname "$IFACE" || true
+      [ -z "$NMCONN" ] || nm_reactivate "$IFACE" "$NMCONN"
       [ -n "$NMCONN" ] && [ -n "$MEMBERS" ] && nm_ports_back "$VLAN_PARENT" ''
     fi
   else
@@ -275,7 +248,7 @@ restore_prev() {
       [ -n "$r" ] && route_replace $r dev "$IFACE"
     done
     rm -f "$ETC/$b.env"; nm_unmanage_all
-    [ $nmb = 1 ] && [ -n "$NMCONN" ] && { nmcli connection up uuid "$NMCONN" || true; }
+    [ $nmb = 1 ] && [ -n "$NMCONN" ] && nm_reactivate "$IFACE" "$NMCONN" any
   fi
   # NM's activation ends before its IPv6 is done, the kernel's SLAAC needs the router's answer: the rollback's
   # sweep must find the addresses back (20 s at most).

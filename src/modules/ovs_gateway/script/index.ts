@@ -26,6 +26,7 @@ STAGE=${STAGE_DIR}
 NMCONF=${NM_CONF}
 BOOT_UNIT=${BOOT_UNIT}
 ${part('apply')}
+${part('nm')}
 ${part('networkd')}
 ${part('state')}
 ${part('check')}
