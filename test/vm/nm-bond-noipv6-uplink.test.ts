@@ -11,13 +11,14 @@ import { sleep } from '../../src/lab/run.js';
 import { labPing } from '../helpers/lab-ping.js';
 import { activePort, assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, bondTheHost, longestGap, vmUplinkLab, type VmUplinkLab } from './bond-lab.js';
 import { failoverDrill } from './vm-drills.js';
+import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
 const LAB = 'v625noip6';
 const NM = { configure_ovs_backend: 'nm' };
 const V6 = (dev: string) => `cat /proc/sys/net/ipv6/conf/${dev}/disable_ipv6 /proc/sys/net/ipv6/conf/${dev}/accept_ra; ip -o -6 addr show dev ${dev} | awk '{print $4, $6}'`;
 
 test.serial('nm backend, active-backup bond on a host with IPv6 disabled: the bond alone gets its link-local, failover keeps the host', async (t) => {
-  t.timeout(27 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const base = await vmUplinkLab(t, LAB, 3, { nmOvs: true });
   const l: VmUplinkLab = { ...base, role: (vars = {}, check = false) => base.role({ ...NM, ...vars }, check) };
   const note = (what: string) => { t.log(what); console.error(`[${LAB}] ${what}`); };
