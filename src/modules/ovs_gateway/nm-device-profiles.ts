@@ -3,10 +3,12 @@
 // cloned), and each port NIC a bond-slave profile naming the bond by UUID. NM refuses ipv4/ipv6 settings on
 // a bond under an ovs-port ("'ipv4' not among [connection, bond, 802-3-ethernet ...]", seen on a VM host),
 // so the profile has none; nor on a VLAN under it. A VLAN uplink is a `vlan` profile under the port (parent
-// and id as the live VLAN's, its MAC cloned).
+// and id as the live VLAN's, its MAC cloned). A VLAN on a kernel-made bond: the bond gets a profile of its own
+// beside OVS (ovs-parent-<bond>: as MCO leaves a VLAN's bond its own profile), made and up with its ports first.
 import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { BridgeEnv } from './env.js';
+import { RUN_DIR } from './script/index.js';
 import type { BondSpec } from './uplink-device.js';
 
 /** `ip link add type bond` option -> NM's bond.options key (where they differ). */
@@ -27,9 +29,20 @@ export function nmBondOptions(bond: string, spec: BondSpec): string {
 /** The profile name of a bond port NIC moved with the bond. */
 export const nmSlaveName = (member: string) => `ovs-slave-${member}`;
 
-/** Profile names beyond MCO's five that the uplink's device brings (the bond's ports). */
+/** The profile name of a VLAN's parent bond (not an OVS port: the VLAN is). */
+export const nmParentName = (bond: string) => `ovs-parent-${bond}`;
+
+/** Profile names beyond MCO's five that the uplink's device brings (the bond's ports; a VLAN's parent bond and its ports). */
 export function nmDeviceExtraNames(e: BridgeEnv): string[] {
-  return e.device?.kind === 'bond' ? e.device.members.map(nmSlaveName) : [];
+  const d = e.device;
+  if (d?.kind === 'vlan' && d.parentBond) return [nmParentName(d.parent), ...d.parentBond.members.map(nmSlaveName)];
+  return d?.kind === 'bond' ? d.members.map(nmSlaveName) : [];
+}
+
+/** Each port NIC of a bond: a bond-slave profile naming the bond's profile by UUID. */
+function portProfiles(members: string[], master: string, mtu: number, uuid: (name: string) => string): string[][] {
+  return members.map((m) => ['type', '802-3-ethernet', 'con-name', nmSlaveName(m), 'connection.uuid', uuid(nmSlaveName(m)), 'connection.interface-name', m,
+    'connection.master', master, 'connection.slave-type', 'bond', 'connection.autoconnect-priority', '100', '802-3-ethernet.mtu', String(mtu)]);
 }
 
 /**
@@ -45,13 +58,20 @@ export function nmDeviceProfiles(e: BridgeEnv, ifPhys: string, portPhys: string,
   const wired = ['802-3-ethernet.mtu', String(e.mtu), '802-3-ethernet.cloned-mac-address', e.mac];
   if (d.kind === 'vlan') {
     if (!/^802\.1q$/i.test(d.protocol)) throw new HostwireError('bad-input', `ovs_gateway: VLAN ${e.uplink} is ${d.protocol}; the nm backend moves 802.1Q VLANs only - use backend: ovs (configure_ovs_backend: ovs)`);
-    return [['type', 'vlan', ...own, 'vlan.parent', d.parent, 'vlan.id', String(d.id), ...wired]];
+    const vlan = ['type', 'vlan', ...own, 'vlan.parent', d.parent, 'vlan.id', String(d.id), ...wired];
+    if (!d.parentBond) return [vlan];
+    // The parent bond beside OVS: no IPv4, IPv6 left to the kernel (its link-local, written back once the
+    // ports are up: the failover's NA), the live bond's mode and options, the VLAN's MTU and MAC (as the
+    // ovs backend's make_bond gives the bond the recorded MAC).
+    const parent = nmParentName(d.parent);
+    return [
+      ['type', 'bond', 'con-name', parent, 'connection.uuid', uuid(parent), 'connection.interface-name', d.parent, 'connection.autoconnect-priority', '100',
+        'bond.options', nmBondOptions(d.parent, d.parentBond), 'ipv4.method', 'disabled', 'ipv6.method', 'ignore', ...wired],
+      ...portProfiles(d.parentBond.members, uuid(parent), e.mtu, uuid),
+      vlan,
+    ];
   }
-  return [
-    ['type', 'bond', ...own, 'bond.options', nmBondOptions(e.uplink, d), ...wired],
-    ...d.members.map((m) => ['type', '802-3-ethernet', 'con-name', nmSlaveName(m), 'connection.uuid', uuid(nmSlaveName(m)), 'connection.interface-name', m,
-      'connection.master', uuid(ifPhys), 'connection.slave-type', 'bond', 'connection.autoconnect-priority', '100', '802-3-ethernet.mtu', String(e.mtu)]),
-  ];
+  return [['type', 'bond', ...own, 'bond.options', nmBondOptions(e.uplink, d), ...wired], ...portProfiles(d.members, uuid(ifPhys), e.mtu, uuid)];
 }
 
 /**
@@ -62,15 +82,44 @@ export function nmDeviceProfiles(e: BridgeEnv, ifPhys: string, portPhys: string,
  * NM (runtime only), whose autoconnect then takes our port profiles (priority 100).
  */
 export function nmDevicePrepare(e: BridgeEnv): string[] {
+  const d = e.device;
   // A kernel-made VLAN likewise: NM makes it on the same parent with the recorded MAC.
-  if (e.device?.kind === 'vlan') return [`if [ -e /proc/net/vlan/${shellJoin([e.uplink])} ]; then ip link delete dev ${shellJoin([e.uplink])}; fi`];
-  if (e.device?.kind !== 'bond') return [];
-  const bond = shellJoin([e.uplink]);
+  const vlan = `if [ -e /proc/net/vlan/${shellJoin([e.uplink])} ]; then ip link delete dev ${shellJoin([e.uplink])}; fi`;
+  if (d?.kind === 'vlan') return d.parentBond ? [vlan, ...bondFromProfile(d.parent, d.parentBond.members), ...parentBondUp(d.parent, d.parentBond.members)] : [vlan];
+  return d?.kind === 'bond' ? bondFromProfile(e.uplink, d.members) : [];
+}
+
+function bondFromProfile(bond: string, members: string[]): string[] {
   return [
-    `if [ -d /sys/class/net/${bond}/bonding ]; then ip link delete dev ${bond}; fi`,
-    ...e.device.members.map((d) => `${shellJoin(['nmcli', 'device', 'set', d, 'managed', 'yes'])} 2>/dev/null || true`),
+    `if [ -d /sys/class/net/${shellJoin([bond])}/bonding ]; then ip link delete dev ${shellJoin([bond])}; fi`,
+    ...members.map((m) => `${shellJoin(['nmcli', 'device', 'set', m, 'managed', 'yes'])} 2>/dev/null || true`),
   ];
 }
+
+/**
+ * A VLAN's parent bond up under its own profile before the VLAN's: the bond's activation in the background (it
+ * may wait for a port), its ports' profiles, then the bond's link-local back (see nmDeviceSlavesUp).
+ */
+function parentBondUp(bond: string, members: string[]): string[] {
+  const log = `"${RUN_DIR}/nm-${bond}.$$"`;
+  return [
+    `${shellJoin(['nmcli', '--wait', '60', 'connection', 'up', nmParentName(bond)])} >${log} 2>&1 & parent=$!`,
+    ...members.map((m) => shellJoin(['nmcli', '--wait', '60', 'connection', 'up', nmSlaveName(m)])),
+    `wait $parent || { cat ${log}; rm -f ${log}; exit 1; }`,
+    `rm -f ${log}`,
+    ...linkLocalBack(bond),
+  ];
+}
+
+/** The bond's IPv6 link-local back (also where the host disabled IPv6: the bond alone, RAs ignored first). */
+const linkLocalBack = (bond: string): string[] => {
+  const conf = (key: string) => shellJoin([`/proc/sys/net/ipv6/conf/${bond}/${key}`]);
+  const genMode = conf('addr_gen_mode');
+  return [
+    `if [ "$(cat ${conf('disable_ipv6')} 2>/dev/null)" = 1 ]; then echo 0 >${conf('accept_ra')} && echo 0 >${conf('disable_ipv6')}; fi`,
+    `if [ -e ${genMode} ]; then echo 0 >${genMode}; fi`,
+  ];
+};
 
 /**
  * After the bond is up under the port: its ports' profiles (each waits for its master), then the bond's
@@ -84,11 +133,5 @@ export function nmDevicePrepare(e: BridgeEnv): string[] {
  */
 export function nmDeviceSlavesUp(e: BridgeEnv): string[] {
   if (e.device?.kind !== 'bond') return [];
-  const conf = (key: string) => shellJoin([`/proc/sys/net/ipv6/conf/${e.uplink}/${key}`]);
-  const genMode = conf('addr_gen_mode');
-  return [
-    ...e.device.members.map((m) => shellJoin(['nmcli', '--wait', '60', 'connection', 'up', nmSlaveName(m)])),
-    `if [ "$(cat ${conf('disable_ipv6')} 2>/dev/null)" = 1 ]; then echo 0 >${conf('accept_ra')} && echo 0 >${conf('disable_ipv6')}; fi`,
-    `if [ -e ${genMode} ]; then echo 0 >${genMode}; fi`,
-  ];
+  return [...e.device.members.map((m) => shellJoin(['nmcli', '--wait', '60', 'connection', 'up', nmSlaveName(m)])), ...linkLocalBack(e.uplink)];
 }

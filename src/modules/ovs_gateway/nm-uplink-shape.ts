@@ -2,6 +2,7 @@
 // nspawn --nm-ovs host; anything else is refused before a change, naming the ovs backend that does move it.
 import { HostwireError } from '../../errors.js';
 import type { UplinkConfig } from './env.js';
+import type { GatewayState } from './parse.js';
 
 /** Bond modes whose failover under NM's bond profile is proven on a VM. */
 const NM_BOND_MODES = ['802.3ad', 'active-backup'];
@@ -11,8 +12,14 @@ const USE_OVS = 'use backend: ovs (configure_ovs_backend: ovs)';
 /** Why the nm backend does not move this uplink yet, or undefined when it does. */
 export function nmShapeRefusal(u: UplinkConfig): string | undefined {
   const d = u.device;
-  // A VLAN on a NIC is proven (test/vm/nm-vlan-nic-uplink.test.ts); a VLAN on a bond is not.
-  if (d?.kind === 'vlan' && d.parentBond) return `is a VLAN on the bond ${d.parent}; the nm backend moves NICs, LACP and active-backup bonds and VLANs on a NIC only so far`;
+  // NM >= 1.42 has vlan.protocol (the lab's 1.42.4 too), but a QinQ move under NM's profiles is not proven.
+  if (d?.kind === 'vlan' && !/^802\.1q$/i.test(d.protocol)) return `is an ${d.protocol} (QinQ) VLAN; the nm backend moves 802.1Q VLANs only so far (NetworkManager's vlan.protocol is not proven under OVS)`;
+  // A VLAN on a NIC and on an active-backup or LACP bond with a static address are proven (test/vm/nm-vlan-*-uplink.test.ts).
+  if (d?.kind === 'vlan' && d.parentBond) {
+    const mode = d.parentBond.options[1] ?? '';
+    if (!NM_BOND_MODES.includes(mode)) return `is a VLAN on the ${mode} bond ${d.parent}; the nm backend moves VLANs on LACP (802.3ad) and active-backup bonds only so far`;
+    if (u.method === 'dhcp' || u.v6) return `is a VLAN on the bond ${d.parent} with a ${u.method === 'dhcp' ? 'DHCP' : 'SLAAC/DHCPv6'} address; the nm backend moves VLANs on a bond with static addresses only so far`;
+  }
   if (d?.kind === 'bond') {
     const mode = d.options[1] ?? '';
     if (!NM_BOND_MODES.includes(mode)) return `is a ${mode} bond; the nm backend moves LACP (802.3ad) and active-backup bonds only so far`;
@@ -40,8 +47,24 @@ function ipv6Refusal(u: UplinkConfig): string | undefined {
   return why && `'s IPv6 comes from ${why}; the nm backend moves static IPv6, NetworkManager's SLAAC (one address) and its DHCPv6 (same DUID and IAID) only so far`;
 }
 
-/** Refuses, before any change, an uplink the nm backend does not move yet. */
-export function assertNmUplinkShape(u: UplinkConfig): void {
-  const why = nmShapeRefusal(u);
+/**
+ * A VLAN's parent bond the nm backend would take from others, live before the move: NM makes the bond again
+ * under a profile of its own (the kernel's is deleted first), so a bond NM already holds under its own profile
+ * (MCO's shape: not proven here yet), another device on the bond or an address of the bond's own would go.
+ */
+export function nmParentBondRefusal(s: GatewayState, u: UplinkConfig): string | undefined {
+  const d = u.device;
+  if (d?.kind !== 'vlan' || !d.parentBond) return undefined;
+  const nm = s.nm.devices.find((x) => x.device === d.parent);
+  if (nm?.conUuid && !/externally|unmanaged|unavailable/.test(nm.state)) return `is a VLAN on the bond ${d.parent}, which NetworkManager holds under its own profile ${nm.conUuid}; the nm backend moves a VLAN on a kernel-made bond only so far`;
+  const others = s.links.filter((l) => l.parent === d.parent && l.name !== u.iface).map((l) => l.name);
+  const own = s.links.find((l) => l.name === d.parent)?.addrs.filter((a) => a.scope === 'global').map((a) => `${a.local}/${a.prefixlen}`) ?? [];
+  if (others.length || own.length) return `is a VLAN on the bond ${d.parent}, which also carries ${[...others, ...own].join(', ')}; the nm backend makes the bond again under its own profile and would drop ${others.length + own.length > 1 ? 'them' : 'it'}`;
+  return undefined;
+}
+
+/** Refuses, before any change, an uplink the nm backend does not move yet (`s`: the live state, before the move). */
+export function assertNmUplinkShape(u: UplinkConfig, s?: GatewayState): void {
+  const why = nmShapeRefusal(u) ?? (s ? nmParentBondRefusal(s, u) : undefined);
   if (why) throw new HostwireError('bad-input', `ovs_gateway: the uplink ${u.iface}${why.startsWith("'s") ? '' : ' '}${why} - ${USE_OVS}`);
 }

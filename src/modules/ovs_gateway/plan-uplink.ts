@@ -43,7 +43,7 @@ const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
 function bridgeChange(s: GatewayState, u: { config: UplinkConfig; moved: boolean }, e: BridgeEnv, primary: boolean): TxnChange[] {
   const drift = driftOf(s, e);
   if (drift.length === 0) return [];
-  if (e.backend === 'nm') assertNmUplinkShape(u.config);
+  if (e.backend === 'nm') assertNmUplinkShape(u.config, u.moved ? undefined : s);
   const device = u.config.device;
   if (device && device.kind !== 'nic' && !u.moved) assertUplinkCarrier(s, e.uplink, device);
   if (e.backend === 'nm' && !u.moved) u = { ...u, config: withNmUnmanaged(s, u.config) };

@@ -1,0 +1,91 @@
+// The nm backend with a VLAN on a bond as the uplink. The host as the VM scenario leaves it before the move
+// (test/vm/nm-vlan-bond-uplink.test.ts): the probe recorded on a VM host (bond0 = eth1+eth2 active-backup
+// made in the kernel with bond0.42 on it) with the node address and default route moved from bond0 onto
+// bond0.42, as vlan-lab.ts's vlanTheHost leaves it. The move is MCO's profiles with a vlan profile as
+// ovs-if-phys0 (vlan.parent bond0) and the bond under a profile of its own beside OVS, up with its ports
+// before the VLAN; what the nm backend cannot do safely is refused before any change.
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { ovsGatewayArgs } from '../../src/modules/ovs_gateway/args.js';
+import { parseEnvText, parsePrev, renderPrev } from '../../src/modules/ovs_gateway/env.js';
+import { nmUuid } from '../../src/modules/ovs_gateway/nm-profiles.js';
+import { parseGatewayProbe, type GatewayState } from '../../src/modules/ovs_gateway/parse.js';
+import { isTxnChange, planUplink, type TxnChange } from '../../src/modules/ovs_gateway/plan-uplink.js';
+
+const caseText = (n: string) => readFileSync(new URL(`../../../src/modules/ovs_gateway/cases/${n}`, import.meta.url), 'utf8');
+const args = (o: Record<string, unknown> = {}) => ovsGatewayArgs.parse({ mode: 'uplink', datapath_type: 'system', backend: 'nm', uplink: 'bond0.42', ...o });
+const BOND = 'mode=active-backup,miimon=100,updelay=200,primary=eth1,num_grat_arp=3';
+
+/** probe-bond-fresh with bond0's global addresses and routes on bond0.42 (up), as a VLAN-on-bond host has them. */
+function vlanOnBond(): GatewayState {
+  const s = parseGatewayProbe(caseText('probe-bond-fresh.txt'));
+  const bond = s.links.find((l) => l.name === 'bond0')!;
+  const vlan = s.links.find((l) => l.name === 'bond0.42')!;
+  vlan.up = true;
+  vlan.mac = bond.mac;
+  vlan.addrs.push(...bond.addrs.filter((a) => a.scope === 'global'));
+  bond.addrs = bond.addrs.filter((a) => a.scope !== 'global');
+  for (const r of s.routes) if (r.dev === 'bond0') r.dev = 'bond0.42';
+  return s;
+}
+
+const move = (s: GatewayState, o: Record<string, unknown> = {}) => (planUplink(s, args(o)).filter(isTxnChange) as TxnChange[])[0]!;
+
+test('a VLAN on a kernel-made bond: the bond\'s own profile and its ports, then the vlan profile under ovs-port-phys0 naming the bond', (t) => {
+  const s = vlanOnBond();
+  const mac = s.links.find((l) => l.name === 'bond0')!.mac!;
+  const m = move(s);
+  t.regex(m.summary, /^move bond0\.42 into br-ex/);
+  t.like(parseEnvText(m.txn.env!), { UPLINK: 'bond0.42', KIND: 'vlan', VLAN_ID: '42', VLAN_PARENT: 'bond0', MEMBERS: 'eth1 eth2', BACKEND: 'nm', MAC: mac });
+  const prev = parsePrev(m.txn.prev!)!;
+  t.like(prev, { iface: 'bond0.42', addrs: ['10.138.195.11/24', 'fd5c:8b::11/64'], nmUnmanaged: ['bond0.42', 'eth1', 'eth2'] });
+  t.is(renderPrev(prev), m.txn.prev!, 'prev round-trips');
+  const nm = m.txn.nm!;
+  const parent = nmUuid('ovs-parent-bond0');
+  // Not under OVS: a bond profile of its own (no master), no IPv4, IPv6 left to the kernel, the live options, the MAC.
+  t.regex(nm, new RegExp(`^nmcli connection add type bond con-name ovs-parent-bond0 connection\\.uuid ${parent} connection\\.interface-name bond0 connection\\.autoconnect-priority 100 bond\\.options ${BOND} ipv4\\.method disabled ipv6\\.method ignore 802-3-ethernet\\.mtu 1500 802-3-ethernet\\.cloned-mac-address ${mac} save no$`, 'm'));
+  for (const p of ['eth1', 'eth2']) t.regex(nm, new RegExp(`^nmcli connection add type 802-3-ethernet con-name ovs-slave-${p} connection\\.uuid ${nmUuid(`ovs-slave-${p}`)} connection\\.interface-name ${p} connection\\.master ${parent} connection\\.slave-type bond `, 'm'));
+  t.regex(nm, new RegExp(`^nmcli connection add type vlan con-name ovs-if-phys0 connection\\.uuid ${nmUuid('ovs-if-phys0')} connection\\.interface-name bond0\\.42 connection\\.master ${nmUuid('ovs-port-phys0')} connection\\.slave-type ovs-port connection\\.autoconnect-priority 100 vlan\\.parent bond0 vlan\\.id 42 802-3-ethernet\\.mtu 1500 802-3-ethernet\\.cloned-mac-address ${mac} save no$`, 'm'));
+  t.true(nm.indexOf('con-name ovs-parent-bond0') < nm.indexOf('con-name ovs-slave-eth1'), 'the bond\'s profile exists before its ports name it');
+  t.notRegex(nm.split('\n').find((l) => l.includes('type vlan'))!, /ipv4|ipv6/, 'a port under OVS takes no IP settings');
+});
+
+test('the activation: the kernel VLAN and bond go, the bond and its ports up under NM with its link-local back, then the VLAN under OVS', (t) => {
+  const nm = move(vlanOnBond()).txn.nm!;
+  const up = nm.slice(nm.indexOf('\nup)\n'), nm.indexOf('\n;;\n'));
+  const order = ['ip link delete dev bond0.42', 'ip link delete dev bond0;', 'nmcli device set eth1 managed yes', 'nmcli device set eth2 managed yes',
+    'connection up ovs-parent-bond0', 'connection up ovs-slave-eth1', 'connection up ovs-slave-eth2', 'wait $parent',
+    'echo 0 >/proc/sys/net/ipv6/conf/bond0/addr_gen_mode', 'connection up ovs-if-phys0', 'connection up ovs-if-br-ex', 'wait $phys', 'connection.autoconnect yes'];
+  const at = order.map((w) => up.indexOf(w));
+  t.false(at.includes(-1), `every step planned: ${order.filter((_, i) => at[i] === -1).join(', ')}`);
+  t.deepEqual([...at].sort((a, b) => a - b), at, 'in this order');
+  // The bond's activation may wait for a port: in the background, its output shown if it fails.
+  t.regex(up, /^nmcli --wait 60 connection up ovs-parent-bond0 >"\/run\/hostwire\/nm-bond0\.\$\$" 2>&1 & parent=\$!$/m);
+  t.regex(up, /^wait \$parent \|\| \{ cat "\/run\/hostwire\/nm-bond0\.\$\$"; rm -f "\/run\/hostwire\/nm-bond0\.\$\$"; exit 1; \}$/m);
+  t.is(up.split('\n').filter((l) => l.includes('addr_gen_mode')).length, 1, 'the link-local written back once, for the parent bond');
+  // `down` (and the start of `up`) delete every profile of ours, the bond's and its ports' too.
+  t.regex(nm, /^nmcli connection delete ovs-if-br-ex ovs-parent-bond0 ovs-slave-eth1 ovs-slave-eth2 ovs-if-phys0 ovs-port-phys0 ovs-port-br-ex br-ex 2>\/dev\/null \|\| true\nnmcli connection reload$/m);
+});
+
+test('refused before any change: a QinQ VLAN, a VLAN on a balance-rr bond, a lease on the VLAN, a bond NM holds or that carries more', (t) => {
+  const refused = (s: GatewayState, why: RegExp, o: Record<string, unknown> = {}) => t.throws(() => planUplink(s, args(o)), { message: why });
+  let s = vlanOnBond();
+  s.links.find((l) => l.name === 'bond0.42')!.info!.protocol = '802.1ad';
+  refused(s, /ovs_gateway: the uplink bond0\.42 is an 802\.1ad \(QinQ\) VLAN; the nm backend moves 802\.1Q VLANs only so far \(NetworkManager's vlan\.protocol is not proven under OVS\) - use backend: ovs/);
+  t.notThrows(() => planUplink(s, args({ backend: 'ovs' })), 'the ovs backend moves it');
+  s = vlanOnBond();
+  s.links.find((l) => l.name === 'bond0')!.info!.mode = 'balance-rr';
+  refused(s, /the uplink bond0\.42 is a VLAN on the balance-rr bond bond0; the nm backend moves VLANs on LACP \(802\.3ad\) and active-backup bonds only so far - use backend: ovs/);
+  s = vlanOnBond();
+  for (const a of s.links.find((l) => l.name === 'bond0.42')!.addrs) a.dynamic = a.family === 'inet';
+  refused(s, /the uplink bond0\.42 is a VLAN on the bond bond0 with a DHCP address; the nm backend moves VLANs on a bond with static addresses only so far/);
+  // NM's own bond (MCO's shape): its profile would be replaced, not proven yet.
+  s = vlanOnBond();
+  Object.assign(s.nm.devices.find((d) => d.device === 'bond0')!, { state: 'connected', conUuid: '11111111-2222-4333-8444-555555555555' });
+  refused(s, /the uplink bond0\.42 is a VLAN on the bond bond0, which NetworkManager holds under its own profile 11111111-2222-4333-8444-555555555555; the nm backend moves a VLAN on a kernel-made bond only so far/);
+  // The recorded host as it is: the bond holds the node address itself and carries bond0.42 - the bond made again would drop them.
+  refused(parseGatewayProbe(caseText('probe-bond-fresh.txt')), /the uplink bond0\.42 is a VLAN on the bond bond0, which also carries 10\.138\.195\.11\/24, fd5c:8b::11\/64; the nm backend makes the bond again under its own profile and would drop them/);
+  s = vlanOnBond();
+  s.links.push({ name: 'bond0.7', mtu: 1500, up: true, addrs: [], kind: 'vlan', parent: 'bond0', info: { id: 7, protocol: '802.1Q' } });
+  refused(s, /which also carries bond0\.7; the nm backend makes the bond again under its own profile and would drop it - use backend: ovs/);
+});
