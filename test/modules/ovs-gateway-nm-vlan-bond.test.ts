@@ -50,18 +50,18 @@ test('a VLAN on a kernel-made bond: the bond\'s own profile and its ports, then 
   t.notRegex(nm.split('\n').find((l) => l.includes('type vlan'))!, /ipv4|ipv6/, 'a port under OVS takes no IP settings');
 });
 
-test('the activation: the kernel VLAN and bond go, the bond and its ports up under NM with its link-local back, then the VLAN under OVS', (t) => {
+test('the activation: the kernel VLAN and bond go, NM\'s bond up, then its ports (tried again) and its link-local back, then the VLAN under OVS', (t) => {
   const nm = move(vlanOnBond()).txn.nm!;
   const up = nm.slice(nm.indexOf('\nup)\n'), nm.indexOf('\n;;\n'));
-  const order = ['ip link delete dev bond0.42', 'ip link delete dev bond0;', 'nmcli device set eth1 managed yes', 'nmcli device set eth2 managed yes',
-    'connection up ovs-parent-bond0', 'connection up ovs-slave-eth1', 'connection up ovs-slave-eth2', 'wait $parent',
+  // The bond first, then its ports handed over: with the bond's activation in the background and the ports handed
+  // over first, a port's activation failed on a VM ("A dependency of the connection failed").
+  const order = ['ip link delete dev bond0.42', 'ip link delete dev bond0;', 'nmcli --wait 60 connection up ovs-parent-bond0\n', 'nmcli device set eth1 managed yes',
+    'nmcli device set eth2 managed yes', 'connection up ovs-slave-eth1', 'connection up ovs-slave-eth2',
     'echo 0 >/proc/sys/net/ipv6/conf/bond0/addr_gen_mode', 'connection up ovs-if-phys0', 'connection up ovs-if-br-ex', 'wait $phys', 'connection.autoconnect yes'];
   const at = order.map((w) => up.indexOf(w));
   t.false(at.includes(-1), `every step planned: ${order.filter((_, i) => at[i] === -1).join(', ')}`);
   t.deepEqual([...at].sort((a, b) => a - b), at, 'in this order');
-  // The bond's activation may wait for a port: in the background, its output shown if it fails.
-  t.regex(up, /^nmcli --wait 60 connection up ovs-parent-bond0 >"\/run\/hostwire\/nm-bond0\.\$\$" 2>&1 & parent=\$!$/m);
-  t.regex(up, /^wait \$parent \|\| \{ cat "\/run\/hostwire\/nm-bond0\.\$\$"; rm -f "\/run\/hostwire\/nm-bond0\.\$\$"; exit 1; \}$/m);
+  t.regex(up, /^i=0; until nmcli --wait 60 connection up ovs-slave-eth1; do i=\$\(\(i\+1\)\); \[ \$i -lt 3 \] \|\| exit 1; sleep 1; done$/m);
   t.is(up.split('\n').filter((l) => l.includes('addr_gen_mode')).length, 1, 'the link-local written back once, for the parent bond');
   // `down` (and the start of `up`) delete every profile of ours, the bond's and its ports' too.
   t.regex(nm, /^nmcli connection delete ovs-if-br-ex ovs-parent-bond0 ovs-slave-eth1 ovs-slave-eth2 ovs-if-phys0 ovs-port-phys0 ovs-port-br-ex br-ex 2>\/dev\/null \|\| true\nnmcli connection reload$/m);
@@ -88,4 +88,24 @@ test('refused before any change: a QinQ VLAN, a VLAN on a balance-rr bond, a lea
   s = vlanOnBond();
   s.links.push({ name: 'bond0.7', mtu: 1500, up: true, addrs: [], kind: 'vlan', parent: 'bond0', info: { id: 7, protocol: '802.1Q' } });
   refused(s, /which also carries bond0\.7; the nm backend makes the bond again under its own profile and would drop it - use backend: ovs/);
+});
+
+// Recorded on the VM host of test/vm/nm-vlan-bond-uplink.test.ts (HW_RECORD_DIR): bond0.100 on the kernel's
+// bond0 (eth1+eth2 unmanaged, bond0 and the VLAN held by NM externally) before the move, and after it.
+test('recorded VLAN-on-bond host, fresh: the move planned with the bond\'s profile, the ports NM did not manage remembered', (t) => {
+  const s = parseGatewayProbe(caseText('probe-vlan-bond-nm-fresh.txt'));
+  t.like(s.nm.devices.find((d) => d.device === 'bond0'), { state: 'connected (externally)' });
+  const m = move(s, { uplink: undefined });
+  t.regex(m.summary, /^move bond0\.100 into br-ex/);
+  t.like(parsePrev(m.txn.prev!), { iface: 'bond0.100', addrs: ['172.31.221.11/24'], nmUnmanaged: ['eth1', 'eth2'],
+    device: { kind: 'vlan', id: 100, parent: 'bond0', parentBond: { options: 'mode active-backup miimon 100 updelay 200 primary eth1'.split(' '), members: ['eth1', 'eth2'] } } });
+  t.regex(m.txn.nm!, /type bond con-name ovs-parent-bond0 .*bond\.options mode=active-backup,miimon=100,updelay=200,primary=eth1 ipv4\.method disabled ipv6\.method ignore /);
+  t.regex(m.txn.nm!, /type vlan con-name ovs-if-phys0 .*vlan\.parent bond0 vlan\.id 100 /);
+});
+
+test('recorded VLAN-on-bond host, moved by the nm backend: converged; the bond NM now holds under our profile is not refused', (t) => {
+  const s = parseGatewayProbe(caseText('probe-vlan-bond-nm-moved.txt'));
+  t.deepEqual(s.bridges.find((b) => b.name === 'br-ex')?.ports, ['bond0.100']);
+  t.like(s.nm.devices.find((d) => d.device === 'bond0'), { state: 'connected', conUuid: nmUuid('ovs-parent-bond0') });
+  t.deepEqual(planUplink(s, args({ uplink: undefined })).filter(isTxnChange), []);
 });

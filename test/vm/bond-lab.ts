@@ -134,6 +134,14 @@ export function journalSeconds(text: string, line: RegExp): number | undefined {
 
 export { failure };
 
+/** The EUI-64 link-local the kernel derives from a MAC (a bond's, whose failover NA carries it to the far end). */
+export function eui64(mac: string): string {
+  const b = mac.split(':').map((x) => parseInt(x, 16));
+  b[0]! ^= 2;
+  const w = [b[0]! << 8 | b[1]!, b[2]! << 8 | 0xff, 0xfe00 | b[3]!, b[4]! << 8 | b[5]!];
+  return `fe80::${w.map((x) => x.toString(16)).join(':')}`;
+}
+
 export const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The move every bond scenario asserts: it changed, the address is on br-ex, bond0 is br-ex's one port on the kernel datapath. */

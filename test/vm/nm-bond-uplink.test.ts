@@ -12,7 +12,7 @@
 // seven profiles active; the run after it refuses beside the lab's eth0 (its seed unit re-addresses eth0 at boot)
 // and, eth0 let go, changes nothing.
 import test from 'ava';
-import { assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, bondTheHost, esc, vmUplinkLab, type VmUplinkLab } from './bond-lab.js';
+import { assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, bondTheHost, esc, eui64, vmUplinkLab, type VmUplinkLab } from './bond-lab.js';
 import { BOND_LINES, failoverDrill, idleAfterReboot, rebootKeepsBond } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
@@ -84,10 +84,3 @@ test.serial('nm backend, active-backup bond uplink on a VM: move into NM bond pr
   t.is((await l.sh(OURS)).trim(), PROFILES.trim(), 'the seven profiles still active after the runs');
 });
 
-/** The EUI-64 link-local the kernel derives from a MAC. */
-function eui64(mac: string): string {
-  const b = mac.split(':').map((x) => parseInt(x, 16));
-  b[0]! ^= 2;
-  const w = [b[0]! << 8 | b[1]!, b[2]! << 8 | 0xff, 0xfe00 | b[3]!, b[4]! << 8 | b[5]!];
-  return `fe80::${w.map((x) => x.toString(16)).join(':')}`;
-}

@@ -8,7 +8,6 @@
 import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { BridgeEnv } from './env.js';
-import { RUN_DIR } from './script/index.js';
 import type { BondSpec } from './uplink-device.js';
 
 /** `ip link add type bond` option -> NM's bond.options key (where they differ). */
@@ -85,7 +84,7 @@ export function nmDevicePrepare(e: BridgeEnv): string[] {
   const d = e.device;
   // A kernel-made VLAN likewise: NM makes it on the same parent with the recorded MAC.
   const vlan = `if [ -e /proc/net/vlan/${shellJoin([e.uplink])} ]; then ip link delete dev ${shellJoin([e.uplink])}; fi`;
-  if (d?.kind === 'vlan') return d.parentBond ? [vlan, ...bondFromProfile(d.parent, d.parentBond.members), ...parentBondUp(d.parent, d.parentBond.members)] : [vlan];
+  if (d?.kind === 'vlan') return d.parentBond ? [vlan, ...parentBondUp(d.parent, d.parentBond.members)] : [vlan];
   return d?.kind === 'bond' ? bondFromProfile(e.uplink, d.members) : [];
 }
 
@@ -97,16 +96,19 @@ function bondFromProfile(bond: string, members: string[]): string[] {
 }
 
 /**
- * A VLAN's parent bond up under its own profile before the VLAN's: the bond's activation in the background (it
- * may wait for a port), its ports' profiles, then the bond's link-local back (see nmDeviceSlavesUp).
+ * A VLAN's parent bond up under its own profile before the VLAN's: the kernel's bond deleted, NM's made and up
+ * (no IP: it needs no port), then its ports handed to NM and up under their profiles, then the bond's
+ * link-local back (see nmDeviceSlavesUp). Seen on a VM host: with the bond's activation in the background and
+ * the ports handed over first, a port's activation failed ("A dependency of the connection failed") as NM's
+ * autoconnect and ours raced for the bond; a port is tried again (3 times) as the rollback's nm_ports_back does.
  */
 function parentBondUp(bond: string, members: string[]): string[] {
-  const log = `"${RUN_DIR}/nm-${bond}.$$"`;
+  const [del, ...managed] = bondFromProfile(bond, members);
   return [
-    `${shellJoin(['nmcli', '--wait', '60', 'connection', 'up', nmParentName(bond)])} >${log} 2>&1 & parent=$!`,
-    ...members.map((m) => shellJoin(['nmcli', '--wait', '60', 'connection', 'up', nmSlaveName(m)])),
-    `wait $parent || { cat ${log}; rm -f ${log}; exit 1; }`,
-    `rm -f ${log}`,
+    del!,
+    shellJoin(['nmcli', '--wait', '60', 'connection', 'up', nmParentName(bond)]),
+    ...managed,
+    ...members.map((m) => `i=0; until ${shellJoin(['nmcli', '--wait', '60', 'connection', 'up', nmSlaveName(m)])}; do i=$((i+1)); [ $i -lt 3 ] || exit 1; sleep 1; done`),
     ...linkLocalBack(bond),
   ];
 }

@@ -14,7 +14,8 @@ export function nmShapeRefusal(u: UplinkConfig): string | undefined {
   const d = u.device;
   // NM >= 1.42 has vlan.protocol (the lab's 1.42.4 too), but a QinQ move under NM's profiles is not proven.
   if (d?.kind === 'vlan' && !/^802\.1q$/i.test(d.protocol)) return `is an ${d.protocol} (QinQ) VLAN; the nm backend moves 802.1Q VLANs only so far (NetworkManager's vlan.protocol is not proven under OVS)`;
-  // A VLAN on a NIC and on an active-backup or LACP bond with a static address are proven (test/vm/nm-vlan-*-uplink.test.ts).
+  // A VLAN on a NIC and on an active-backup bond with a static address are proven (test/vm/nm-vlan-*-uplink.test.ts);
+  // on an LACP bond the profiles are the same (the LACP bond itself proven under NM).
   if (d?.kind === 'vlan' && d.parentBond) {
     const mode = d.parentBond.options[1] ?? '';
     if (!NM_BOND_MODES.includes(mode)) return `is a VLAN on the ${mode} bond ${d.parent}; the nm backend moves VLANs on LACP (802.3ad) and active-backup bonds only so far`;
