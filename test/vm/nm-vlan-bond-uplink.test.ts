@@ -13,6 +13,7 @@ import { sleep } from '../../src/lab/run.js';
 import { assertMovedOntoBrEx, assertSecondRunIdle, esc, eui64, recordProbe, type VmUplinkLab } from './bond-lab.js';
 import { VLAN, VLAN_SNAPSHOT, vlanLab, vlanTheHost, type VlanLab } from './vlan-lab.js';
 import { BOND_LINES, failoverDrill, idleAfterReboot, rebootUntil, rollbackDrill } from './vm-drills.js';
+import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
 const LAB = 'vb25nmvb';
 const LAB_REBOOT = 'vb25nmvbr';
@@ -40,7 +41,7 @@ interface Scenario { l: VmUplinkLab; v: VlanLab; mac: string; bondBefore: string
 
 /** The two VMs with the host's node address on bond0.100 over the kernel's bond0, the role run with the nm backend. */
 async function vlanBondHost(t: ExecutionContext, lab: string): Promise<Scenario> {
-  t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   // Figures also on stderr as they come: a run cut off by the deadline keeps them.
   const note = (what: string) => {
     t.log(what);
