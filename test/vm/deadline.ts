@@ -1,5 +1,6 @@
-// The VM tier's deadlines: each scenario's own (t.timeout) sits below the tier's runner timeout in
-// ava.vm.config.js (45 min), so the scenario's deadline fires first, its teardown runs and its log is kept.
-// A scenario with a power cycle takes 20-35 min on a loaded 2-core machine (qemu TCG).
+// The VM tier's deadlines. ava restarts a test's own timeout (t.timeout) at each of its assertions and the
+// runner's timeout (ava.vm.config.js, 45 min) at each test's result; the scenario's deadline is the shorter,
+// so it fires first, its teardown runs (the lab goes) and its log is kept. The longest quiet stretch of a
+// scenario - a VM power cycle with the boot oneshot, a lab of two VMs coming up - takes 10-15 min under load.
 export const VM_DEADLINE_MS = 40 * 60_000;
 export const VM_DEADLINE_WHY = 'the scenario\'s own deadline (below the VM tier\'s 45 min)';
