@@ -9,6 +9,7 @@ import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { BridgeEnv } from './env.js';
 import type { BondSpec } from './uplink-device.js';
+import { nmUpInBackground, type NmBackground } from './nm-background.js';
 
 /** `ip link add type bond` option -> NM's bond.options key (where they differ). */
 const NM_BOND_KEY: Record<string, string> = { peer_notify_delay: 'peer_notif_delay' };
@@ -124,16 +125,26 @@ const linkLocalBack = (bond: string): string[] => {
 };
 
 /**
- * After the bond is up under the port: its ports' profiles (each waits for its master), then the bond's
- * IPv6 link-local back. NM gives a port no IP at all (addr_gen_mode none), but the bonding driver's only word to
- * the far end on a failover is a gratuitous ARP / unsolicited NA for the bond's own addresses: without one,
- * an active-backup bond under br-ex failed over silently and a switch kept the MAC on the dead port (VM, one
- * end of the active port's wire cut: 248 of 300 pings lost, 12.4 s and not back; with the link-local 1-5 lost,
- * as the kernel-made bond of the ovs backend has it). eui64: the kernel's default, from the bond's MAC.
- * On a host with IPv6 disabled (disable_ipv6 1, the bond made with it) there is no link-local to make, so the
- * bond alone gets IPv6 back without router advertisements (accept_ra 0 first): the link-local and nothing else.
+ * The bond's ports' activations, started once the bridge exists and before ovs-if-br-ex's (MCO's configure-ovs
+ * activates the ports first too): a bond made by NM from its profile starts without ports (deleting the live
+ * one left them administratively down), so it has no carrier, and a DHCP address on br-ex waited for one in
+ * vain - NM's autoconnect of the ports came within 5 s on one VM run and not within NM's 45 s DHCP timeout on
+ * the next ("IP configuration could not be reserved"); activating the bond does not activate its ports.
  */
-export function nmDeviceSlavesUp(e: BridgeEnv): string[] {
+export function nmDeviceSlaves(e: BridgeEnv): NmBackground[] {
   if (e.device?.kind !== 'bond') return [];
-  return [...e.device.members.map((m) => shellJoin(['nmcli', '--wait', '60', 'connection', 'up', nmSlaveName(m)])), ...linkLocalBack(e.uplink)];
+  return e.device.members.map((m, i) => nmUpInBackground(nmSlaveName(m), `${e.bridge}-port${i}`, `port${i}`));
+}
+
+/**
+ * Once the ports are up: the bond's IPv6 link-local back. NM gives a port no IP at all (addr_gen_mode none),
+ * but the bonding driver's only word to the far end on a failover is a gratuitous ARP / unsolicited NA for the
+ * bond's own addresses: without one, an active-backup bond under br-ex failed over silently and a switch kept
+ * the MAC on the dead port (VM, one end of the active port's wire cut: 248 of 300 pings lost, 12.4 s and not
+ * back; with the link-local 1-5 lost, as the kernel-made bond of the ovs backend has it). eui64: the kernel's
+ * default, from the bond's MAC.
+ */
+export function nmDeviceLinkLocal(e: BridgeEnv): string[] {
+  if (e.device?.kind !== 'bond') return [];
+  return linkLocalBack(e.uplink);
 }

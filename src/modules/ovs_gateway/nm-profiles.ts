@@ -7,7 +7,8 @@ import { shellJoin } from '../../transports/quote.js';
 import type { BridgeEnv, UplinkConfig } from './env.js';
 import type { Ipv6Auto } from './ipv6-auto.js';
 import { RUN_DIR } from './script/index.js';
-import { nmDeviceProfiles, nmDeviceExtraNames, nmDevicePrepare, nmDeviceSlavesUp } from './nm-device-profiles.js';
+import { nmDeviceProfiles, nmDeviceExtraNames, nmDevicePrepare, nmDeviceSlaves, nmDeviceLinkLocal } from './nm-device-profiles.js';
+import { nmUpInBackground } from './nm-background.js';
 
 export interface NmNames { bridge: string; portBridge: string; portPhys: string; ifPhys: string; ifBridge: string }
 
@@ -97,23 +98,29 @@ export function planNmUp(u: UplinkConfig, e: BridgeEnv, primary = e.metric === 4
 
 /**
  * The activation, as seen on a lab host with the plugin (NM 1.42, netdev datapath): the NIC's profile
- * completes only once the bridge's interface is up, so it runs in the background; the bridge's interface
- * is not autoconnected (it would come up before its MAC is right) and gets autoconnect back afterwards
- * (`--temporary`: the profiles stay in /run). On the netdev datapath NM cannot clone a MAC onto the
- * interface (it failed "set-hw-addr ... not successfully set-cloned", then "ip-config-unavailable"):
+ * completes only once the bridge's interface is up, so it runs in the background, and so do a bond's
+ * ports' (started before the bridge's interface: see nmDeviceSlaves).
+ * The bridge's interface is not autoconnected (it would come up before its MAC is right) and gets autoconnect
+ * back afterwards (`--temporary`: the profiles stay in /run). On the netdev datapath NM cannot clone a MAC onto
+ * the interface (it failed "set-hw-addr ... not successfully set-cloned", then "ip-config-unavailable"):
  * the bridge's `other_config:hwaddr` gives it the NIC's MAC instead, set before the interface exists.
  */
 function planNmActivate(n: NmNames, e: BridgeEnv): string[] {
   const q = (w: string) => shellJoin([w]);
+  const phys = nmUpInBackground(n.ifPhys, e.bridge, 'phys');
+  const ports = nmDeviceSlaves(e);
+  // With ports under way, a failed ovs-if-br-ex shows what they (and the phys profile) said so far.
+  const shown = ports.length ? ` || { tail -n +1 ${[phys, ...ports].map((b) => b.log).join(' ')} 2>/dev/null; exit 1; }` : '';
   return [
     ...nmDevicePrepare(e),
-    `${shellJoin(['nmcli', '--wait', '60', 'connection', 'up', n.ifPhys])} >"${RUN_DIR}/nm-${e.bridge}.$$" 2>&1 & phys=$!`,
+    phys.start,
     `i=0; until ovs-vsctl --timeout=5 br-exists ${q(e.bridge)}; do i=$((i+1)); [ $i -lt 150 ] || { echo "NetworkManager made no OVS bridge ${e.bridge} in 30 s"; exit 1; }; sleep 0.2; done`,
     ...(e.datapath === 'netdev' ? [shellJoin(['ovs-vsctl', '--timeout=10', 'set', 'bridge', e.bridge, `other_config:hwaddr="${e.mac}"`])] : []),
-    shellJoin(['nmcli', '--wait', '60', 'connection', 'up', n.ifBridge]),
-    `wait $phys || { cat "${RUN_DIR}/nm-${e.bridge}.$$"; rm -f "${RUN_DIR}/nm-${e.bridge}.$$"; exit 1; }`,
-    `rm -f "${RUN_DIR}/nm-${e.bridge}.$$"`,
-    ...nmDeviceSlavesUp(e),
+    ...ports.map((p) => p.start),
+    `${shellJoin(['nmcli', '--wait', '60', 'connection', 'up', n.ifBridge])}${shown}`,
+    ...phys.wait,
+    ...ports.flatMap((p) => p.wait),
+    ...nmDeviceLinkLocal(e),
     shellJoin(['nmcli', 'connection', 'modify', '--temporary', n.ifBridge, 'connection.autoconnect', 'yes']),
   ];
 }
