@@ -9,7 +9,7 @@ import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { BridgeEnv } from './env.js';
 import type { BondSpec } from './uplink-device.js';
-import { nmUpInBackground, type NmBackground } from './nm-background.js';
+import { nmLog, nmUp } from './nm-background.js';
 
 /** `ip link add type bond` option -> NM's bond.options key (where they differ). */
 const NM_BOND_KEY: Record<string, string> = { peer_notify_delay: 'peer_notif_delay' };
@@ -99,7 +99,7 @@ function bondFromProfile(bond: string, members: string[]): string[] {
 /**
  * A VLAN's parent bond up under its own profile before the VLAN's: the kernel's bond deleted, NM's made and up
  * (no IP: it needs no port), then its ports handed to NM and up under their profiles, then the bond's
- * link-local back (see nmDeviceSlavesUp). Seen on a VM host: with the bond's activation in the background and
+ * link-local back (see nmDeviceLinkLocal). Seen on a VM host: with the bond's activation in the background and
  * the ports handed over first, a port's activation failed ("A dependency of the connection failed") as NM's
  * autoconnect and ours raced for the bond; a port is tried again (3 times) as the rollback's nm_ports_back does.
  */
@@ -125,15 +125,27 @@ const linkLocalBack = (bond: string): string[] => {
 };
 
 /**
- * The bond's ports' activations, started once the bridge exists and before ovs-if-br-ex's (MCO's configure-ovs
- * activates the ports first too): a bond made by NM from its profile starts without ports (deleting the live
- * one left them administratively down), so it has no carrier, and a DHCP address on br-ex waited for one in
- * vain - NM's autoconnect of the ports came within 5 s on one VM run and not within NM's 45 s DHCP timeout on
- * the next ("IP configuration could not be reserved"); activating the bond does not activate its ports.
+ * The bond's ports' activations, one after the other in one background job started once the bridge exists
+ * and before ovs-if-br-ex's (MCO's configure-ovs activates the ports first too): a bond made by NM from its
+ * profile starts without ports (deleting the live one left them administratively down), so it has no carrier,
+ * and a DHCP address on br-ex waited for one in vain - NM's autoconnect of the ports came within 5 s on one VM
+ * run and not within NM's 45 s DHCP timeout on the next ("IP configuration could not be reserved"); activating
+ * the bond does not activate its ports. That job only gets them going (its result is not the move's): on a VM
+ * ours of ovs-slave-eth1 ended "The base network connection was interrupted" (NM's device-disconnected:
+ * another activation, NM's autoconnect at priority 100, took the device) with eth1 in the bond all the same
+ * and br-ex's lease taken. So `settle`, after ovs-if-br-ex, activates in the foreground (failing the move)
+ * only a port profile not active by then. The ports join in whichever order their activations end.
  */
-export function nmDeviceSlaves(e: BridgeEnv): NmBackground[] {
-  if (e.device?.kind !== 'bond') return [];
-  return e.device.members.map((m, i) => nmUpInBackground(nmSlaveName(m), `${e.bridge}-port${i}`, `port${i}`));
+export function nmDeviceSlaves(e: BridgeEnv): { log: string; start: string; settle: string[] } | undefined {
+  if (e.device?.kind !== 'bond') return undefined;
+  const names = e.device.members.map(nmSlaveName);
+  const log = nmLog(`${e.bridge}-ports`);
+  const active = (c: string) => `[ "$(nmcli -g GENERAL.STATE connection show ${shellJoin([c])} 2>/dev/null)" = activated ]`;
+  return {
+    log,
+    start: `{ ${names.map(nmUp).join('; ')}; } >${log} 2>&1 & ports=$!`,
+    settle: ['wait $ports || true', ...names.map((c) => `${active(c)} || ${nmUp(c)} || { cat ${log}; rm -f ${log}; exit 1; }`), `rm -f ${log}`],
+  };
 }
 
 /**

@@ -110,16 +110,16 @@ function planNmActivate(n: NmNames, e: BridgeEnv): string[] {
   const phys = nmUpInBackground(n.ifPhys, e.bridge, 'phys');
   const ports = nmDeviceSlaves(e);
   // With ports under way, a failed ovs-if-br-ex shows what they (and the phys profile) said so far.
-  const shown = ports.length ? ` || { tail -n +1 ${[phys, ...ports].map((b) => b.log).join(' ')} 2>/dev/null; exit 1; }` : '';
+  const shown = ports ? ` || { tail -n +1 ${phys.log} ${ports.log} 2>/dev/null; exit 1; }` : '';
   return [
     ...nmDevicePrepare(e),
     phys.start,
     `i=0; until ovs-vsctl --timeout=5 br-exists ${q(e.bridge)}; do i=$((i+1)); [ $i -lt 150 ] || { echo "NetworkManager made no OVS bridge ${e.bridge} in 30 s"; exit 1; }; sleep 0.2; done`,
     ...(e.datapath === 'netdev' ? [shellJoin(['ovs-vsctl', '--timeout=10', 'set', 'bridge', e.bridge, `other_config:hwaddr="${e.mac}"`])] : []),
-    ...ports.map((p) => p.start),
+    ...(ports ? [ports.start] : []),
     `${shellJoin(['nmcli', '--wait', '60', 'connection', 'up', n.ifBridge])}${shown}`,
     ...phys.wait,
-    ...ports.flatMap((p) => p.wait),
+    ...(ports?.settle ?? []),
     ...nmDeviceLinkLocal(e),
     shellJoin(['nmcli', 'connection', 'modify', '--temporary', n.ifBridge, 'connection.autoconnect', 'yes']),
   ];

@@ -1,0 +1,56 @@
+// VM tier (npm run test:vm), issue 20: the nm backend with an active-backup bond0 of eth1+eth2 made by
+// NetworkManager with a DHCP address (bond-dhcp.ts: NM's bond profile with miimon 100, updelay 200, primary eth1
+// and DHCP with the MAC as client id, two port profiles; the second VM leases that one address). An injected
+// failure rolls back to the lease on bond0 under NM's own profiles (no ovs-* profile left); the move keeps the
+// lease on br-ex (its DHCP needs the bond's carrier: the ports' activations start before ovs-if-br-ex's),
+// NM's seven ovs-* profiles active; a second run and --check change nothing; a cut of the active port's cable
+// fails over. A power cycle is not drilled (the VM tier's 30 min under load).
+import test from 'ava';
+import { activePort, type VmUplinkLab, vmUplinkLab } from './bond-lab.js';
+import { dhcpBondScenario } from './bond-dhcp.js';
+import { failoverDrill } from './vm-drills.js';
+
+const LAB = 'nd25abdhcp';
+const ACTIVE = 'nmcli -t -f NAME,DEVICE connection show --active | LC_ALL=C sort';
+const HELD = 'for d in bond0 eth1 eth2; do echo "$d $(nmcli -g GENERAL.CONNECTION device show "$d")"; done';
+const OURS = ['br-ex:br-ex', 'ovs-if-br-ex:br-ex', 'ovs-if-phys0:bond0', 'ovs-port-br-ex:br-ex', 'ovs-port-phys0:bond0', 'ovs-slave-eth1:eth1', 'ovs-slave-eth2:eth2'];
+
+// Kept as `.failing` (issue 20): nm-uplink-shape.ts refuses a bond with a dynamic address on the nm backend until
+// nm-bond-dhcp-uplink.test.ts passes. Its one run so far (the refusal lifted locally, load 35-46, the injected failure's
+// run 840 s): after the apply the controller could not reach the host (EHOSTUNREACH: no ARP answer), exit 4 instead of
+// the check's rollback; whether the lease was on br-ex and why it was unreachable were not read (lab torn down).
+test.serial.failing('nm backend, NM-made active-backup bond with DHCP on a VM: rollback to NM\'s profiles, the move keeps the lease, idempotent, failover', async (t) => {
+  t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  const started = Date.now();
+  const base = await vmUplinkLab(t, LAB, 3, { hosts: 2, vms: 2, nmOvs: true });
+  const l: VmUplinkLab = { ...base, role: (vars = {}, check = false) => base.role({ configure_ovs_backend: 'nm', ...vars }, check) };
+  const missingOf = (active: string) => OURS.filter((p) => !active.split('\n').includes(p));
+  let held = '';
+  await dhcpBondScenario(t, l, {
+    lab: LAB, nmOptions: 'mode=active-backup,miimon=100,updelay=200,primary=eth1',
+    bond: /Bonding Mode: fault-tolerance \(active-backup\)[\s\S]*Primary Slave: eth1[\s\S]*MII Polling Interval \(ms\): 100\nUp Delay \(ms\): 200/,
+    ready: async () => {
+      held = (await l.sh(HELD)).trim();
+      t.is(held, 'bond0 bond0\neth1 bond0-eth1\neth2 bond0-eth2', 'NM holds the bond and its ports under their own profiles');
+    },
+    afterRollback: async () => {
+      t.is((await l.sh(HELD)).trim(), held, 'the rollback gives the bond and its ports back to NM\'s own profiles');
+      t.notRegex(await l.sh('nmcli -t -f NAME connection show'), /^ovs-/m, 'no ovs-* profile left');
+    },
+    afterMove: async () => {
+      const active = await l.sh(ACTIVE);
+      t.deepEqual(missingOf(active), [], active);
+      t.notRegex(active, /^bond0(-eth\d)?:/m, 'NM\'s own bond profiles are not active');
+      t.deepEqual((await l.sh('nmcli -g bond.options connection show ovs-if-phys0')).trim().split(',').sort(),
+        ['miimon=100', 'mode=active-backup', 'primary=eth1', 'updelay=200'], 'NM\'s profile has the live bond\'s options');
+    },
+    failover: async () => {
+      t.is(await activePort(l), 'eth1');
+      const cut = await failoverDrill(t, l, LAB, 'eth1', 'eth2');
+      t.log(`failover under NM's active-backup bond profile with DHCP: ${cut.lost} of 300 lost, longest gap ${cut.gap.toFixed(2)} s`);
+      t.deepEqual(missingOf(await l.sh(ACTIVE)), [], 'every profile still active after the cable came back');
+    },
+    reboot: async () => t.log('reboot: not drilled in this scenario (time)'),
+  });
+  t.log(`whole scenario: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+});
