@@ -98,11 +98,12 @@ test('recorded bond probe, nm backend: the move stages the bond profiles and rem
   bond0.info = { ...recorded, mode: 'balance-rr' };
   t.throws(() => planUplink(s, args), { message: /the uplink bond0 is a balance-rr bond; the nm backend moves LACP \(802\.3ad\) and active-backup bonds only so far - use backend: ovs/ });
   bond0.info = recorded;
-  // A lease on the bond: refused until a VM run of nm-bond-dhcp-uplink.test.ts passes.
+  // A lease on the bond: moved, ovs-if-br-ex taking DHCP with the MAC as client id (proven on a VM).
   const v4 = bond0.addrs.find((a) => a.family === 'inet')!;
   v4.dynamic = true;
-  t.throws(() => planUplink(s, args), { message: /the uplink bond0 is a bond with a DHCP address; the nm backend moves bonds with static addresses only so far .* - use backend: ovs/ });
-  t.notThrows(() => planUplink(s, ovsGatewayArgs.parse({ mode: 'uplink', datapath_type: 'system', backend: 'ovs' })), 'the ovs backend moves it');
+  const leased = (planUplink(s, args).filter(isTxnChange) as TxnChange[])[0]!;
+  t.regex(leased.txn.nm!, /con-name ovs-if-br-ex .*ipv4\.method auto ipv4\.dhcp-client-id mac /);
+  t.regex(leased.txn.nm!, / connection up ovs-slave-eth2; } >[^\n]* & ports=\$!\nnmcli --wait 60 connection up ovs-if-br-ex /, 'its ports under way first');
   v4.dynamic = false;
   const move = (planUplink(s, ovsGatewayArgs.parse({ mode: 'uplink', datapath_type: 'system', backend: 'nm' })).filter(isTxnChange) as TxnChange[])[0]!;
   t.regex(move.summary, /^move bond0 into br-ex/);

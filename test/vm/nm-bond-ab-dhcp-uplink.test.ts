@@ -15,10 +15,10 @@ const ACTIVE = 'nmcli -t -f NAME,DEVICE connection show --active | LC_ALL=C sort
 const HELD = 'for d in bond0 eth1 eth2; do echo "$d $(nmcli -g GENERAL.CONNECTION device show "$d")"; done';
 const OURS = ['br-ex:br-ex', 'ovs-if-br-ex:br-ex', 'ovs-if-phys0:bond0', 'ovs-port-br-ex:br-ex', 'ovs-port-phys0:bond0', 'ovs-slave-eth1:eth1', 'ovs-slave-eth2:eth2'];
 
-// Kept as `.failing` (issue 20): nm-uplink-shape.ts refuses a bond with a dynamic address on the nm backend until
-// nm-bond-dhcp-uplink.test.ts passes. Its one run so far (the refusal lifted locally, load 35-46, the injected failure's
-// run 840 s): after the apply the controller could not reach the host (EHOSTUNREACH: no ARP answer), exit 4 instead of
-// the check's rollback; whether the lease was on br-ex and why it was unreachable were not read (lab torn down).
+// Kept as `.failing` (issue 20) until a run passes whole. Its one run so far (load 35-46, the current plan, the refusal
+// lifted locally; the injected failure's run 840 s): after the apply the controller could not reach the host
+// (EHOSTUNREACH: no ARP answer), exit 4 instead of the check's rollback; whether the lease was on br-ex and why it was
+// unreachable were not read (lab torn down). The LACP one (nm-bond-dhcp-uplink.test.ts) passed since.
 test.serial.failing('nm backend, NM-made active-backup bond with DHCP on a VM: rollback to NM\'s profiles, the move keeps the lease, idempotent, failover', async (t) => {
   t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
   const started = Date.now();

@@ -14,16 +14,15 @@ const LAB = 'nd25lacd';
 const ACTIVE = 'nmcli -t -f NAME,DEVICE connection show --active | LC_ALL=C sort';
 const HELD = 'for d in bond0 eth1 eth2; do echo "$d $(nmcli -g GENERAL.CONNECTION device show "$d")"; done';
 
-// Kept as `.failing` (issue 20) until a run passes whole; until then nm-uplink-shape.ts refuses a bond with a dynamic
-// address on the nm backend (so this scenario stops at its first move). Seen so far, each run failing in the injected
-// failure's apply: (1) load 17-21: `nmcli connection up ovs-if-br-ex` gave up ("IP configuration could not be
-// reserved": NM's 45 s DHCP timeout) because bond0 had no carrier - deleting NM's live bond left eth1/eth2 down and
-// the plan activated ovs-slave-eth1/2 only after ovs-if-br-ex (rolled back, 307 s). (2) load ~29, the ports'
-// activations started in the background before ovs-if-br-ex (the refusal lifted locally): br-ex got the lease with both
-// ports in bond0, but our activation of ovs-slave-eth1 ended "The base network connection was interrupted" (another
-// activation took eth1) and that failed the apply (rolled back 282 s after it began). The plan now re-activates after
-// ovs-if-br-ex only a port profile that is not active (nm-device-profiles.ts nmDeviceSlaves); not yet run whole.
-test.serial.failing('nm backend, NM-made LACP bond with DHCP on a VM: rollback to NM\'s profiles, the move keeps the lease, idempotent, wire cut', async (t) => {
+// Passed whole (issue 20; load 6-46, 32.5 min: VM up 595 s, lease on bond0 186 s, the injected failure's run 487 s
+// and its lease back on bond0 496 s after it began, move 237 s, second run and --check 47 s, wire cut 0 of 300 lost)
+// once the ports' activations start before ovs-if-br-ex (nm-device-profiles.ts nmDeviceSlaves). Earlier runs failed in
+// the injected failure's apply: (1) `nmcli connection up ovs-if-br-ex` gave up (NM's 45 s DHCP timeout, "IP
+// configuration could not be reserved"): bond0 had no carrier, its ports activated only after ovs-if-br-ex (rolled
+// back, 307 s); (2) with the ports started first, br-ex got the lease, but our ovs-slave-eth1 activation ended "The base
+// network connection was interrupted" (another activation took eth1) and failed the apply: the plan now re-activates,
+// after ovs-if-br-ex, only a port profile not active by then.
+test.serial('nm backend, NM-made LACP bond with DHCP on a VM: rollback to NM\'s profiles, the move keeps the lease, idempotent, wire cut', async (t) => {
   t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const started = Date.now();
   const lab = await lacpSwitchLab(t, LAB, { nmOvs: true });

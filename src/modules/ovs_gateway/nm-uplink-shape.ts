@@ -24,9 +24,10 @@ export function nmShapeRefusal(u: UplinkConfig): string | undefined {
   if (d?.kind === 'bond') {
     const mode = d.options[1] ?? '';
     if (!NM_BOND_MODES.includes(mode)) return `is a ${mode} bond; the nm backend moves LACP (802.3ad) and active-backup bonds only so far`;
-    // A dynamic address on a bond: its ports' activations now start before ovs-if-br-ex's (no carrier had
-    // failed the DHCP on a VM), but no VM run of the scenario has passed yet (test/vm/nm-bond-dhcp-uplink.test.ts).
-    if (u.method === 'dhcp' || u.v6) return `is a bond with a ${u.method === 'dhcp' ? 'DHCP' : 'SLAAC/DHCPv6'} address; the nm backend moves bonds with static addresses only so far (not proven on a VM yet)`;
+    // A DHCP lease on a bond is proven (test/vm/nm-bond-dhcp-uplink.test.ts: the ports' activations start
+    // before ovs-if-br-ex's, nm-device-profiles.ts). IPv6 from RAs on a bond waits for the same carrier but
+    // has no VM proof yet.
+    if (u.v6) return 'is a bond with a SLAAC/DHCPv6 address; the nm backend moves bonds with static or DHCPv4 addresses only so far';
   }
   return ipv6Refusal(u);
 }
