@@ -9,8 +9,9 @@ import test from 'ava';
 import { activePort, type VmUplinkLab, vmUplinkLab } from './bond-lab.js';
 import { dhcpBondScenario } from './bond-dhcp.js';
 import { failoverDrill } from './vm-drills.js';
+import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
-const LAB = 'nd25abdhcp';
+const LAB = 'vmnmabdhcp';
 const ACTIVE = 'nmcli -t -f NAME,DEVICE connection show --active | LC_ALL=C sort';
 const HELD = 'for d in bond0 eth1 eth2; do echo "$d $(nmcli -g GENERAL.CONNECTION device show "$d")"; done';
 const OURS = ['br-ex:br-ex', 'ovs-if-br-ex:br-ex', 'ovs-if-phys0:bond0', 'ovs-port-br-ex:br-ex', 'ovs-port-phys0:bond0', 'ovs-slave-eth1:eth1', 'ovs-slave-eth2:eth2'];
@@ -20,7 +21,7 @@ const OURS = ['br-ex:br-ex', 'ovs-if-br-ex:br-ex', 'ovs-if-phys0:bond0', 'ovs-po
 // (EHOSTUNREACH: no ARP answer), exit 4 instead of the check's rollback; whether the lease was on br-ex and why it was
 // unreachable were not read (lab torn down). The LACP one (nm-bond-dhcp-uplink.test.ts) passed since.
 test.serial.failing('nm backend, NM-made active-backup bond with DHCP on a VM: rollback to NM\'s profiles, the move keeps the lease, idempotent, failover', async (t) => {
-  t.timeout(29 * 60_000, 'the scenario\'s own deadline (below the VM tier\'s 30 min)');
+  t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const started = Date.now();
   const base = await vmUplinkLab(t, LAB, 3, { hosts: 2, vms: 2, nmOvs: true });
   const l: VmUplinkLab = { ...base, role: (vars = {}, check = false) => base.role({ configure_ovs_backend: 'nm', ...vars }, check) };

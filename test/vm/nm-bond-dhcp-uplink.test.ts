@@ -10,7 +10,7 @@ import { dhcpBondScenario } from './bond-dhcp.js';
 import { assertLacpPartner, lacpSwitchLab, wireCutDrill } from './lacp-lab.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
-const LAB = 'nd25lacd';
+const LAB = 'vmnmlacd';
 const ACTIVE = 'nmcli -t -f NAME,DEVICE connection show --active | LC_ALL=C sort';
 const HELD = 'for d in bond0 eth1 eth2; do echo "$d $(nmcli -g GENERAL.CONNECTION device show "$d")"; done';
 

@@ -13,7 +13,7 @@ import { activePort, assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, bo
 import { failoverDrill } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
-const LAB = 'v625noip6';
+const LAB = 'vmnmnoip6';
 const NM = { configure_ovs_backend: 'nm' };
 const V6 = (dev: string) => `cat /proc/sys/net/ipv6/conf/${dev}/disable_ipv6 /proc/sys/net/ipv6/conf/${dev}/accept_ra; ip -o -6 addr show dev ${dev} | awk '{print $4, $6}'`;
 

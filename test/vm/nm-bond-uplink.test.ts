@@ -16,7 +16,7 @@ import { assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, bondTheHost, e
 import { BOND_LINES, failoverDrill, idleAfterReboot, rebootKeepsBond } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
-const LAB = 'nd25ab';
+const LAB = 'vmnmab';
 const NM = { configure_ovs_backend: 'nm' };
 const NM_DEVICES = 'nmcli -t -f DEVICE,TYPE,STATE device | grep -v "^lo:" | sort';
 // Compared trimmed: the lab's ssh helper's output may lose its last newline.

@@ -15,8 +15,8 @@ import { VLAN, VLAN_SNAPSHOT, vlanLab, vlanTheHost, type VlanLab } from './vlan-
 import { BOND_LINES, failoverDrill, idleAfterReboot, rebootUntil, rollbackDrill } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
-const LAB = 'vb25nmvb';
-const LAB_REBOOT = 'vb25nmvbr';
+const LAB = 'vmnmvb';
+const LAB_REBOOT = 'vmnmvbr';
 const DEV = VLAN.dev;
 // The VLAN's own state flips between NM's views of a kernel device: left out, as in nm-vlan-nic-uplink.
 const NM_DEVICES = `nmcli -t -f DEVICE,TYPE,STATE device | grep -v "^lo:\\|^${DEV}:" | sort`;
