@@ -86,3 +86,23 @@ test('a bond NM already re-activated itself under its profile with its lease is 
   t.deepEqual(nm, ['nmcli device set bond0 managed yes', 'nmcli device set eth1 managed yes', 'nmcli device set eth2 managed yes',
     'nmcli connection up uuid p2 ifname eth2'], nm.join('\n'));
 });
+
+// The static uplink of an NM profile (nm backend, its <bridge>.nm staged): the addresses put back with `ip` have
+// prefix routes without NM's metric, so the profile is activated again even where NM runs it already - skipped,
+// an nspawn --nm-ovs host's rollback left a second 10.x.0/24 route without a metric (test/vm/nm-uplink-ipv6.test.ts).
+test('the static uplink of an NM profile is activated again even where NM already runs it (NM\'s metric on the prefix route)', (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'hw-static-rb-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const conn = 'c0ffee00-0000-4000-8000-0000000000e0';
+  writeFileSync(path.join(dir, 'br-ex.prev'), renderPrev({ iface: 'eth0', mac: MAC, mtu: 1500, method: 'static', addrs: ['10.0.0.11/24'], routes: ['default via 10.0.0.1'], gateways: ['10.0.0.1'], nmConn: conn }));
+  writeFileSync(path.join(dir, 'br-ex.nm'), 'true\n');
+  const stubs = [
+    'log() { echo "$*" >>"$LOG"; }',
+    `nmcli() { log nmcli "$@"; case "$2 $3" in "GENERAL.CON-UUID device") echo ${conn} ;; "GENERAL.STATE device") echo "100 (connected)" ;; esac; return 0; }`,
+    'ip() { log ip "$@"; if [ "$1 $2" = "-o addr" ]; then echo "2: eth0 inet 10.0.0.11/24 brd 10.0.0.255 scope global eth0"; fi; return 0; }',
+    'route_replace() { log route "$@"; }', 'nm_running() { return 0; }', 'vsctl() { log vsctl "$@"; }', 'nft() { return 1; }',
+    'systemctl() { return 1; }', 'nm_unmanage_all() { log nm_unmanage_all; }', 'sleep() { :; }',
+    `cat() { case "$1" in */address) echo "${MAC}" ;; */ifindex) echo 2 ;; *) command cat "$@" ;; esac; }`].join('\n');
+  const out = execFileSync('dash', ['-c', `${SCRIPT}\n${stubs}\nLIB=${dir} ETC=${dir} LOG=${dir}/log; restore_prev br-ex; command cat "$LOG"`], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+  t.true(out.split('\n').includes(`nmcli connection up uuid ${conn}`), out);
+});

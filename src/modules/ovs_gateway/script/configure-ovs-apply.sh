@@ -248,7 +248,10 @@ restore_prev() {
       [ -n "$r" ] && route_replace $r dev "$IFACE"
     done
     rm -f "$ETC/$b.env"; nm_unmanage_all
-    [ $nmb = 1 ] && [ -n "$NMCONN" ] && nm_reactivate "$IFACE" "$NMCONN" any
+    # Activated again even where NM runs it already: the addresses put back above gave their prefix routes no
+    # metric, NM's activation puts its own (seen on an nspawn --nm-ovs host: the rollback left a second
+    # 10.x.0/24 route without a metric beside NM's metric 100 one).
+    [ $nmb = 1 ] && [ -n "$NMCONN" ] && { nmcli connection up uuid "$NMCONN" || true; }
   fi
   # NM's activation ends before its IPv6 is done, the kernel's SLAAC needs the router's answer: the rollback's
   # sweep must find the addresses back (20 s at most).

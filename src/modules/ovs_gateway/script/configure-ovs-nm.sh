@@ -12,11 +12,11 @@ nm_holds() { # dev profile-uuid; METHOD, METHOD6, ADDRS as loaded
   if [ -n "$METHOD6" ]; then has_v6 "$1" || return 1; fi
   for a in $ADDRS; do ip -o addr show dev "$1" | grep -qF " ${a%%/*}/" || return 1; done
 }
-# The uplink's own profile back (nmcli waits for the activation), unless NM holds it so already. $3 = any: the
-# profile activated where it binds itself (no ifname).
-nm_reactivate() { # dev profile-uuid [any]
+# The uplink's own dynamic profile (a lease, SLAAC/DHCPv6) back (nmcli waits for the activation), unless NM
+# holds it so already.
+nm_reactivate() { # dev profile-uuid
   if nm_holds "$1" "$2"; then echo "NetworkManager holds $1 under its profile already"; return 0; fi
-  if [ "$3" = any ]; then nmcli connection up uuid "$2" || true; else nmcli connection up uuid "$2" ifname "$1" || true; fi
+  nmcli connection up uuid "$2" ifname "$1" || true
 }
 
 # Whether profile $1 is a port profile of the bond on port $2: slave-type bond, its master the bond by name ($3)
