@@ -9,10 +9,9 @@
 // end). A second scenario (its own VMs: both in one ran past the tier's 30 min under load) moves it and
 // power-cycles the host: the boot oneshot makes the profiles again and the runs afterwards change nothing.
 import test, { type ExecutionContext } from 'ava';
-import { sleep } from '../../src/lab/run.js';
 import { assertMovedOntoBrEx, assertSecondRunIdle, esc, eui64, recordProbe, type VmUplinkLab } from './bond-lab.js';
 import { VLAN, VLAN_SNAPSHOT, vlanLab, vlanTheHost, type VlanLab } from './vlan-lab.js';
-import { BOND_LINES, failoverDrill, idleAfterReboot, rebootUntil, rollbackDrill } from './vm-drills.js';
+import { BOND_LINES, failoverDrill, idleAfterReboot, rebootUntil, rollbackDrill, untilOutput } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
 const LAB = 'vmnmvb';
@@ -28,14 +27,7 @@ const PROFILES = ['br-ex:ovs-bridge:br-ex', 'ovs-if-br-ex:ovs-interface:br-ex', 
 const NM_WARNINGS = 'journalctl -u NetworkManager --no-pager -o cat --since -15min | grep -E "(bond0|eth1|eth2|ovs-parent|ovs-slave)" | grep -iE "fail|warn|error" | tail -n 12; true';
 const LINK_LOCAL = 'cat /proc/sys/net/ipv6/conf/bond0/addr_gen_mode; ip -o -6 addr show dev bond0 scope link | grep -o "fe80::[0-9a-f:]*/64"';
 
-async function activeProfiles(l: VmUplinkLab): Promise<string> {
-  let active = '';
-  for (let i = 0; i < 20 && active !== PROFILES; i++) {
-    active = (await l.sh(ACTIVE)).trim();
-    if (active !== PROFILES) await sleep(3000);
-  }
-  return active;
-}
+const activeProfiles = (l: VmUplinkLab) => untilOutput(l, ACTIVE, PROFILES);
 
 interface Scenario { l: VmUplinkLab; v: VlanLab; mac: string; bondBefore: string; note(what: string): void; step(what: string, since: number): void }
 

@@ -8,10 +8,9 @@
 // Passed whole (13.6 min at load 3-6) once the one-uplink refusal saw NM's `system`-typed port; before that fix
 // its run after the reboot moved eth0 onto br-ex beside the VLAN (exit 4). See roles/configure_ovs/README.md.
 import test from 'ava';
-import { sleep } from '../../src/lab/run.js';
 import { assertMovedOntoBrEx, assertSecondRunIdle, esc, recordProbe, type VmUplinkLab } from './bond-lab.js';
 import { VLAN, vlanLab, vlanOnNic, vlanSnapshot } from './vlan-lab.js';
-import { idleAfterReboot, rebootUntil, rollbackDrill } from './vm-drills.js';
+import { idleAfterReboot, rebootUntil, rollbackDrill, untilOutput } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
 const LAB = 'vmnmvlan';
@@ -26,14 +25,7 @@ const OTHERS = 'nmcli -t -f NAME,DEVICE,STATE connection show --active | grep -v
 const PROFILES = `br-ex:ovs-bridge:br-ex\novs-if-br-ex:ovs-interface:br-ex\novs-if-phys0:vlan:${DEV}\novs-port-br-ex:ovs-port:br-ex\novs-port-phys0:ovs-port:${DEV}`;
 const VLAN_LINK = new RegExp(`${esc(DEV)}@eth1: .*vlan protocol 802\\.1Q id ${VLAN.id} `);
 
-async function activeProfiles(l: VmUplinkLab): Promise<string> {
-  let active = '';
-  for (let i = 0; i < 20 && active !== PROFILES; i++) {
-    active = (await l.sh(ACTIVE)).trim();
-    if (active !== PROFILES) await sleep(3000);
-  }
-  return active;
-}
+const activeProfiles = (l: VmUplinkLab) => untilOutput(l, ACTIVE, PROFILES);
 
 test.serial('nm backend, VLAN on a NIC on a VM: rollback exactly, move into a vlan profile, idempotent, --check, reboot', async (t) => {
   t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);

@@ -182,3 +182,13 @@ export async function idleAfterReboot(t: ExecutionContext, l: VmUplinkLab, o: { 
   t.deepEqual(after.changed, [], 'a run after the reboot changes nothing');
   t.regex(await l.sh(probe), want, 'the node address on br-ex still');
 }
+
+/** `cmd`'s trimmed output once it is `want` (NM's profiles take a while to become active), or the last after 60 s. */
+export async function untilOutput(l: VmUplinkLab, cmd: string, want: string): Promise<string> {
+  let out = '';
+  for (let i = 0; i < 20 && out !== want; i++) {
+    out = (await l.sh(cmd)).trim();
+    if (out !== want) await sleep(3000);
+  }
+  return out;
+}
