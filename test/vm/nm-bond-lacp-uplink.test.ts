@@ -12,7 +12,7 @@ import { assertLacpPartner, lacpLab, wireCutDrill } from './lacp-lab.js';
 import { rollbackDrill } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
-const LAB = 'nmbond23l';
+const LAB = 'vmnmlacp';
 const NM_DEVICES = 'nmcli -t -f DEVICE,TYPE,STATE device | grep -v "^lo:" | sort';
 
 test.serial('nm backend, LACP bond uplink on a VM: rollback exactly, move with the options kept, idempotent, wire cut', async (t) => {

@@ -14,7 +14,7 @@ import { assertSecondRunIdle, esc, failure, vmUplinkLab } from './bond-lab.js';
 import { rebootUntil } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
-const LAB = 'nmv6k23vm';
+const LAB = 'vmnmkernel';
 const NM = { configure_ovs_backend: 'nm' };
 
 test.serial('nm backend on the kernel datapath (VM): rollback exactly, move into NM profiles, SSH, traffic, idempotent, reboot', async (t) => {
