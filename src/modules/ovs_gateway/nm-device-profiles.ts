@@ -107,9 +107,9 @@ function parentBondUp(bond: string, members: string[]): string[] {
   const [del, ...managed] = bondFromProfile(bond, members);
   return [
     del!,
-    shellJoin(['nmcli', '--wait', '60', 'connection', 'up', nmParentName(bond)]),
+    nmUp(nmParentName(bond)),
     ...managed,
-    ...members.map((m) => `i=0; until ${shellJoin(['nmcli', '--wait', '60', 'connection', 'up', nmSlaveName(m)])}; do i=$((i+1)); [ $i -lt 3 ] || exit 1; sleep 1; done`),
+    ...members.map((m) => `i=0; until ${nmUp(nmSlaveName(m))}; do i=$((i+1)); [ $i -lt 3 ] || exit 1; sleep 1; done`),
     ...linkLocalBack(bond),
   ];
 }

@@ -8,7 +8,7 @@ import type { BridgeEnv, UplinkConfig } from './env.js';
 import type { Ipv6Auto } from './ipv6-auto.js';
 import { RUN_DIR } from './script/index.js';
 import { nmDeviceProfiles, nmDeviceExtraNames, nmDevicePrepare, nmDeviceSlaves, nmDeviceLinkLocal } from './nm-device-profiles.js';
-import { nmUpInBackground } from './nm-background.js';
+import { nmUp, nmUpInBackground } from './nm-background.js';
 
 export interface NmNames { bridge: string; portBridge: string; portPhys: string; ifPhys: string; ifBridge: string }
 
@@ -117,7 +117,7 @@ function planNmActivate(n: NmNames, e: BridgeEnv): string[] {
     `i=0; until ovs-vsctl --timeout=5 br-exists ${q(e.bridge)}; do i=$((i+1)); [ $i -lt 150 ] || { echo "NetworkManager made no OVS bridge ${e.bridge} in 30 s"; exit 1; }; sleep 0.2; done`,
     ...(e.datapath === 'netdev' ? [shellJoin(['ovs-vsctl', '--timeout=10', 'set', 'bridge', e.bridge, `other_config:hwaddr="${e.mac}"`])] : []),
     ...(ports ? [ports.start] : []),
-    `${shellJoin(['nmcli', '--wait', '60', 'connection', 'up', n.ifBridge])}${shown}`,
+    `${nmUp(n.ifBridge)}${shown}`,
     ...phys.wait,
     ...(ports?.settle ?? []),
     ...nmDeviceLinkLocal(e),
