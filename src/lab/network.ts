@@ -1,6 +1,8 @@
 // Lab wiring: a private namespace holding a bridge, and per host a namespace whose eth0 is a veth
 // into that bridge. Every `ip` call names a lab namespace; the machine's own namespace is never touched.
-import { access, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, open, realpath } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { isIPv6 } from 'node:net';
 import { BadInputError } from '../errors.js';
 import { run } from './run.js';
@@ -60,11 +62,33 @@ export const IPV6_ONLY_MARKER = '/var/lib/hostwire/lab-ipv6-only';
 
 /** The address in the host's IPV6_ONLY_MARKER (read from its overlay's upper dir), or undefined without one. */
 export async function ipv6OnlyAddress(host: HostState): Promise<string | undefined> {
-  const text = await readFile(`${host.dir}/upper${IPV6_ONLY_MARKER}`, 'utf8').catch(() => undefined);
+  const text = await readGuestFile(`${host.dir}/upper`, IPV6_ONLY_MARKER, 128);
   if (text === undefined) return undefined;
   const addr = text.trim();
-  if (!isIPv6(addr)) throw new BadInputError(`${host.name}: ${IPV6_ONLY_MARKER} holds ${JSON.stringify(addr.slice(0, 80))}; expected one IPv6 address (the one the host answers SSH at)`);
+  // The guest wrote it: name the file, never echo what it holds.
+  if (!isIPv6(addr)) throw new BadInputError(`${host.name}: ${IPV6_ONLY_MARKER} does not hold one IPv6 address (the one the host answers SSH at); fix or remove it in the host`);
   return addr;
+}
+
+/**
+ * A small file the guest may have written into its overlay, read as root: no symlink anywhere under `root`
+ * (realpath of its folder must stay where it is named, the file itself opened O_NOFOLLOW), a regular file,
+ * at most `max` bytes. undefined when it is absent or any of that does not hold.
+ */
+async function readGuestFile(root: string, path: string, max: number): Promise<string | undefined> {
+  const folder = `${root}${dirname(path)}`;
+  const real = await realpath(folder).catch(() => undefined);
+  if (real === undefined || real !== `${await realpath(root)}${dirname(path)}`) return undefined;
+  const fh = await open(`${folder}/${basename(path)}`, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
+  if (!fh) return undefined;
+  try {
+    if (!(await fh.stat()).isFile()) return undefined;
+    const buf = Buffer.alloc(max);
+    const { bytesRead } = await fh.read(buf, 0, max, 0);
+    return buf.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await fh.close();
+  }
 }
 
 /**

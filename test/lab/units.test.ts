@@ -4,7 +4,7 @@ import test from 'ava';
 import { parse } from 'yaml';
 import { mirrorLines, parseDeb822Sources, parseOneLineSources, machineMirrorLines } from '../../src/lab/apt-sources.js';
 import { parseMountPoints, withLock } from '../../src/lab/fs-util.js';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { IPV6_ONLY_MARKER, ipv6OnlyAddress, parseNetnsList } from '../../src/lab/network.js';
 import { allocateSubnet, hostIp } from '../../src/lab/subnet.js';
@@ -120,5 +120,16 @@ test('an IPv6-only host\'s marker in its overlay: the address lab reboot waits a
   writeFileSync(`${dir}/upper${IPV6_ONLY_MARKER}`, 'fd5c:8c::11\n');
   t.is(await ipv6OnlyAddress(host), 'fd5c:8c::11');
   writeFileSync(`${dir}/upper${IPV6_ONLY_MARKER}`, '10.1.2.3; reboot\n');
-  await t.throwsAsync(() => ipv6OnlyAddress(host), { message: /lab-1: \/var\/lib\/hostwire\/lab-ipv6-only holds "10\.1\.2\.3; reboot"; expected one IPv6 address/ });
+  const refused = await t.throwsAsync(() => ipv6OnlyAddress(host), { message: /lab-1: \/var\/lib\/hostwire\/lab-ipv6-only does not hold one IPv6 address/ });
+  t.false(refused?.message.includes('reboot'), 'what the guest wrote is not echoed');
+  // The guest could plant symlinks to make root read a file of the machine's: none is followed.
+  writeFileSync(`${dir}/secret`, 'fd5c:8c::99\n');
+  rmSync(`${dir}/upper${IPV6_ONLY_MARKER}`);
+  symlinkSync(`${dir}/secret`, `${dir}/upper${IPV6_ONLY_MARKER}`);
+  t.is(await ipv6OnlyAddress(host), undefined, 'the marker as a symlink is not followed');
+  rmSync(`${dir}/upper/var/lib/hostwire`, { recursive: true });
+  mkdirSync(`${dir}/elsewhere`);
+  writeFileSync(`${dir}/elsewhere/lab-ipv6-only`, 'fd5c:8c::98\n');
+  symlinkSync(`${dir}/elsewhere`, `${dir}/upper/var/lib/hostwire`);
+  t.is(await ipv6OnlyAddress(host), undefined, 'a symlinked folder on the way is not followed');
 });
