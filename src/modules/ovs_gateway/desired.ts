@@ -5,14 +5,16 @@ import { renderEnv, type BridgeEnv, type UplinkConfig } from './env.js';
 import type { Addr, GatewayState } from './parse.js';
 import { ETC_DIR } from './script/index.js';
 import { interfaceId } from './ipv6-auto.js';
+import { isDefaultWords, parseRouteWords } from './uplink-routes.js';
 
 export const envPath = (bridge: string) => `${ETC_DIR}/${bridge}.env`;
 export const nftTableName = (uplink: string) => `hostwire_${uplink.replace(/[^A-Za-z0-9_]/g, '_')}`;
 
 export function desiredEnv(u: UplinkConfig, a: OvsGatewayArgs, bridge: string, metric: number, backend: 'ovs' | 'nm', primary: boolean): BridgeEnv {
   const gw = primary && a.gateway ? a.gateway : undefined;
+  // Default routes take the bridge's metric (and the gateway asked for); the others keep their own.
   const routes = u.routes.map((r) => {
-    if (!/^(-6 )?default /.test(r)) return r;
+    if (!isDefaultWords(r)) return r;
     let out = r.replace(/ metric \d+/, '') + ` metric ${metric}`;
     if (gw && !r.startsWith('-6')) out = out.replace(/ via \S+/, ` via ${gw}`);
     return out;
@@ -66,7 +68,8 @@ export function driftOf(s: GatewayState, e: BridgeEnv): string[] {
   }
   const up = s.links.find((l) => l.name === e.uplink);
   if (up?.addrs.some((a) => a.scope === 'global')) d.push(`${e.uplink} still holds addresses`);
-  for (const r of e.routes.filter((x) => /^(-6 )?default /.test(x))) {
+  d.push(...staticRouteDrift(s, e));
+  for (const r of e.routes.filter(isDefaultWords)) {
     const via = / via (\S+)/.exec(r)?.[1];
     const family = r.startsWith('-6 ') ? 6 : 4;
     const ok = s.routes.some((x) => x.family === family && x.dst === 'default' && x.dev === e.bridge && (x.metric ?? 0) === e.metric && (!via || x.gateway === via));
@@ -76,6 +79,15 @@ export function driftOf(s: GatewayState, e: BridgeEnv): string[] {
   if (e.v6) d.push(...ipv6Drift(s, e, link.addrs));
   if (e.dropIngress && !s.nftTables.includes(nftTableName(e.uplink))) d.push(`kernel ingress on ${e.uplink} not dropped`);
   return d;
+}
+
+/** The uplink's other routes on the bridge: same destination, gateway and metric (ip shows no IPv4 metric 0). */
+function staticRouteDrift(s: GatewayState, e: BridgeEnv): string[] {
+  return e.routes.filter((r) => !isDefaultWords(r)).flatMap((r) => {
+    const w = parseRouteWords(r);
+    const ok = s.routes.some((x) => x.family === w.family && x.dev === e.bridge && x.dst === w.dst && x.gateway === w.via && (x.metric ?? 0) === (w.metric ?? 0));
+    return ok ? [] : [`route "${r}" missing on ${e.bridge}`];
+  });
 }
 
 /** SLAAC/DHCPv6 on the bridge: an address per recorded token (or any global one) and a default route from RAs at the metric. */

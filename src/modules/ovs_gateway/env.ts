@@ -5,6 +5,7 @@ import { shellQuote } from '../../transports/quote.js';
 import { deviceEnvPairs, deviceFromEnv } from './device-env.js';
 import type { UplinkDevice } from './uplink-device.js';
 import { ipv6EnvPairs, ipv6FromEnv, type Ipv6Auto } from './ipv6-auto.js';
+import { parseRouteWords } from './uplink-routes.js';
 
 export interface UplinkConfig {
   iface: string;
@@ -82,7 +83,8 @@ export function parsePrev(text: string): UplinkConfig | undefined {
   const list = (s: string | undefined, sep: string) => (s ?? '').split(sep).map((x) => x.trim()).filter(Boolean);
   return {
     iface: v.IFACE, mac: v.MAC, mtu: Number(v.MTU) || 1500, method: v.METHOD === 'dhcp' ? 'dhcp' : 'static',
-    addrs: list(v.ADDRS, ' '), routes: list(v.ROUTES, ';'), gateways: list(v.GATEWAYS, ' '),
+    // The saved routes are the host's file: each checked again before it reaches a command line.
+    addrs: list(v.ADDRS, ' '), routes: list(v.ROUTES, ';').filter((r) => parseRouteWords(r)), gateways: list(v.GATEWAYS, ' '),
     ...(v.NMCONN ? { nmConn: v.NMCONN } : {}),
     ...(deviceFromEnv(v) ? { device: deviceFromEnv(v)! } : {}),
     ...(ipv6FromEnv(v) ? { v6: ipv6FromEnv(v)! } : {}),

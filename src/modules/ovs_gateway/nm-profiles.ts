@@ -9,6 +9,7 @@ import type { Ipv6Auto } from './ipv6-auto.js';
 import { RUN_DIR } from './script/index.js';
 import { nmDeviceProfiles, nmDeviceExtraNames, nmDevicePrepare, nmDeviceSlaves, nmDeviceLinkLocal } from './nm-device-profiles.js';
 import { nmUp, nmUpInBackground } from './nm-background.js';
+import { isDefaultWords, nmRoute, parseRouteWords } from './uplink-routes.js';
 
 export interface NmNames { bridge: string; portBridge: string; portPhys: string; ifPhys: string; ifBridge: string }
 
@@ -50,18 +51,16 @@ export function nmIpWords(u: UplinkConfig, e: BridgeEnv): { words: string[]; dns
   const static6 = v6.length ? [...(e.v6 ? [] : ['ipv6.method', 'manual']), 'ipv6.addresses', v6.join(','), ...(gw6 ? ['ipv6.gateway', gw6] : [])] : [];
   // DHCPv6 without RAs (ipv6.method dhcp) brings no default route: the uplink's own one (its profile's) goes
   // along as a route - NM takes no ipv6.gateway without a static address.
-  const route6 = e.v6?.method === 'dhcp' && !v6.length && gw6 ? ['ipv6.routes', `::/0 ${gw6}`] : [];
-  const ip6 = has6 ? [...auto6, ...static6, ...route6] : ['ipv6.method', 'ignore'];
-  // The uplink's other IPv4 routes (`dst [via gw] [metric m]`) as NM's `dst [gw] metric`: no metric is ip's 0.
-  const routes4 = e.routes.filter((r) => !/^(-6 )?default /.test(r) && !r.includes(':')).map((r) => {
-    const w = r.split(' ');
-    const at = (k: string) => (w.indexOf(k) > 0 ? w[w.indexOf(k) + 1] : undefined);
-    return [w[0], at('via'), at('metric') ?? '0'].filter(Boolean).join(' ');
-  });
+  const route6 = e.v6?.method === 'dhcp' && !v6.length && gw6 ? [`::/0 ${gw6}`] : [];
+  // The uplink's other routes (uplink-routes.ts) with their gateway and metric, as MCO copies the profile's routes.
+  const others = e.routes.filter((r) => !isDefaultWords(r)).map(parseRouteWords);
+  const routes4 = others.filter((r) => r.family === 4).map(nmRoute);
+  const routes6 = [...route6, ...others.filter((r) => r.family === 6).map(nmRoute)];
+  const ip6 = has6 ? [...auto6, ...static6] : ['ipv6.method', 'ignore'];
   // A family must come up for the activation to count (NM refuses DNS servers on a disabled/ignored family).
   const mayFail = [...(has4 ? ['ipv4.may-fail', 'no'] : []), ...(has6 ? ['ipv6.may-fail', 'no'] : [])];
   return {
-    words: [...ip4, ...(has4 && routes4.length ? ['ipv4.routes', routes4.join(', ')] : []), ...ip6, ...mayFail, 'ipv4.route-metric', String(e.metric), 'ipv6.route-metric', String(e.metric)],
+    words: [...ip4, ...(has4 && routes4.length ? ['ipv4.routes', routes4.join(', ')] : []), ...ip6, ...(has6 && routes6.length ? ['ipv6.routes', routes6.join(', ')] : []), ...mayFail, 'ipv4.route-metric', String(e.metric), 'ipv6.route-metric', String(e.metric)],
     dns: `${has4 ? ' ${DNS:+ipv4.dns "$DNS"}' : ''}${has6 ? ' ${DNS6:+ipv6.dns "$DNS6"}' : ''}`,
   };
 }

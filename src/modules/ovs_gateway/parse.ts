@@ -19,7 +19,9 @@ export interface Link {
   /** The device this one is stacked on (a VLAN's parent). */
   parent?: string;
 }
-export interface Route { dst: string; gateway?: string; dev?: string; metric?: number; protocol?: string; scope?: string; family: 4 | 6 }
+export interface Route { dst: string; gateway?: string; dev?: string; metric?: number; protocol?: string; scope?: string; family: 4 | 6;
+  /** ip's route type when not unicast (multicast, unreachable...), its table when not main, its flags (onlink...). */
+  type?: string; table?: string; flags?: string[] }
 export interface OvsBridgeInfo { name: string; datapathType: string; failMode: string; otherConfig: Record<string, string>; externalIds: Record<string, string>; ports: string[] }
 /** NetworkManager's DHCPv6 client on one device: the DUID and IAID it sent and the addresses it got. */
 export interface NmDhcp6 { duid?: string; iaid?: number; addrs: string[] }

@@ -2,21 +2,13 @@
 // read from the live NIC, or, once it is already a bridge port, from the saved <bridge>.prev.
 import { HostwireError } from '../../errors.js';
 import { parsePrev, type UplinkConfig } from './env.js';
-import type { GatewayState, Route } from './parse.js';
+import type { GatewayState } from './parse.js';
 import { LIB_DIR } from './script/index.js';
 import { uplinkDevice } from './uplink-device.js';
 import { detectIpv6Auto, isAutoAddr } from './ipv6-auto.js';
+import { movableRoutes, routeArgs } from './uplink-routes.js';
 
 export const prevPath = (bridge: string) => `${LIB_DIR}/${bridge}.prev`;
-
-/** `ip route` arguments (without dev) that re-create a route elsewhere. */
-export function routeArgs(r: Route, metric?: number): string {
-  const words = [r.family === 6 && r.dst === 'default' ? '-6 default' : r.dst];
-  if (r.gateway) words.push('via', r.gateway);
-  const m = metric ?? r.metric;
-  if (m !== undefined) words.push('metric', String(m));
-  return words.join(' ');
-}
 
 export function liveUplinkConfig(s: GatewayState, iface: string): UplinkConfig {
   const link = s.links.find((l) => l.name === iface);
@@ -25,9 +17,10 @@ export function liveUplinkConfig(s: GatewayState, iface: string): UplinkConfig {
   // SLAAC/DHCPv6 addresses and a default route from router advertisements come back by themselves on br-ex.
   const v6 = detectIpv6Auto(s, iface);
   const global = link.addrs.filter((a) => a.scope === 'global' && !isAutoAddr(a, v6));
-  const routes = s.routes.filter((r) => r.dev === iface && r.protocol !== 'kernel' && r.protocol !== 'ra' && r.scope !== 'link' && !(r.family === 6 && r.dst.startsWith('fe80')));
-  // A lease shows as a dynamic address, or (infinite leases) as routes of protocol dhcp.
-  const dhcp = global.some((a) => a.family === 'inet' && a.dynamic) || s.routes.some((r) => r.dev === iface && r.protocol === 'dhcp');
+  // Default and static routes of both families, each with its gateway and metric (uplink-routes.ts).
+  const routes = movableRoutes(s.routes, iface);
+  // A lease shows as a dynamic address, or (infinite leases) as IPv4 routes of protocol dhcp.
+  const dhcp = global.some((a) => a.family === 'inet' && a.dynamic) || s.routes.some((r) => r.family === 4 && r.dev === iface && r.protocol === 'dhcp');
   const nmDev = s.nm.devices.find((d) => d.device === iface);
   const nmManaged = nmDev && !/externally|unmanaged|unavailable/.test(nmDev.state) && nmDev.conUuid;
   const device = uplinkDevice(s, iface);

@@ -156,22 +156,39 @@ apply_bridge() {
   fi
   if [ -n "$METHOD6" ]; then wait_v6 "$BRIDGE" || return 1; fi
   step ip addr flush dev "$UPLINK" scope global || return 1
-  if [ "$METHOD" != dhcp ] && [ -n "$ROUTES" ]; then
-    # ';'-separated routes, each split into words again inside the loop.
+  if [ -n "$ROUTES" ]; then
+    # ';'-separated routes, each split into words again inside the loop. A DHCP uplink's static routes too (its
+    # lease's own are not among them); its default route is the lease's (networkd's, at the metric), as before.
     ifs=$IFS; IFS=';'
     for r in $ROUTES; do
       IFS=$ifs
       # The step names the ip command itself (an IPv6 route is '-6 default via ...').
       # shellcheck disable=SC2086
-      case "$r" in
-        '') ;;
-        "-6 "*) step ip -6 route replace ${r#-6 } dev "$BRIDGE" || { IFS=$ifs; return 1; } ;;
+      case "$METHOD/$r" in
+        */|dhcp/default*|"dhcp/-6 default"*) ;;
+        */-6\ *) step ip -6 route replace ${r#-6 } dev "$BRIDGE" || { IFS=$ifs; return 1; } ;;
         *) step ip route replace $r dev "$BRIDGE" || { IFS=$ifs; return 1; } ;;
       esac
     done
     IFS=$ifs
   fi
+  drop_uplink_routes6 "$UPLINK" || return 1
   finish_bridge
+}
+
+# IPv6 routes outlive their link's addresses (IPv4's go with them): the uplink's own ones that were not replaced
+# on the bridge (its default route at its old metric) stayed beside br-ex's. The rollback's snapshot has them.
+drop_uplink_routes6() { # uplink
+  rs=$(ip -6 route show dev "$1" table main | grep -v ' proto kernel \| proto ra \| proto dhcp \|^fe80:\|^multicast ' | sed -E 's/ (expires|pref) [^ ]+//g; s/ linkdown//; s/ +$//')
+  [ -n "$rs" ] || return 0
+  ifs=$IFS; IFS='
+'
+  for r in $rs; do
+    IFS=$ifs
+    # shellcheck disable=SC2086
+    step ip -6 route del $r dev "$1" || { IFS=$ifs; return 1; }
+  done
+  IFS=$ifs
 }
 
 # Both backends: the kernel's own ingress on a netdev uplink dropped, offloads off, the old DNS kept.

@@ -12,7 +12,8 @@ snap_links() {
 }
 snap_addrs() { ip -o addr show scope global | awk '{d=""; for (i=5;i<=NF;i++) if ($i=="dynamic") d=" dynamic"; print $2, $4 d}'; }
 snap_routes() {
-  { ip -4 route show table main; ip -6 route show table main | grep '^default'; } | grep -v ' proto kernel \| proto ra ' |
+  # IPv6: every route of the main table (the uplink's static ones too); DHCPv6's come back with the lease.
+  { ip -4 route show table main; ip -6 route show table main | grep -v ' proto dhcp '; } | grep -v ' proto kernel \| proto ra ' |
     sed -E 's/ (expires|pref) [^ ]+//g; s/ linkdown//; s/ +$//'
 }
 snap_bridges() { vsctl list-br 2>/dev/null; }
