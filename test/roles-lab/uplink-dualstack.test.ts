@@ -3,7 +3,8 @@
 // fd5c:99::/48 via the IPv6 gateway at metric 300): a withheld confirmation puts both families back exactly,
 // the move keeps the IPv6 address, the default routes and the static routes (same gateway and metric) on br-ex
 // (the lab's namespace pings the host over IPv6 afterwards), a second run and --check change nothing, and a
-// lost IPv6 default route or static route is seen as drift and repaired. datapath_type auto
+// lost IPv6 default route or static route is seen as drift and repaired; after a power cycle the boot oneshot
+// puts the addresses and routes back on br-ex and a run changes nothing. datapath_type auto
 // picks netdev here (the container's kernel has no openvswitch module).
 import test from 'ava';
 import { execa } from 'execa';
@@ -12,6 +13,8 @@ import path from 'node:path';
 import { labSshArgv } from '../../src/lab/ssh.js';
 import { parseEnvText } from '../../src/modules/ovs_gateway/env.js';
 import { GATEWAY_PROBE } from '../../src/modules/ovs_gateway/probe.js';
+import { sleep } from '../../src/lab/run.js';
+import { rebootLabHost } from '../helpers/lab-host.js';
 import { labPing } from '../helpers/lab-ping.js';
 import { failure, snapshot, uplinkLab, type UplinkLab } from './uplink-helpers.js';
 
@@ -28,8 +31,8 @@ async function record(l: UplinkLab, name: string): Promise<void> {
   writeFileSync(path.join(out, `${name}.txt`), await l.host.sh(GATEWAY_PROBE));
 }
 
-test('a dual-stack static uplink keeps its IPv6 address and default route through the move and the rollback', async (t) => {
-  const l = await uplinkLab(t, 'r6ovsdual', 280_000);
+test('a dual-stack static uplink keeps its addresses, default and static routes through the rollback, the move and a power cycle', async (t) => {
+  const l = await uplinkLab(t, 'r6ovsdual', 360_000);
   const { netns, bridge } = l.host.state;
   // The lab's namespace is the IPv6 gateway (an address on its bridge), as it is the IPv4 one.
   await execa('ip', ['-n', netns, 'addr', 'add', `${V6_GW}/64`, 'dev', bridge, 'nodad']);
@@ -86,4 +89,12 @@ test('a dual-stack static uplink keeps its IPv6 address and default route throug
   t.true((await l.role(AUTO, true)).changed.length > 0, '--check reports the missing IPv6 static route');
   t.deepEqual((await l.role(AUTO)).failed, []);
   t.is(await routes('br-ex'), routesBefore, 'the static routes on br-ex again');
+
+  // A power cycle: the boot oneshot puts the addresses and every route back on br-ex from br-ex.env.
+  t.log(`reboot: SSH on br-ex ${(await rebootLabHost(l.host)).toFixed(1)} s after the power cycle began`);
+  let back = '';
+  for (let i = 0; i < 30 && back !== routesBefore; i++) { if (i) await sleep(1000); back = await routes('br-ex'); }
+  t.is(back, routesBefore, 'the static routes back on br-ex after the reboot, gateways and metrics');
+  t.regex(await l.host.sh('ip -6 route show default'), new RegExp(`^default via ${V6_GW} dev br-ex metric 48 `, 'm'));
+  t.deepEqual((await l.role(AUTO)).changed, [], 'a run after the reboot');
 });
