@@ -39,7 +39,7 @@ function run(t: { teardown(f: () => void): void }, call: string): { out: string;
     '-4 route show table main') cat "$D/v4" ;;
     '-6 route show table main') cat "$D/v6" ;;
     '-6 route show dev eth0 table main') cat "$D/eth0" ;;
-    *) echo "ip $*" >>"$D/log" ;;
+    *) echo "ip $*" >>"$D/log"; [ -z "$FAILDEL" ] ;;
   esac; }`;
   const out = execFileSync('dash', ['-c', `${part('apply')}\n${part('state')}\n${stub}\nD=${dir}\n${call}`], { encoding: 'utf8', env: { PATH: process.env.PATH } });
   return { out, log: readFileSync(path.join(dir, 'log'), 'utf8').split('\n').filter(Boolean) };
@@ -52,8 +52,10 @@ test('the rollback\'s snapshot holds the static routes of both families with the
   ]);
 });
 
-test('the apply takes the uplink\'s IPv6 routes left behind off it, a checked step each; the kernel\'s link-local route stays', (t) => {
+test('the apply takes the uplink\'s IPv6 routes left behind off it (a leftover is no reason to undo the move); the kernel\'s link-local route stays', (t) => {
   const r = run(t, 'drop_uplink_routes6 eth0; echo "rc=$?"');
   t.deepEqual(r.log, ['ip -6 route del default via fd5c:8a::1 metric 1024 dev eth0']);
   t.regex(r.out, /rc=0/);
+  const refused = run(t, 'FAILDEL=1; drop_uplink_routes6 eth0; echo "rc=$?"');
+  t.is(refused.out, 'the route default via fd5c:8a::1 metric 1024 stays on eth0\nrc=0\n', 'said, and the move goes on');
 });
