@@ -23,14 +23,15 @@ export function registerLabCommands(program: Command): Command {
     .option('--vm-memory <mb>', 'memory per VM host in MB', (v) => Number(v), 1024)
     .option('--vm-selinux', 'VM hosts boot with SELinux on, permissive (Debian policy "default", files labelled; own cached image)')
     .option('--vm-nics <n>', 'NICs per VM host (eth0, eth1, ... on the lab bridge unless wired)', (v) => Number(v), 1)
+    .option('--vm-kernel-arg <word>', 'an extra kernel command-line word for VM hosts, e.g. ipv6.disable=1 (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
     .option('--wire <a=b>', 'point-to-point link HOST:NIC=HOST:NIC between two VM hosts\' extra NICs (a LACP partner; repeatable)',
       (v: string, all: Wire[]) => [...all, parseWire(v)], [] as Wire[])
     .option('--packages <list...>', 'extra Debian packages for the rootfs (comma or space separated)')
     .option('--nm-ovs', "hosts (nspawn and VM) run NetworkManager with its OVS device plugin (Debian's lacks it; rebuilt from Debian's source once per machine, minutes)")
     .option('--timeout <seconds>', 'give up booting after this long (VM hosts: at least 600 s)', (v) => Number(v), 120)
-    .action(async (o: { name: string; hosts: number; vms: number; vmMemory: number; vmNics: number; vmSelinux?: boolean; wire: Wire[]; packages?: string[]; nmOvs?: boolean; timeout: number }) => {
+    .action(async (o: { name: string; hosts: number; vms: number; vmMemory: number; vmNics: number; vmSelinux?: boolean; vmKernelArg: string[]; wire: Wire[]; packages?: string[]; nmOvs?: boolean; timeout: number }) => {
       const packages = (o.packages ?? []).flatMap((p) => p.split(',')).filter(Boolean);
-      const r = await labUp({ name: o.name, hosts: o.hosts, vms: o.vms, vm: { memoryMb: o.vmMemory, nics: o.vmNics, selinux: o.vmSelinux }, wires: o.wire, packages, nmOvs: o.nmOvs,
+      const r = await labUp({ name: o.name, hosts: o.hosts, vms: o.vms, vm: { memoryMb: o.vmMemory, nics: o.vmNics, selinux: o.vmSelinux, kernelArgs: o.vmKernelArg }, wires: o.wire, packages, nmOvs: o.nmOvs,
         timeoutMs: o.timeout * 1000, onProgress: say });
       for (const h of r.state.hosts) console.log(`${h.name}\t${h.ip}${h.kind === 'vm' ? '\tvm' : ''}`);
       say(`lab ${o.name} up in ${r.seconds.toFixed(1)} s on ${r.state.subnet.cidr}`);

@@ -29,6 +29,8 @@ export interface VmHostState {
   nics?: VmNic[];
   /** Booted from the SELinux image with SELinux on, permissive (absent: off, the kernel's default). */
   selinux?: boolean;
+  /** Extra kernel command-line words (`lab up --vm-kernel-arg`, e.g. ipv6.disable=1); kept for every power cycle. */
+  kernelArgs?: string[];
 }
 
 export interface HostState {

@@ -42,6 +42,14 @@ test('qemu: TCG, tap on the lab bridge (never user networking), direct kernel bo
   t.regex(kernelCmdline(host), /root=\/dev\/vda .*net\.ifnames=0 systemd\.hostname=x-2/);
 });
 
+test('--vm-kernel-arg: extra words at the end of the kernel command line (a kernel without IPv6), none by default', (t) => {
+  t.notRegex(kernelCmdline(host), /ipv6\.disable/);
+  const noV6 = { ...host, vm: { ...vm, kernelArgs: ['ipv6.disable=1'] } };
+  t.regex(kernelCmdline(noV6), /^root=\/dev\/vda .* panic=5 ipv6\.disable=1$/);
+  const args = qemuArgs(noV6, noV6.vm);
+  t.is(args[args.indexOf('-append') + 1], kernelCmdline(noV6), 'one -append word: qemu passes it to the kernel whole');
+});
+
 test('--vm-selinux: its own image (the default one keeps its packages and cache key) and SELinux on, permissive, at boot', (t) => {
   t.deepEqual(vmImagePackages(), VM_PACKAGES);
   t.deepEqual(vmImagePackages(false), ['linux-image-cloud-amd64', 'initramfs-tools', 'udev']);
@@ -88,4 +96,8 @@ test('VM memory and vCPUs are checked before anything is built', (t) => {
   t.notThrows(() => checkVmOptions({ memoryMb: 1024, cpus: 2 }));
   t.throws(() => checkVmOptions({ memoryMb: 100 }), { message: /--vm-memory 100: expected a whole number of MB from 512/ });
   t.throws(() => checkVmOptions({ cpus: 0 }), { message: /vm\.cpus 0/ });
+  t.notThrows(() => checkVmOptions({ kernelArgs: ['ipv6.disable=1', 'quiet', 'loglevel=7'] }));
+  t.throws(() => checkVmOptions({ kernelArgs: ['a b'] }), { message: /--vm-kernel-arg "a b": expected one kernel command-line word/ });
+  t.throws(() => checkVmOptions({ kernelArgs: ['x="y"'] }), { message: /expected one kernel command-line word/ });
+  t.throws(() => checkVmOptions({ kernelArgs: ['root=/dev/vdb'] }), { message: /--vm-kernel-arg root=\/dev\/vdb: the lab sets root itself/ });
 });

@@ -15,6 +15,8 @@ export interface VmOptions {
   nics?: number;
   /** Boot the SELinux image variant with SELinux on, permissive (`lab up --vm-selinux`). */
   selinux?: boolean;
+  /** Extra kernel command-line words, each `key` or `key=value` (`lab up --vm-kernel-arg`: a kernel without IPv6). */
+  kernelArgs?: string[];
 }
 
 export const VM_DEFAULTS = { memoryMb: 1024, cpus: 2 };
@@ -44,6 +46,7 @@ export async function prepareVmHost(state: LabState, host: HostState, image: VmI
   const extra = planExtraNics(host.index, options.nics ?? 1, vmMac(host.ip), wires, (i) => hostName(state.name, i));
   if (extra.length) vm.nics = extra;
   if (image.selinux) vm.selinux = true;
+  if (options.kernelArgs?.length) vm.kernelArgs = [...options.kernelArgs];
   host.vm = vm;
   await run('qemu-img', ['create', '-q', '-f', 'qcow2', '-F', 'raw', '-b', image.disk, vm.disk]);
   const seedDir = `${host.dir}/seed`;

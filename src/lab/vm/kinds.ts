@@ -17,9 +17,18 @@ export function hostKinds(count: number, options: { vms?: number; kinds?: readon
   return Array.from({ length: count }, (_, i) => (i >= count - vms ? 'vm' : 'nspawn'));
 }
 
-/** Memory and vCPUs per VM host, checked before anything is built. */
-export function checkVmOptions(o: { memoryMb?: number; cpus?: number } = {}): void {
+/** A kernel command-line word: `key` or `key=value`, no spaces or quotes (one word of qemu's -append). */
+const KERNEL_ARG = /^[a-z][a-z0-9_.-]*(=[A-Za-z0-9_.,:/+-]+)?$/;
+/** The words the lab sets itself: a second one would override the lab's (root disk, console, hostname...). */
+const LAB_KERNEL_KEYS = ['root', 'rw', 'console', 'net.ifnames', 'systemd.hostname', 'panic', 'security', 'enforcing'];
+
+/** Memory, vCPUs and extra kernel arguments per VM host, checked before anything is built. */
+export function checkVmOptions(o: { memoryMb?: number; cpus?: number; kernelArgs?: string[] } = {}): void {
   const bad = (v: number | undefined, lo: number, hi: number): boolean => v !== undefined && (!Number.isInteger(v) || v < lo || v > hi);
   if (bad(o.memoryMb, 512, 16384)) throw new BadInputError(`--vm-memory ${o.memoryMb}: expected a whole number of MB from 512 to 16384`);
   if (bad(o.cpus, 1, 8)) throw new BadInputError(`vm.cpus ${o.cpus}: expected a whole number from 1 to 8`);
+  for (const a of o.kernelArgs ?? []) {
+    if (!KERNEL_ARG.test(a)) throw new BadInputError(`--vm-kernel-arg ${JSON.stringify(a)}: expected one kernel command-line word, key or key=value (letters, digits, _ . , : / + -)`);
+    if (LAB_KERNEL_KEYS.includes(a.split('=')[0]!)) throw new BadInputError(`--vm-kernel-arg ${a}: the lab sets ${a.split('=')[0]} itself (${LAB_KERNEL_KEYS.join(', ')})`);
+  }
 }

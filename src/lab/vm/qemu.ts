@@ -18,7 +18,7 @@ export function kernelCmdline(host: HostState): string {
   // eth0 as on nspawn hosts; the hostname from the first instant (before the seed disk is read);
   // no speculation mitigations (retpolines cost real time under emulation, and a lab VM guards nothing).
   return ['root=/dev/vda', 'rw', 'console=ttyS0', 'net.ifnames=0', `systemd.hostname=${host.name}`, 'mitigations=off', 'quiet', 'panic=5',
-    ...(host.vm?.selinux ? SELINUX_CMDLINE : [])].join(' ');
+    ...(host.vm?.selinux ? SELINUX_CMDLINE : []), ...(host.vm?.kernelArgs ?? [])].join(' ');
 }
 
 export function qemuArgs(host: HostState, vm: VmHostState): string[] {

@@ -44,6 +44,8 @@ export interface GatewayState {
   nftTables: string[];
   /** The kernel's openvswitch module (datapath_type auto). */
   ovsKernel: OvsKernel;
+  /** false: the kernel has no IPv6 at all (booted with ipv6.disable=1); true also for recordings without the section. */
+  kernelIpv6: boolean;
   bootUnitEnabled: boolean;
   scriptSha: string;
   /** Transactions an earlier run started that have no result yet (e.g. its controller was killed). */
@@ -176,6 +178,7 @@ export function parseGatewayProbe(stdout: string): GatewayState {
     nm: parseNm(s.get('nm')),
     nmDhcp6: parseNmDhcp6(s.get('dhcp6')),
     ovsKernel: parseOvsKernel(s.get('kmod')),
+    kernelIpv6: s.get('ipv6')?.out.trim() !== 'off',
     nftTables: (s.get('nft')?.out ?? '').split('\n').flatMap((l) => /^table netdev (\S+)/.exec(l.trim())?.[1] ?? []),
     bootUnitEnabled: boot[0] === 'enabled',
     scriptSha: /^[0-9a-f]{64}$/.test(boot[1] ?? '') ? boot[1]! : '',
