@@ -3,27 +3,39 @@
 // on the kernel datapath as NM's bond profile under ovs-port-phys0 with the same options. An injected
 // failure (a gateway nothing answers) rolls back within the window to exactly the bond it had, aggregated
 // with its partner again, NM's view as before; the move keeps SSH on the same address and the partner; a
-// second run and --check change nothing; a wire cut at both ends is carried by the other port. The partner waits are
+// second run and --check change nothing; a wire cut at both ends is carried by the other port. A power cycle of
+// the host (the switch stays up): the profiles are `save no` (in /run), the boot oneshot makes them again - SSH on
+// br-ex on the same address, the LACP bond with its options, aggregated with the switch again, the seven profiles
+// active; the run after it refuses beside the lab's eth0 and, eth0 let go, changes nothing. The partner waits are
 // lacp-lab.ts's assertLacpPartner, the rollback vm-drills.ts's rollbackDrill; bond0 has its link-local back
 // after the move (addr_gen_mode 0, the line added for the active-backup failover).
 import test from 'ava';
 import { assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, esc, type VmUplinkLab } from './bond-lab.js';
 import { assertLacpPartner, lacpLab, wireCutDrill } from './lacp-lab.js';
-import { rollbackDrill } from './vm-drills.js';
+import { BOND_LINES, idleAfterReboot, NM_BOND_HELD, rebootKeepsBond, rollbackDrill } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
-const LAB = 'vmnmlacp';
-const NM_DEVICES = 'nmcli -t -f DEVICE,TYPE,STATE device | grep -v "^lo:" | sort';
+const LAB = 'nbnmlacp';
+// The devices the move touches: the host's spare eth3 (on the lab bridge) cycles through NM's auto DHCP
+// ("connecting (getting IP configuration)", then "disconnected"), which failed one run's compare.
+const NM_DEVICES = 'nmcli -t -f DEVICE,TYPE,STATE device | grep -E "^(bond0|eth[0-2]):" | sort';
 
-test.serial('nm backend, LACP bond uplink on a VM: rollback exactly, move with the options kept, idempotent, wire cut', async (t) => {
+test.serial('nm backend, LACP bond uplink on a VM: rollback exactly, move with the options kept, idempotent, wire cut, reboot', async (t) => {
   t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
-  const step = (what: string, since: number) => t.log(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
+  const started = Date.now();
+  // Figures also on stderr as they come: a run cut off by the deadline keeps them.
+  const step = (what: string, since: number) => {
+    const line = `${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`;
+    t.log(line);
+    console.error(`[${LAB}] ${line}`);
+  };
   let at = Date.now();
   const lab = await lacpLab(t, LAB, { nmOvs: true });
   const l: VmUplinkLab = { ...lab.l, role: (vars = {}, check = false) => lab.l.role({ configure_ovs_backend: 'nm', ...vars }, check) };
   const nmLab = { ...lab, l };
   step('VMs up, switch and host bonded', at);
   const before = await l.sh(BOND_SNAPSHOT);
+  const bondBefore = await l.sh(BOND_LINES);
   const nmBefore = await l.sh(NM_DEVICES);
 
   at = Date.now();
@@ -51,4 +63,18 @@ test.serial('nm backend, LACP bond uplink on a VM: rollback exactly, move with t
   step('second run and --check', at);
   const cut = await wireCutDrill(t, nmLab, LAB);
   t.log(`wire cut under NM's LACP bond profile: ${cut.lost} of 300 lost, longest gap ${cut.gap.toFixed(2)} s`);
+
+  at = Date.now();
+  await rebootKeepsBond(t, l, LAB, 'ip -o -4 addr show dev br-ex', new RegExp(`inet ${esc(l.ip)}/24`), bondBefore, NM_BOND_HELD);
+  step('reboot (SSH on br-ex, the profiles active)', at);
+  await assertLacpPartner(t, nmLab, ' after the reboot');
+  t.deepEqual((await l.sh('nmcli -g bond.options connection show ovs-if-phys0')).trim().split(',').sort(),
+    ['lacp_rate=fast', 'miimon=100', 'mode=802.3ad', 'xmit_hash_policy=layer3+4'], 'the bond profile made again with the same options');
+  t.regex(await l.sh('ip route show default'), new RegExp(`^default via ${esc(l.gw)} dev br-ex proto static metric 48 *$`, 'm'));
+  at = Date.now();
+  await idleAfterReboot(t, l);
+  step('runs after the reboot (refused beside eth0, then idle)', at);
+  t.is((await l.sh(NM_BOND_HELD.active)).trim(), NM_BOND_HELD.profiles.trim(), 'the seven profiles still active after the runs');
+  await assertLacpPartner(t, nmLab, ' after the runs');
+  step('whole scenario', started);
 });

@@ -136,6 +136,16 @@ export const BOND_LINES = 'grep -E "^(Bonding Mode|Transmit Hash|Primary Slave|M
 export interface NmHeld { active: string; profiles: string }
 
 /**
+ * The nm backend's seven profiles for bond0 of eth1+eth2 under br-ex (MCO's set), as NAME:TYPE:DEVICE, and the
+ * command that prints the active ones of them: after a boot NM holds eth0 too (the lab's seed unit addresses it).
+ */
+export const NM_BOND_HELD: NmHeld = {
+  active: 'nmcli -t -f NAME,TYPE,DEVICE connection show --active | grep -E "^(br-ex|ovs-[a-z0-9-]+):" | LC_ALL=C sort',
+  profiles: 'br-ex:ovs-bridge:br-ex\novs-if-br-ex:ovs-interface:br-ex\novs-if-phys0:bond:bond0\novs-port-br-ex:ovs-port:br-ex\n'
+    + 'ovs-port-phys0:ovs-port:bond0\novs-slave-eth1:802-3-ethernet:eth1\novs-slave-eth2:802-3-ethernet:eth2\n',
+};
+
+/**
  * A power cycle with bond0 moved: the boot oneshot makes bond0 again with its mode, options and ports (as
  * `BOND_LINES` read `bondBefore`) and re-attaches it to br-ex on the kernel datapath, until `probe` shows `want`
  * (the node address on br-ex). The ovs backend: NM holds none of the moved devices; the nm backend (`nm`): the
