@@ -3,8 +3,10 @@
 // cloned), and each port NIC a bond-slave profile naming the bond by UUID. NM refuses ipv4/ipv6 settings on
 // a bond under an ovs-port ("'ipv4' not among [connection, bond, 802-3-ethernet ...]", seen on a VM host),
 // so the profile has none; nor on a VLAN under it. A VLAN uplink is a `vlan` profile under the port (parent
-// and id as the live VLAN's, its MAC cloned). A VLAN on a kernel-made bond: the bond gets a profile of its own
-// beside OVS (ovs-parent-<bond>: as MCO leaves a VLAN's bond its own profile), made and up with its ports first.
+// and id as the live VLAN's, its MAC cloned). A VLAN on a bond NM holds under its own profile (an installer's):
+// MCO's shape - the bond, its ports and their profiles stay as they are, the vlan profile names the bond as its
+// parent. A VLAN on a kernel-made bond: the bond gets a profile of its own beside OVS (ovs-parent-<bond>, as MCO
+// leaves a VLAN's bond its own profile), made and up with its ports first.
 import { HostwireError } from '../../errors.js';
 import { shellJoin } from '../../transports/quote.js';
 import type { BridgeEnv } from './env.js';
@@ -35,7 +37,7 @@ export const nmParentName = (bond: string) => `ovs-parent-${bond}`;
 /** Profile names beyond MCO's five that the uplink's device brings (the bond's ports; a VLAN's parent bond and its ports). */
 export function nmDeviceExtraNames(e: BridgeEnv): string[] {
   const d = e.device;
-  if (d?.kind === 'vlan' && d.parentBond) return [nmParentName(d.parent), ...d.parentBond.members.map(nmSlaveName)];
+  if (d?.kind === 'vlan' && d.parentBond && !d.parentNmConn) return [nmParentName(d.parent), ...d.parentBond.members.map(nmSlaveName)];
   return d?.kind === 'bond' ? d.members.map(nmSlaveName) : [];
 }
 
@@ -59,7 +61,8 @@ export function nmDeviceProfiles(e: BridgeEnv, ifPhys: string, portPhys: string,
   if (d.kind === 'vlan') {
     if (!/^802\.1q$/i.test(d.protocol)) throw new HostwireError('bad-input', `ovs_gateway: VLAN ${e.uplink} is ${d.protocol}; the nm backend moves 802.1Q VLANs only - use backend: ovs (configure_ovs_backend: ovs)`);
     const vlan = ['type', 'vlan', ...own, 'vlan.parent', d.parent, 'vlan.id', String(d.id), ...wired];
-    if (!d.parentBond) return [vlan];
+    // A bond NM holds under its own profile stays so (MCO's shape: the vlan profile's parent is the bond).
+    if (!d.parentBond || d.parentNmConn) return [vlan];
     // The parent bond beside OVS: no IPv4, IPv6 left to the kernel (its link-local, written back once the
     // ports are up: the failover's NA), the live bond's mode and options, the VLAN's MTU and MAC (as the
     // ovs backend's make_bond gives the bond the recorded MAC).
@@ -81,10 +84,16 @@ export function nmDeviceProfiles(e: BridgeEnv, ifPhys: string, portPhys: string,
  * its ports, often unmanaged (`nmcli device set ... managed no`, as on the lab's bonded host), are handed to
  * NM (runtime only), whose autoconnect then takes our port profiles (priority 100).
  */
-export function nmDevicePrepare(e: BridgeEnv): string[] {
+export function nmDevicePrepare(e: BridgeEnv, vlanNmConn?: string): string[] {
   const d = e.device;
   // A kernel-made VLAN likewise: NM makes it on the same parent with the recorded MAC.
   const vlan = `if [ -e /proc/net/vlan/${shellJoin([e.uplink])} ]; then ip link delete dev ${shellJoin([e.uplink])}; fi`;
+  if (d?.kind === 'vlan' && d.parentNmConn) {
+    // On NM's own bond nothing of the bond's changes; a VLAN NM holds under its own profile is not deleted but
+    // taken over by ovs-if-phys0's activation, as MCO's is (deleted, NM's autoconnect of its old profile could
+    // race ours to make it again).
+    return vlanNmConn ? [] : [vlan];
+  }
   if (d?.kind === 'vlan') return d.parentBond ? [vlan, ...parentBondUp(d.parent, d.parentBond.members)] : [vlan];
   return d?.kind === 'bond' ? bondFromProfile(e.uplink, d.members) : [];
 }

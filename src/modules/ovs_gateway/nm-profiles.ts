@@ -2,7 +2,6 @@
 // nmcli commands, all with `save no` (in /run: a power cut cannot leave half a config in /etc).
 // The commands become <bridge>.nm (a small sh script: `up` creates and activates, `down` deletes)
 // that the host script runs inside the same commit-confirmed transaction.
-import { createHash } from 'node:crypto';
 import { shellJoin } from '../../transports/quote.js';
 import type { BridgeEnv, UplinkConfig } from './env.js';
 import type { Ipv6Auto } from './ipv6-auto.js';
@@ -10,6 +9,7 @@ import { RUN_DIR } from './script/index.js';
 import { nmDeviceProfiles, nmDeviceExtraNames, nmDevicePrepare, nmDeviceSlaves, nmDeviceLinkLocal } from './nm-device-profiles.js';
 import { nmUp, nmUpInBackground } from './nm-background.js';
 import { isDefaultWords, nmRoute, parseRouteWords } from './uplink-routes.js';
+import { nmUuid } from './nm-uuid.js';
 
 export interface NmNames { bridge: string; portBridge: string; portPhys: string; ifPhys: string; ifBridge: string }
 
@@ -19,15 +19,7 @@ export function nmNames(bridge: string, primary: boolean): NmNames {
   return { bridge, portBridge: `ovs-port-${bridge}`, portPhys: `ovs-port-phys${n}`, ifPhys: `ovs-if-phys${n}`, ifBridge: `ovs-if-${bridge}` };
 }
 
-/**
- * A fixed UUID per profile name: a port's children name it as their master by UUID. NM 1.42 reads a
- * `connection.master` that is not a UUID as an interface name: `master ovs-port-phys0` failed on a lab host
- * with the plugin ("Can not find a master for ovs-if-phys0: Master connection not found or invalid").
- */
-export function nmUuid(conName: string): string {
-  const h = createHash('sha256').update(`hostwire:configure_ovs:${conName}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
+export { nmUuid };
 
 const add = (words: string[]) => shellJoin(['nmcli', 'connection', 'add', ...words, 'save', 'no']);
 
@@ -91,7 +83,7 @@ export function planNmUp(u: UplinkConfig, e: BridgeEnv, primary = e.metric === 4
     `${add(['type', 'ovs-interface', 'con-name', n.ifBridge, 'connection.interface-name', e.bridge, 'connection.master', nmUuid(n.portBridge), 'connection.slave-type', 'ovs-port',
       'connection.autoconnect', 'no', '802-3-ethernet.mtu', String(e.mtu), ...(netdev ? [] : ['802-3-ethernet.cloned-mac-address', e.mac]),
       ...ip.words]).replace(/ save no$/, '')}${ip.dns} save no`,
-    ...planNmActivate(n, e),
+    ...planNmActivate(n, e, u.nmConn),
   ];
 }
 
@@ -104,14 +96,14 @@ export function planNmUp(u: UplinkConfig, e: BridgeEnv, primary = e.metric === 4
  * the interface (it failed "set-hw-addr ... not successfully set-cloned", then "ip-config-unavailable"):
  * the bridge's `other_config:hwaddr` gives it the NIC's MAC instead, set before the interface exists.
  */
-function planNmActivate(n: NmNames, e: BridgeEnv): string[] {
+function planNmActivate(n: NmNames, e: BridgeEnv, nmConn: string | undefined): string[] {
   const q = (w: string) => shellJoin([w]);
   const phys = nmUpInBackground(n.ifPhys, e.bridge, 'phys');
   const ports = nmDeviceSlaves(e);
   // With ports under way, a failed ovs-if-br-ex shows what they (and the phys profile) said so far.
   const shown = ports ? ` || { tail -n +1 ${phys.log} ${ports.log} 2>/dev/null; exit 1; }` : '';
   return [
-    ...nmDevicePrepare(e),
+    ...nmDevicePrepare(e, nmConn),
     phys.start,
     `i=0; until ovs-vsctl --timeout=5 br-exists ${q(e.bridge)}; do i=$((i+1)); [ $i -lt 150 ] || { echo "NetworkManager made no OVS bridge ${e.bridge} in 30 s"; exit 1; }; sleep 0.2; done`,
     ...(e.datapath === 'netdev' ? [shellJoin(['ovs-vsctl', '--timeout=10', 'set', 'bridge', e.bridge, `other_config:hwaddr="${e.mac}"`])] : []),

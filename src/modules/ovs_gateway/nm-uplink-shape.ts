@@ -14,12 +14,15 @@ export function nmShapeRefusal(u: UplinkConfig): string | undefined {
   const d = u.device;
   // NM >= 1.42 has vlan.protocol (the lab's 1.42.4 too), but a QinQ move under NM's profiles is not proven.
   if (d?.kind === 'vlan' && !/^802\.1q$/i.test(d.protocol)) return `is an ${d.protocol} (QinQ) VLAN; the nm backend moves 802.1Q VLANs only so far (NetworkManager's vlan.protocol is not proven under OVS)`;
-  // A VLAN on a NIC and on an active-backup bond with a static address are proven (test/vm/nm-vlan-*-uplink.test.ts);
-  // on an LACP bond the profiles are the same (the LACP bond itself proven under NM).
+  // A VLAN on a NIC and on an active-backup bond with a static address are proven (test/vm/nm-vlan-*-uplink.test.ts),
+  // on a kernel-made bond and on one NM holds under its own profile, and a lease on a VLAN on NM's own bond
+  // (test/vm/nm-vlan-nmbond-uplink.test.ts); on an LACP bond the profiles are the same (the LACP bond itself proven under NM).
   if (d?.kind === 'vlan' && d.parentBond) {
     const mode = d.parentBond.options[1] ?? '';
     if (!NM_BOND_MODES.includes(mode)) return `is a VLAN on the ${mode} bond ${d.parent}; the nm backend moves VLANs on LACP (802.3ad) and active-backup bonds only so far`;
-    if (u.method === 'dhcp' || u.v6) return `is a VLAN on the bond ${d.parent} with a ${u.method === 'dhcp' ? 'DHCP' : 'SLAAC/DHCPv6'} address; the nm backend moves VLANs on a bond with static addresses only so far`;
+    if (u.v6) return `is a VLAN on the bond ${d.parent} with a SLAAC/DHCPv6 address; the nm backend moves VLANs on a bond with static or DHCPv4 addresses only so far`;
+    // On a kernel-made bond NM makes the bond again under ovs-parent-<bond>: a lease there is not proven.
+    if (u.method === 'dhcp' && !d.parentNmConn) return `is a VLAN on the kernel-made bond ${d.parent} with a DHCP address; the nm backend moves a lease on a VLAN on a bond NetworkManager holds under its own profile only so far`;
   }
   if (d?.kind === 'bond') {
     const mode = d.options[1] ?? '';
@@ -50,15 +53,13 @@ function ipv6Refusal(u: UplinkConfig): string | undefined {
 }
 
 /**
- * A VLAN's parent bond the nm backend would take from others, live before the move: NM makes the bond again
- * under a profile of its own (the kernel's is deleted first), so a bond NM already holds under its own profile
- * (MCO's shape: not proven here yet), another device on the bond or an address of the bond's own would go.
+ * A kernel-made parent bond of a VLAN the nm backend would take from others, live before the move: NM makes the
+ * bond again under a profile of its own (the kernel's is deleted first), so another device on the bond or an
+ * address of the bond's own would go. A bond NM holds under its own profile stays as it is (MCO's shape).
  */
 export function nmParentBondRefusal(s: GatewayState, u: UplinkConfig): string | undefined {
   const d = u.device;
-  if (d?.kind !== 'vlan' || !d.parentBond) return undefined;
-  const nm = s.nm.devices.find((x) => x.device === d.parent);
-  if (nm?.conUuid && !/externally|unmanaged|unavailable/.test(nm.state)) return `is a VLAN on the bond ${d.parent}, which NetworkManager holds under its own profile ${nm.conUuid}; the nm backend moves a VLAN on a kernel-made bond only so far`;
+  if (d?.kind !== 'vlan' || !d.parentBond || d.parentNmConn) return undefined;
   const others = s.links.filter((l) => l.parent === d.parent && l.name !== u.iface).map((l) => l.name);
   const own = s.links.find((l) => l.name === d.parent)?.addrs.filter((a) => a.scope === 'global').map((a) => `${a.local}/${a.prefixlen}`) ?? [];
   if (others.length || own.length) return `is a VLAN on the bond ${d.parent}, which also carries ${[...others, ...own].join(', ')}; the nm backend makes the bond again under its own profile and would drop ${others.length + own.length > 1 ? 'them' : 'it'}`;

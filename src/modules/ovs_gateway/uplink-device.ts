@@ -4,6 +4,7 @@
 // boot oneshot and the rollback to re-create it when it is gone (NetworkManager leaves it unmanaged).
 import { HostwireError } from '../../errors.js';
 import type { GatewayState, Link } from './parse.js';
+import { nmUuid } from './nm-uuid.js';
 
 export interface BondSpec {
   /** `ip link add NAME type bond ...` words: the mode first, then every option that is not the kernel's default. */
@@ -15,7 +16,7 @@ export interface BondSpec {
 export type UplinkDevice =
   | { kind: 'nic' }
   | ({ kind: 'bond' } & BondSpec)
-  | { kind: 'vlan'; id: number; protocol: string; parent: string; parentBond?: BondSpec };
+  | { kind: 'vlan'; id: number; protocol: string; parent: string; parentBond?: BondSpec; parentNmConn?: string };
 
 /**
  * Kernel (ip -d -j) bond attribute -> `ip link add type bond` option and its default (the default is
@@ -57,6 +58,17 @@ export function bondOptions(bond: Link): string[] {
 
 export const bondMembers = (s: GatewayState, bond: string): string[] => s.links.filter((l) => l.master === bond && l.slaveKind === 'bond').map((l) => l.name);
 
+/**
+ * The profile NetworkManager holds `dev` under, when it is NM's own (an installer's bond profile): not one NM
+ * took over from outside ("connected (externally)"), nor the nm backend's own ovs-parent-<bond> (a kernel-made bond it
+ * moved: its UUID is fixed by its name).
+ */
+function nmOwnProfile(s: GatewayState, dev: string): string | undefined {
+  const nm = s.nm.devices.find((x) => x.device === dev);
+  if (!nm?.conUuid || /externally|unmanaged|unavailable|disconnected/.test(nm.state)) return undefined;
+  return nm.conUuid === nmUuid(`ovs-parent-${dev}`) ? undefined : nm.conUuid;
+}
+
 export function uplinkDevice(s: GatewayState, iface: string): UplinkDevice {
   const link = s.links.find((l) => l.name === iface);
   if (!link) return { kind: 'nic' };
@@ -69,7 +81,8 @@ export function uplinkDevice(s: GatewayState, iface: string): UplinkDevice {
       throw new HostwireError('command-failed', `VLAN ${iface}: cannot read its parent, id and protocol (ip -d link show ${iface})`);
     }
     const parent = s.links.find((l) => l.name === link.parent);
-    return { kind: 'vlan', id, protocol, parent: link.parent, ...(parent?.kind === 'bond' ? { parentBond: bondSpec(parent) } : {}) };
+    const nmConn = parent?.kind === 'bond' ? nmOwnProfile(s, link.parent) : undefined;
+    return { kind: 'vlan', id, protocol, parent: link.parent, ...(parent?.kind === 'bond' ? { parentBond: bondSpec(parent) } : {}), ...(nmConn ? { parentNmConn: nmConn } : {}) };
   }
   return { kind: 'nic' };
 }

@@ -1,0 +1,105 @@
+// The nm backend with a VLAN on a bond NetworkManager holds under its own profile (an installer's bond, ports
+// and VLAN profiles; test/vm/nm-vlan-nmbond-uplink.test.ts): MCO's shape - ovs-if-phys0 a vlan profile naming
+// the bond as its parent, the bond and its ports left under their own profiles (no ovs-parent-<bond>, nothing
+// deleted), a VLAN NM holds taken over by the activation; a lease on such a VLAN moves (ovs-if-br-ex's DHCP),
+// on a kernel-made bond it is still refused, and so is SLAAC/DHCPv6 on a VLAN on a bond.
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { ovsGatewayArgs } from '../../src/modules/ovs_gateway/args.js';
+import { parseEnvText, parsePrev, renderPrev } from '../../src/modules/ovs_gateway/env.js';
+import { nmUuid } from '../../src/modules/ovs_gateway/nm-profiles.js';
+import { parseGatewayProbe, type GatewayState } from '../../src/modules/ovs_gateway/parse.js';
+import { isTxnChange, planUplink, type TxnChange } from '../../src/modules/ovs_gateway/plan-uplink.js';
+
+const caseText = (n: string) => readFileSync(new URL(`../../../src/modules/ovs_gateway/cases/${n}`, import.meta.url), 'utf8');
+const args = (o: Record<string, unknown> = {}) => ovsGatewayArgs.parse({ mode: 'uplink', datapath_type: 'system', backend: 'nm', uplink: 'bond0.42', ...o });
+const BOND_CONN = '11111111-2222-4333-8444-555555555555';
+const VLAN_CONN = '66666666-7777-4888-9999-aaaaaaaaaaaa';
+
+/**
+ * probe-bond-fresh (bond0 = eth1+eth2 with bond0.42) with the addresses and routes on bond0.42, NM holding the
+ * bond, its ports and (`vlanNm`) the VLAN under profiles of their own; `dhcp`: the VLAN's IPv4 a lease.
+ */
+function vlanOnNmBond(o: { vlanNm?: boolean; dhcp?: boolean } = {}): GatewayState {
+  const s = parseGatewayProbe(caseText('probe-bond-fresh.txt'));
+  const bond = s.links.find((l) => l.name === 'bond0')!;
+  const vlan = s.links.find((l) => l.name === 'bond0.42')!;
+  vlan.up = true;
+  vlan.mac = bond.mac;
+  vlan.addrs.push(...bond.addrs.filter((a) => a.scope === 'global' && (!o.dhcp || a.family === 'inet')).map((a) => ({ ...a, dynamic: Boolean(o.dhcp) })));
+  bond.addrs = bond.addrs.filter((a) => a.scope !== 'global');
+  s.routes = s.routes.filter((r) => !o.dhcp || r.family === 4);
+  for (const r of s.routes) if (r.dev === 'bond0') Object.assign(r, { dev: 'bond0.42' }, o.dhcp && r.dst === 'default' ? { protocol: 'dhcp' } : {});
+  const nm = (device: string, conUuid: string) => Object.assign(s.nm.devices.find((d) => d.device === device)!, { state: 'connected', conUuid });
+  nm('bond0', BOND_CONN);
+  nm('eth1', '0000000a-2222-4333-8444-555555555555');
+  nm('eth2', '0000000b-2222-4333-8444-555555555555');
+  if (o.vlanNm) nm('bond0.42', VLAN_CONN);
+  return s;
+}
+
+const move = (s: GatewayState, o: Record<string, unknown> = {}) => (planUplink(s, args(o)).filter(isTxnChange) as TxnChange[])[0]!;
+const upPart = (nm: string) => nm.slice(nm.indexOf('\nup)\n'), nm.indexOf('\n;;\n'));
+
+test('NM\'s own bond stays as it is: the vlan profile under ovs-port-phys0 names it, no ovs-parent or port profile of ours', (t) => {
+  const s = vlanOnNmBond({ vlanNm: true });
+  const mac = s.links.find((l) => l.name === 'bond0')!.mac!;
+  const m = move(s);
+  t.regex(m.summary, /^move bond0\.42 into br-ex/);
+  t.like(parseEnvText(m.txn.env!), { UPLINK: 'bond0.42', KIND: 'vlan', VLAN_PARENT: 'bond0', VLAN_PARENT_NM: BOND_CONN, BACKEND: 'nm' });
+  const prev = parsePrev(m.txn.prev!)!;
+  t.like(prev, { iface: 'bond0.42', nmConn: VLAN_CONN, device: { kind: 'vlan', id: 42, parent: 'bond0', parentNmConn: BOND_CONN } });
+  t.is(prev.nmUnmanaged, undefined, 'NM managed every device before the move');
+  t.is(renderPrev(prev), m.txn.prev!, 'prev round-trips');
+  const nm = m.txn.nm!;
+  t.regex(nm, new RegExp(`^nmcli connection add type vlan con-name ovs-if-phys0 connection\\.uuid ${nmUuid('ovs-if-phys0')} connection\\.interface-name bond0\\.42 connection\\.master ${nmUuid('ovs-port-phys0')} connection\\.slave-type ovs-port connection\\.autoconnect-priority 100 vlan\\.parent bond0 vlan\\.id 42 802-3-ethernet\\.mtu 1500 802-3-ethernet\\.cloned-mac-address ${mac} save no$`, 'm'));
+  t.notRegex(nm, /ovs-parent|ovs-slave|type bond|managed yes|addr_gen_mode/, 'nothing of the bond\'s or its ports\' is touched');
+  t.notRegex(upPart(nm), /ip link delete/, 'neither the bond nor NM\'s VLAN is deleted: ovs-if-phys0\'s activation takes the VLAN over');
+  t.regex(nm, /^nmcli connection delete ovs-if-br-ex ovs-if-phys0 ovs-port-phys0 ovs-port-br-ex br-ex 2>\/dev\/null \|\| true$/m, 'down deletes MCO\'s five profiles only');
+});
+
+test('a kernel-made VLAN on NM\'s own bond: deleted first, NM makes it on the bond from ovs-if-phys0', (t) => {
+  const up = upPart(move(vlanOnNmBond()).txn.nm!);
+  t.regex(up, /^if \[ -e \/proc\/net\/vlan\/bond0\.42 \]; then ip link delete dev bond0\.42; fi$/m);
+  t.notRegex(up, /ip link delete dev bond0;|ovs-parent/);
+});
+
+test('a lease on a VLAN on NM\'s own bond moves: ovs-if-br-ex takes it with the MAC as client id', (t) => {
+  const m = move(vlanOnNmBond({ vlanNm: true, dhcp: true }));
+  t.like(parseEnvText(m.txn.env!), { METHOD: 'dhcp', ADDRS: '', VLAN_PARENT_NM: BOND_CONN });
+  t.regex(m.txn.nm!, /type ovs-interface con-name ovs-if-br-ex .* ipv4\.method auto ipv4\.dhcp-client-id mac ipv6\.method ignore ipv4\.may-fail no /);
+  t.regex(m.txn.nm!, /type vlan con-name ovs-if-phys0 .*vlan\.parent bond0 vlan\.id 42 /);
+});
+
+test('once moved (the saved prev read back): a lease on a VLAN on NM\'s bond is not refused again, and the profiles are the same', (t) => {
+  const m = move(vlanOnNmBond({ vlanNm: true, dhcp: true }));
+  const prev = parsePrev(m.txn.prev!)!;
+  t.like(prev, { method: 'dhcp', device: { parentNmConn: BOND_CONN } });
+  // The host after the move: br-ex holds the VLAN as its port, the saved prev and env on the host.
+  const s = vlanOnNmBond({ vlanNm: true, dhcp: true });
+  s.bridges.push({ name: 'br-ex', ports: ['bond0.42'], datapathType: 'system', failMode: 'standalone', otherConfig: {}, externalIds: {} });
+  s.files['/var/lib/hostwire/configure-ovs/br-ex.prev'] = m.txn.prev!;
+  const again = move(s);
+  t.regex(again.summary, /^re-apply bond0\.42 into br-ex/);
+  t.is(again.txn.nm, m.txn.nm, 'the same profiles from the saved prev');
+});
+
+test('still refused: a lease on a VLAN on a kernel-made bond, SLAAC/DHCPv6 on a VLAN on a bond', (t) => {
+  const s = vlanOnNmBond({ dhcp: true });
+  Object.assign(s.nm.devices.find((d) => d.device === 'bond0')!, { state: 'connected (externally)' });
+  t.throws(() => planUplink(s, args()), { message: /the uplink bond0\.42 is a VLAN on the kernel-made bond bond0 with a DHCP address; the nm backend moves a lease on a VLAN on a bond NetworkManager holds under its own profile only so far - use backend: ovs/ });
+  t.notThrows(() => planUplink(s, args({ backend: 'ovs' })), 'the ovs backend moves it');
+  const v6 = vlanOnNmBond({ vlanNm: true });
+  const vlan = v6.links.find((l) => l.name === 'bond0.42')!;
+  vlan.addrs = vlan.addrs.map((a) => (a.family === 'inet6' ? { ...a, dynamic: true, mngtmpaddr: true } : a));
+  v6.routes.push({ family: 6, dst: 'default', gateway: 'fe80::1', dev: 'bond0.42', protocol: 'ra', metric: 1024 });
+  t.throws(() => planUplink(v6, args()), { message: /the uplink bond0\.42 is a VLAN on the bond bond0 with a SLAAC\/DHCPv6 address; the nm backend moves VLANs on a bond with static or DHCPv4 addresses only so far/ });
+});
+
+test('the bond under our own ovs-parent profile (a kernel-made bond the nm backend moved) is not taken for NM\'s own', (t) => {
+  const s = vlanOnNmBond();
+  Object.assign(s.nm.devices.find((d) => d.device === 'bond0')!, { conUuid: nmUuid('ovs-parent-bond0') });
+  const m = move(s);
+  t.notRegex(m.txn.prev!, /VLAN_PARENT_NM/);
+  t.regex(m.txn.nm!, /con-name ovs-parent-bond0 /);
+});
