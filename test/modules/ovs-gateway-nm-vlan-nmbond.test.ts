@@ -10,6 +10,7 @@ import { parseEnvText, parsePrev, renderPrev } from '../../src/modules/ovs_gatew
 import { nmUuid } from '../../src/modules/ovs_gateway/nm-profiles.js';
 import { parseGatewayProbe, type GatewayState } from '../../src/modules/ovs_gateway/parse.js';
 import { isTxnChange, planUplink, type TxnChange } from '../../src/modules/ovs_gateway/plan-uplink.js';
+import { prevPath } from '../../src/modules/ovs_gateway/uplink-config.js';
 
 const caseText = (n: string) => readFileSync(new URL(`../../../src/modules/ovs_gateway/cases/${n}`, import.meta.url), 'utf8');
 const args = (o: Record<string, unknown> = {}) => ovsGatewayArgs.parse({ mode: 'uplink', datapath_type: 'system', backend: 'nm', uplink: 'bond0.42', ...o });
@@ -78,7 +79,7 @@ test('once moved (the saved prev read back): a lease on a VLAN on NM\'s bond is 
   // The host after the move: br-ex holds the VLAN as its port, the saved prev and env on the host.
   const s = vlanOnNmBond({ vlanNm: true, dhcp: true });
   s.bridges.push({ name: 'br-ex', ports: ['bond0.42'], datapathType: 'system', failMode: 'standalone', otherConfig: {}, externalIds: {} });
-  s.files['/var/lib/hostwire/configure-ovs/br-ex.prev'] = m.txn.prev!;
+  s.files[prevPath('br-ex')] = m.txn.prev!;
   const again = move(s);
   t.regex(again.summary, /^re-apply bond0\.42 into br-ex/);
   t.is(again.txn.nm, m.txn.nm, 'the same profiles from the saved prev');
@@ -102,4 +103,28 @@ test('the bond under our own ovs-parent profile (a kernel-made bond the nm backe
   const m = move(s);
   t.notRegex(m.txn.prev!, /VLAN_PARENT_NM/);
   t.regex(m.txn.nm!, /con-name ovs-parent-bond0 /);
+});
+
+// Recorded on the VM host of test/vm/nm-vlan-nmbond-uplink.test.ts (HW_RECORD_DIR): bond0.100 with a lease, on
+// NM's bond0 (eth1+eth2), the bond, its ports and the VLAN each under an installer's profile, before the move.
+test('recorded host with a lease on a VLAN on NM\'s own bond: the move planned with the vlan profile only, the bond\'s profile recorded', (t) => {
+  const s = parseGatewayProbe(caseText('probe-vlan-nmbond-dhcp-fresh.txt'));
+  const bondConn = s.nm.devices.find((d) => d.device === 'bond0')!.conUuid;
+  t.like(s.nm.devices.find((d) => d.device === 'bond0'), { state: 'connected' });
+  const m = move(s, { uplink: undefined });
+  t.regex(m.summary, /^move bond0\.100 into br-ex/);
+  t.like(parsePrev(m.txn.prev!), { iface: 'bond0.100', method: 'dhcp', addrs: [], nmConn: s.nm.devices.find((d) => d.device === 'bond0.100')!.conUuid,
+    device: { kind: 'vlan', id: 100, parent: 'bond0', parentNmConn: bondConn, parentBond: { options: 'mode active-backup miimon 100 updelay 200 primary eth1'.split(' '), members: ['eth1', 'eth2'] } } });
+  t.regex(m.txn.nm!, /type vlan con-name ovs-if-phys0 .*vlan\.parent bond0 vlan\.id 100 /);
+  t.regex(m.txn.nm!, /type ovs-interface con-name ovs-if-br-ex .* ipv4\.method auto ipv4\.dhcp-client-id mac /);
+  t.notRegex(m.txn.nm!, /ovs-parent|ovs-slave|ip link delete/);
+});
+
+test('recorded host after the nm backend moved the VLAN on NM\'s own bond with its lease: converged, not refused', (t) => {
+  const s = parseGatewayProbe(caseText('probe-vlan-nmbond-dhcp-moved.txt'));
+  t.deepEqual(s.bridges.find((b) => b.name === 'br-ex')?.ports, ['bond0.100']);
+  t.like(s.nm.devices.find((d) => d.device === 'bond0'), { state: 'connected' });
+  const prev = parsePrev(s.files[prevPath('br-ex')]!)!;
+  t.like(prev, { method: 'dhcp', device: { parentNmConn: s.nm.devices.find((d) => d.device === 'bond0')!.conUuid } }, 'NM\'s bond still under the profile the move recorded');
+  t.deepEqual(planUplink(s, args({ uplink: undefined })).filter(isTxnChange), []);
 });

@@ -51,11 +51,11 @@ export async function vlanLab(t: ExecutionContext, name: string, opts: { dhcp?: 
 
 /**
  * Moves the host's node address onto bond0.100 the way an installer leaves it: kernel devices (static) or
- * NetworkManager profiles (dhcp: bond, ports and the VLAN with a DHCP client, as RHEL installers make them).
- * `v4`/`v6`: static addresses and default routes of each family. Detached (the session's path moves), then
- * returns the lab seen at the node address (v4 if any, else v6).
+ * NetworkManager profiles (dhcp: bond, ports and the VLAN with a DHCP client, as RHEL installers make them;
+ * nm with v4: the same profiles, the VLAN's IPv4 static). `v4`/`v6`: static addresses and default routes of
+ * each family. Detached (the session's path moves), then returns the lab seen at the node address (v4 if any, else v6).
  */
-export async function vlanTheHost(v: VlanLab, opts: { v4?: boolean; v6?: boolean; dhcp?: boolean }): Promise<VmUplinkLab> {
+export async function vlanTheHost(v: VlanLab, opts: { v4?: boolean; v6?: boolean; dhcp?: boolean; nm?: boolean }): Promise<VmUplinkLab> {
   const { lab } = v;
   const dev = VLAN.dev;
   const unmanage = 'for d in eth0 eth1 eth2; do nmcli device set "$d" managed no 2>/dev/null || true; done';
@@ -64,13 +64,14 @@ export async function vlanTheHost(v: VlanLab, opts: { v4?: boolean; v6?: boolean
     `ip link add link bond0 name ${dev} type vlan id ${VLAN.id}`, `ip link set ${dev} up`,
     ...(opts.v4 ? [`ip addr add ${VLAN.host4}/24 dev ${dev}`, `ip route replace default via ${VLAN.gw4} dev ${dev}`] : []),
     ...(opts.v6 ? [`ip -6 addr add ${VLAN.host6}/64 dev ${dev} nodad`, `ip -6 route replace default via ${VLAN.gw6} dev ${dev}`] : [])];
+  const ip4 = opts.dhcp ? 'ipv4.method auto ipv4.dhcp-client-id mac' : `ipv4.method manual ipv4.addresses ${VLAN.host4}/24 ipv4.gateway ${VLAN.gw4}`;
   const nm = ['nmcli device set eth0 managed no',
     'nmcli connection add type bond con-name bond0 ifname bond0 bond.options mode=active-backup,miimon=100,updelay=200,primary=eth1 ipv4.method disabled ipv6.method ignore',
     'nmcli connection add type ethernet con-name bond0-eth1 ifname eth1 master bond0 slave-type bond',
     'nmcli connection add type ethernet con-name bond0-eth2 ifname eth2 master bond0 slave-type bond',
-    `nmcli connection add type vlan con-name ${dev} ifname ${dev} dev bond0 id ${VLAN.id} ipv4.method auto ipv4.dhcp-client-id mac ipv6.method ignore`,
+    `nmcli connection add type vlan con-name ${dev} ifname ${dev} dev bond0 id ${VLAN.id} ${ip4} ipv6.method ignore`,
     'nmcli connection up bond0', 'nmcli connection up bond0-eth1', 'nmcli connection up bond0-eth2', `nmcli connection up ${dev}`];
-  const steps = [...(opts.dhcp ? nm : kernel), 'ip addr flush dev eth0', 'ip link set eth0 down',
+  const steps = [...(opts.dhcp || opts.nm ? nm : kernel), 'ip addr flush dev eth0', 'ip link set eth0 down',
     ...(opts.v4 || opts.dhcp ? [`ping -c3 -W2 ${VLAN.gw4} >/dev/null || true`] : [`ping -6 -c3 -W2 ${VLAN.gw6} >/dev/null || true`])].join(' && ');
   await lab.sh(shellJoin(['systemd-run', '--quiet', '--collect', '--unit=v21-vlan', 'sh', '-c', `sleep 1; ${steps}`]));
   const node = opts.v4 || opts.dhcp ? atAddress(lab, VLAN.host4, VLAN.gw4) : atAddress(lab, VLAN.host6, VLAN.gw6);
