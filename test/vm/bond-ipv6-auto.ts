@@ -16,7 +16,7 @@ import { BOND_LINES, idleAfterReboot, rebootKeepsBond, rollbackDrill } from './v
 
 export type V6Kind = 'slaac' | 'dhcp6';
 
-const LEASES6 = '/run/vmx-dhcp6.leases';
+export const LEASES6 = '/run/vmx-dhcp6.leases';
 /**
  * dnsmasq's ranges: RAs only (SLAAC), or RAs sending hosts to its DHCPv6 range (stateful, a /128 lease). The
  * router's eth0 takes no RAs (routedBond): a constructed prefix took its lifetimes from an address its kernel
@@ -30,10 +30,10 @@ const RANGES: Record<V6Kind, (p: string) => string[]> = {
 /** BOND_SNAPSHOT without the RA default route's countdown (`expires 1786sec`). */
 export const V6_SNAPSHOT = `{ ${BOND_SNAPSHOT}; } | sed -E 's/ expires [0-9]+sec//g'`;
 
-const raDefault = (dev: string, metric: string) => new RegExp(`^default via fe80::\\S+ dev ${dev} proto ra metric ${metric} `, 'm');
+export const raDefault = (dev: string, metric: string) => new RegExp(`^default via fe80::\\S+ dev ${dev} proto ra metric ${metric} `, 'm');
 
 /** The address (and prefix length) in `prefix` that `dev` holds out of DAD, or []. */
-async function v6Addr(l: VmUplinkLab, dev: string, prefix: string): Promise<string[]> {
+export async function v6Addr(l: VmUplinkLab, dev: string, prefix: string): Promise<string[]> {
   const out = await l.sh(`ip -o -6 addr show dev ${dev} scope global -tentative 2>/dev/null; true`, 60_000).catch(() => '');
   return new RegExp(`inet6 (${esc(prefix)}::[0-9a-f:]+)/(\\d+) `).exec(out)?.slice(1) ?? [];
 }
@@ -43,7 +43,7 @@ async function v6Addr(l: VmUplinkLab, dev: string, prefix: string): Promise<stri
  * and dnsmasq), then the host's NM bond; waits until bond0 holds its IPv4 address, its IPv6 one (`kind`) and the
  * RA's default route. Returns [address, prefix length].
  */
-async function routedBond(l: VmUplinkLab, kind: V6Kind, prefix: string, nmOptions: string): Promise<string[]> {
+export async function routedBond(l: VmUplinkLab, kind: V6Kind, prefix: string, nmOptions: string): Promise<string[]> {
   await run('ip', ['-n', l.state.netns, '-6', 'addr', 'add', `${prefix}::1/64`, 'dev', l.state.bridge, 'nodad']);
   // The router takes no RAs itself (see RANGES).
   await peerSh(l, `sysctl -qw net.ipv6.conf.eth0.accept_ra=0 && ip -6 addr add ${prefix}::2/64 dev eth0 nodad`);
@@ -122,7 +122,7 @@ export async function ipv6AutoBondScenario(t: ExecutionContext, l: VmUplinkLab, 
 }
 
 /** The lab's namespace reaches `addr` over IPv6: ping, and SSH (the host answers on br-ex). */
-async function reachV6(t: ExecutionContext, l: VmUplinkLab, addr: string): Promise<void> {
+export async function reachV6(t: ExecutionContext, l: VmUplinkLab, addr: string): Promise<void> {
   let ping = await labPing(l.state, addr, ['-6', '-c3', '-i0.5', '-W3']);
   for (let i = 0; i < 5 && ping.code !== 0; i++) ping = await labPing(l.state, addr, ['-6', '-c3', '-i0.5', '-W3']);
   t.is(ping.code, 0, `ping over IPv6 reaches ${addr}:\n${ping.stdout}`);

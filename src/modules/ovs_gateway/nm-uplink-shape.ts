@@ -27,10 +27,9 @@ export function nmShapeRefusal(u: UplinkConfig): string | undefined {
   if (d?.kind === 'bond') {
     const mode = d.options[1] ?? '';
     if (!NM_BOND_MODES.includes(mode)) return `is a ${mode} bond; the nm backend moves LACP (802.3ad) and active-backup bonds only so far`;
-    // A DHCP lease on a bond is proven (test/vm/nm-bond-dhcp-uplink.test.ts: the ports' activations start
-    // before ovs-if-br-ex's, nm-device-profiles.ts). IPv6 from RAs on a bond waits for the same carrier but
-    // has no VM proof yet.
-    if (u.v6) return 'is a bond with a SLAAC/DHCPv6 address; the nm backend moves bonds with static or DHCPv4 addresses only so far';
+    // A DHCP lease and SLAAC/DHCPv6 from RAs on a bond are moved (test/vm/nm-bond-dhcp-uplink.test.ts,
+    // nm-bond-ipv6-auto-uplink.test.ts): ovs-if-br-ex's IP waits for the bond's carrier, so the ports'
+    // activations start before its own (nm-device-profiles.ts); its IPv6 is refused or not as a NIC's (below).
   }
   return ipv6Refusal(u);
 }
