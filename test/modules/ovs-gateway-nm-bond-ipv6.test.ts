@@ -1,5 +1,5 @@
 // The nm backend with a bond whose IPv6 comes from RAs, against the probe recorded on a VM host whose NM 1.42
-// has its OVS plugin (test/vm/nm-bond-ipv6-auto-uplink.test.ts, HW_RECORD_DIR; cases/probe-nm-bond-slaac-fresh.txt):
+// has its OVS plugin (test/vm/nm-bond-ipv6-auto-uplink.test.ts, HW_RECORD_DIR; cases/probe-nm-bond-slaac-*.txt):
 // bond0 (eth1+eth2, active-backup) made by NM profiles, IPv4 static, NM's own SLAAC (a stable-privacy address,
 // dynamic noprefixroute) and the RA's default route. No longer refused: ovs-if-br-ex makes the same address
 // from its interface identifier (eui64 + token), its ports under way before it. Still refused as on a NIC: the
@@ -11,11 +11,11 @@ import { parseEnvText, parsePrev } from '../../src/modules/ovs_gateway/env.js';
 import { parseGatewayProbe, type GatewayState } from '../../src/modules/ovs_gateway/parse.js';
 import { isTxnChange, planUplink, type TxnChange } from '../../src/modules/ovs_gateway/plan-uplink.js';
 
-const probe = () => parseGatewayProbe(readFileSync(new URL('../../../src/modules/ovs_gateway/cases/probe-nm-bond-slaac-fresh.txt', import.meta.url), 'utf8'));
+const probe = (n = 'fresh') => parseGatewayProbe(readFileSync(new URL(`../../../src/modules/ovs_gateway/cases/probe-nm-bond-slaac-${n}.txt`, import.meta.url), 'utf8'));
 const NM = ovsGatewayArgs.parse({ mode: 'uplink', datapath_type: 'system', backend: 'nm' });
 const move = (s: GatewayState) => (planUplink(s, NM).filter(isTxnChange) as TxnChange[])[0]!;
 const bond0 = (s: GatewayState) => s.links.find((l) => l.name === 'bond0')!;
-const SLAAC = 'fd26:61::8f20:1321:a52e:9c0a';
+const SLAAC = 'fd26:61::7d07:7d88:a911:919f';
 
 test('recorded NM-made bond with SLAAC: moved, ovs-if-br-ex making the same address from its identifier, the ports first', (t) => {
   const s = probe();
@@ -25,15 +25,15 @@ test('recorded NM-made bond with SLAAC: moved, ovs-if-br-ex making the same addr
   const nm = m.txn.nm!;
   const ifBr = nm.split('\n').find((l) => l.includes('con-name ovs-if-br-ex'))!;
   t.regex(ifBr, / ipv4\.method manual ipv4\.addresses 10\.128\.93\.11\/24 ipv4\.gateway 10\.128\.93\.1 /);
-  t.regex(ifBr, / ipv6\.method auto ipv6\.addr-gen-mode eui64 ipv6\.token ::8f20:1321:a52e:9c0a /, 'the stable-privacy address\'s identifier as token');
+  t.regex(ifBr, / ipv6\.method auto ipv6\.addr-gen-mode eui64 ipv6\.token ::7d07:7d88:a911:919f /, 'the stable-privacy address\'s identifier as token');
   t.regex(ifBr, / ipv4\.may-fail no ipv6\.may-fail no ipv4\.route-metric 48 ipv6\.route-metric 48 /);
   t.notRegex(ifBr, /ipv6\.addresses|ipv6\.dhcp-duid/, 'SLAAC: no static IPv6, no DHCPv6 identity');
   t.regex(nm, / connection up ovs-slave-eth2; } >[^\n]* & ports=\$!\nnmcli --wait 60 connection up ovs-if-br-ex /, 'the bond\'s ports under way before ovs-if-br-ex (its IPv6 needs the carrier)');
   t.notRegex(nm.split('\n').find((l) => l.includes('type bond con-name ovs-if-phys0'))!, /ipv[46]\./, 'no IP settings on the bond under the port');
   const env = parseEnvText(m.txn.env!);
-  t.like(env, { METHOD6: 'auto', TOKENS6: '::8f20:1321:a52e:9c0a', DUID6: '', ADDRS: '10.128.93.11/24', BACKEND: 'nm' });
+  t.like(env, { METHOD6: 'auto', TOKENS6: '::7d07:7d88:a911:919f', DUID6: '', ADDRS: '10.128.93.11/24', BACKEND: 'nm' });
   const prev = parsePrev(m.txn.prev!)!;
-  t.is(prev.nmConn, '5927464e-8b7f-434e-81eb-83a820b4199a', 'NM\'s bond profile, re-activated on rollback');
+  t.is(prev.nmConn, '66a1c4fc-710c-406b-8b05-fc8d3de6da9f', 'NM\'s bond profile, re-activated on rollback');
   t.deepEqual([prev.device?.kind, prev.v6?.method, prev.v6?.raDefault], ['bond', 'auto', true]);
   t.deepEqual(prev.addrs, ['10.128.93.11/24'], 'the SLAAC address is not a static one');
 });
@@ -48,4 +48,10 @@ test('still refused on a bond, as on a NIC: the kernel\'s SLAAC, two SLAAC addre
   const rr = probe();
   bond0(rr).info = { ...bond0(rr).info, mode: 'balance-rr' };
   t.throws(() => planUplink(rr, NM), { message: /the uplink bond0 is a balance-rr bond; the nm backend moves LACP \(802\.3ad\) and active-backup bonds only so far/ });
+});
+
+test('recorded after the move (the same address on br-ex, our seven profiles): nothing to do', (t) => {
+  const s = probe('moved');
+  t.like(s.links.find((l) => l.name === 'br-ex')!.addrs.find((a) => a.local === SLAAC), { prefixlen: 64, dynamic: true }, 'the bond\'s address on br-ex');
+  t.deepEqual(planUplink(s, NM).map((c) => c.summary), []);
 });
