@@ -128,3 +128,12 @@ test('recorded host after the nm backend moved the VLAN on NM\'s own bond with i
   t.like(prev, { method: 'dhcp', device: { parentNmConn: s.nm.devices.find((d) => d.device === 'bond0')!.conUuid } }, 'NM\'s bond still under the profile the move recorded');
   t.deepEqual(planUplink(s, args({ uplink: undefined })).filter(isTxnChange), []);
 });
+
+test('recorded host with a static address on a VLAN on NM\'s own bond: ovs-if-br-ex takes the address and gateway, the bond stays NM\'s', (t) => {
+  const s = parseGatewayProbe(caseText('probe-vlan-nmbond-static-fresh.txt'));
+  const m = move(s, { uplink: undefined });
+  t.like(parsePrev(m.txn.prev!), { iface: 'bond0.100', method: 'static', addrs: ['172.31.221.11/24'], routes: ['default via 172.31.221.1 metric 400'],
+    device: { kind: 'vlan', parentNmConn: s.nm.devices.find((d) => d.device === 'bond0')!.conUuid } });
+  t.regex(m.txn.nm!, /type ovs-interface con-name ovs-if-br-ex .* ipv4\.method manual ipv4\.addresses 172\.31\.221\.11\/24 ipv4\.gateway 172\.31\.221\.1 /);
+  t.notRegex(m.txn.nm!, /ovs-parent|ovs-slave|ip link delete/);
+});
