@@ -73,7 +73,7 @@ ensure_addrs() {
   good=0; i=0
   while [ $i -lt 25 ]; do
     miss=0
-    for a in $ADDRS; do ip -o addr show dev "$1" | grep -qF " ${a%%/*}/" || { miss=1; ip addr replace "$a" dev "$1"; }; done
+    for a in $ADDRS; do ip -o addr show dev "$1" | grep -qF " ${a%%/*}/" || { miss=1; bridge_addr "$a" "$1"; }; done
     if [ $miss = 0 ]; then good=$((good+1)); [ $good -ge 2 ] && return 0; else good=0; fi
     i=$((i+1)); sleep 0.2
   done
@@ -139,6 +139,9 @@ apply_bridge() {
   [ -z "$METHOD6" ] || echo 0 >"/proc/sys/net/ipv6/conf/$BRIDGE/accept_ra" || true
   step ip link set dev "$UPLINK" up || return 1
   step ip link set dev "$BRIDGE" address "$MAC" mtu "$MTU" up || return 1
+  # Static addresses before networkd takes the bridge (SLAAC/DHCPv6 beside them): it then finds them as its
+  # Address= lines ask, instead of meeting them half-way through its own requests (bridge_addr, networkd part).
+  if [ "$METHOD" != dhcp ]; then for a in $ADDRS; do step bridge_addr "$a" "$BRIDGE" || return 1; done; fi
   if [ "$METHOD" = dhcp ] || [ -n "$METHOD6" ]; then step networkd_conf || return 1; fi
   if [ "$METHOD" = dhcp ]; then
     # networkd sets the lease's address a moment before its default route: wait for both (seen in CI).
@@ -151,7 +154,6 @@ apply_bridge() {
       sleep 0.5
     done
   else
-    for a in $ADDRS; do step ip addr replace "$a" dev "$BRIDGE" || return 1; done
     ensure_addrs "$BRIDGE" || { fail "the addresses $ADDRS do not stay on $BRIDGE"; return 1; }
   fi
   if [ -n "$METHOD6" ]; then wait_v6 "$BRIDGE" || return 1; fi

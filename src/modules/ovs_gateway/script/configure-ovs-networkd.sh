@@ -40,6 +40,23 @@ networkd_conf() { # the bridge's env is loaded
   else systemctl start systemd-networkd; fi
 }
 
+# The bridge's static addresses; IPv4 with its broadcast (brd +, none for a /31 or /32), as NetworkManager gave
+# the uplink and as networkd's Address= computes it. The kernel keeps an address's broadcast on replace, and
+# networkd 252 never took one without it for its own: it sent it again and again (on a VM: 12,300 RTM_NEWADDR
+# in 2 min, networkd at 100% CPU, then "Failed to configure address: Numerical result out of range" - sd-netlink's
+# cap of 65535 unanswered requests; the boot oneshot and the apply hung whenever the script's address came first).
+# One there without its broadcast (a move by an older hostwire) is taken off first.
+bridge_addr() { # address dev
+  case "$1" in
+    *:*) ip addr replace "$1" dev "$2" ;;
+    *)
+      if [ "${1##*/}" -le 30 ] 2>/dev/null && ip -4 -o addr show dev "$2" | grep -F " inet $1 " | grep -qv ' brd '; then
+        ip addr del "$1" dev "$2"
+      fi
+      ip addr replace "$1" brd + dev "$2" ;;
+  esac
+}
+
 # SLAAC/DHCPv6 on the bridge: every token's address (and any global one) out of DAD, and with router
 # advertisements a default route at the bridge's metric. 60 s.
 has_v6() { # bridge
