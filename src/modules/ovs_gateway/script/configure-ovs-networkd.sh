@@ -69,7 +69,8 @@ has_v6() { # bridge
 }
 # networkd gives a link up for good when one of its requests fails: seen in the lab when the bridge was made
 # again while networkd still ran ("br-ex: Failed to configure address: Numerical result out of range",
-# "br-ex: Failed", no RA handled in 30 s). Told to reconfigure it, it starts over (3 times at most per apply).
+# "br-ex: Failed", no RA handled in 30 s - the address loop bridge_addr ends, above). Told to reconfigure it,
+# it starts over (3 times at most per apply).
 NWD_RETRY=0
 networkd_unstick() { # bridge
   # networkctl waits on the daemon (25 s a call): one that hangs must not stretch the wait (timeout 5).
