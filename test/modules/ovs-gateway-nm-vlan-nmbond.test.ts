@@ -137,3 +137,11 @@ test('recorded host with a static address on a VLAN on NM\'s own bond: ovs-if-br
   t.regex(m.txn.nm!, /type ovs-interface con-name ovs-if-br-ex .* ipv4\.method manual ipv4\.addresses 172\.31\.221\.11\/24 ipv4\.gateway 172\.31\.221\.1 /);
   t.notRegex(m.txn.nm!, /ovs-parent|ovs-slave|ip link delete/);
 });
+
+test('recorded host, NM\'s active-backup bond without an IPv6 link-local (its profile\'s ipv6.method disabled): refused before a change, naming the fix', (t) => {
+  const s = parseGatewayProbe(caseText('probe-vlan-nmbond-static-fresh.txt'));
+  const bond = s.links.find((l) => l.name === 'bond0')!;
+  t.true(bond.addrs.some((a) => a.scope === 'link'), 'as recorded: the bond has its link-local, and moves (above)');
+  bond.addrs = bond.addrs.filter((a) => a.scope !== 'link');
+  t.throws(() => planUplink(s, args({ uplink: undefined })), { message: /the uplink bond0\.100 is a VLAN on the active-backup bond bond0, which NetworkManager holds under its own profile without an IPv6 link-local .* Give bond0's profile ipv6\.method link-local \(or ignore\) first$/ });
+});
