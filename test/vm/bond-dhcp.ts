@@ -4,13 +4,14 @@
 // its MAC-based client id - gets it again). The drills: an injected failure rolls back (the lease back on
 // bond0 through NM), the move keeps the lease and SSH on br-ex, a second run and --check change nothing, a
 // port's cut fails over (the caller's drill), and after a power cycle the boot oneshot makes the bond again
-// and networkd's DHCP client on br-ex gets the same lease back; a run afterwards refuses eth0 (the lab's seed
-// unit readdresses it at boot) and, eth0 let go, changes nothing (idleAfterReboot).
+// and br-ex's DHCP client (networkd's; the nm backend: NM's, under ovs-if-br-ex made again from /run) gets the
+// same lease back; a run afterwards refuses eth0 (the lab's seed unit readdresses it at boot) and, eth0 let go,
+// changes nothing (idleAfterReboot).
 import type { ExecutionContext } from 'ava';
 import { sleep } from '../../src/lab/run.js';
 import { shellJoin } from '../../src/transports/quote.js';
 import { assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, esc, failure, type VmUplinkLab } from './bond-lab.js';
-import { BOND_LINES, idleAfterReboot, rebootKeepsBond } from './vm-drills.js';
+import { BOND_LINES, idleAfterReboot, rebootKeepsBond, type NmHeld } from './vm-drills.js';
 import { vmSh } from './vm-ssh.js';
 
 export const NM_DEVICES = 'nmcli -t -f DEVICE,STATE device | grep -E "^(bond0|eth1|eth2):" | LC_ALL=C sort';
@@ -30,6 +31,8 @@ export interface DhcpBond {
   afterMove?(): Promise<void>;
   /** Replaces the power-cycle drill (given the bond's lines before the move). */
   reboot?(bondBefore: string): Promise<void>;
+  /** The nm backend: our profiles NM must hold, all active, after the power cycle. */
+  nm?: NmHeld;
 }
 
 /** The device's IPv4 lines once they show `lease` (the rollback gives it back), or the last lines after 240 s. */
@@ -142,8 +145,11 @@ export async function dhcpBondScenario(t: ExecutionContext, l: VmUplinkLab, d: D
   await d.failover();
   if (d.reboot) return d.reboot(bondBefore);
 
-  // A power cycle: the boot oneshot makes bond0 again (NM leaves it alone) and networkd's DHCP client on br-ex gets the lease.
-  await rebootKeepsBond(t, l, d.lab, 'ip -o -4 addr show dev br-ex', lease, bondBefore);
+  // A power cycle: the boot oneshot makes bond0 again (the ovs backend: NM leaves it alone; nm: our profiles from
+  // /run, NM's own bond profiles, autoconnected at boot, give way) and br-ex's DHCP client gets the lease.
+  at = Date.now();
+  await rebootKeepsBond(t, l, d.lab, 'ip -o -4 addr show dev br-ex', lease, bondBefore, d.nm);
+  step('reboot (the lease on br-ex, SSH on it)', at);
   t.regex(await l.sh('ip route show default'), dhcpDefault('br-ex', 'metric 48'));
   t.regex(await l.sh('ip -o link show dev br-ex'), new RegExp(`link/ether ${esc(mac)} `), 'br-ex has the bond\'s MAC');
   t.regex(await peerSh(l, `cat ${LEASES}`), new RegExp(`${esc(mac)} ${esc(l.ip)} `), 'the lease is the bond MAC\'s still');
