@@ -1,7 +1,8 @@
 // A kernel booted with ipv6.disable=1 (no /proc/sys/net/ipv6): the nm backend refuses to move an active-backup
 // bond (or a VLAN on one) before any change - under br-ex the bond holds no address and gets no link-local, so
-// its failover would tell the switch nothing (a VM booted so lost 246 of 300 pings). Against recorded probes
-// of VM hosts (a kernel with IPv6) given the probe's `ipv6` section as such a kernel prints it.
+// its failover would tell the switch nothing (a VM's bond with its IPv6 turned off lost 246 of 300 pings).
+// Against recorded probes of VM hosts (a kernel with IPv6) given the probe's `ipv6` section as such a kernel
+// prints it.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { ovsGatewayArgs } from '../../src/modules/ovs_gateway/args.js';

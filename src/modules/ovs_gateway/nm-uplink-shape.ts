@@ -85,8 +85,9 @@ export function nmHeldBondLinkLocalRefusal(s: GatewayState, u: UplinkConfig): st
  * An active-backup bond (the uplink, or a VLAN's parent) on a kernel without IPv6 (booted with ipv6.disable=1):
  * under br-ex NM's bond holds no address (br-ex does) and gets no link-local, so on a failover the bonding
  * driver's peer notification (a gratuitous ARP / unsolicited NA for the bond's own addresses) sends nothing, and
- * OVS passes no notification up to br-ex: the switch kept the MAC on the dead port (a VM booted so: 246 of 300
- * pings lost). The disable_ipv6 sysctl is another matter: the move gives the bond alone its link-local back.
+ * OVS passes no notification up to br-ex: the switch keeps the MAC on the dead port (a VM's bond with its IPv6
+ * turned off: 246 of 300 pings lost). The disable_ipv6 sysctl is another matter: the move gives the bond alone its
+ * link-local back.
  * An 802.3ad bond needs no such word (the switch's aggregate holds the MAC).
  */
 export function nmNoIpv6Refusal(s: GatewayState, u: UplinkConfig): string | undefined {
