@@ -9,6 +9,7 @@ import { killHost, removeCgroupTree } from './teardown.js';
 import { waitForHost, type HostReadiness } from './wait.js';
 import { startVm } from './vm/qemu.js';
 import { VM_TIMEOUT_MS, waitForVm } from './vm/ready.js';
+import { vmIpv6OnlyAddress } from './vm/ipv6-only.js';
 
 export interface LabSummary {
   name: string;
@@ -60,12 +61,16 @@ export async function labCapabilities(name = DEFAULT_LAB, host?: string): Promis
 export async function labReboot(host: string, options: { name?: string; timeoutMs?: number } = {}): Promise<HostReadiness> {
   const { state, host: h } = await requireHost(host, options.name);
   const started = Date.now();
+  // A VM's seed unit leaves eth0 without the lab's IPv4 under the marker: the host is waited for at its own address.
+  const vmV6only = h.kind === 'vm' ? await vmIpv6OnlyAddress(state, h) : undefined;
   await killHost(state.name, h);
   for (const c of h.cgroups) await removeCgroupTree(c);
   if (h.kind === 'vm') {
     Object.assign(h, await startVm(state, h));
     await writeState(state);
-    const ready = await waitForVm(state, h, started + (options.timeoutMs ?? VM_TIMEOUT_MS), started);
+    const at = vmV6only ? { ...h, ip: vmV6only } : h;
+    const ready = await waitForVm(state, at, started + (options.timeoutMs ?? VM_TIMEOUT_MS), started);
+    h.capabilities = at.capabilities;
     await writeState(state);
     return ready;
   }

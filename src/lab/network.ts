@@ -56,7 +56,8 @@ export function hostMac(ip: string): string {
  * An IPv6-only host (its lab IPv4 address dropped, e.g. an NM profile with ipv4.method disabled) writes the
  * IPv6 address it answers SSH at into this file: a power cycle then brings eth0 up without the lab's IPv4
  * address and default route (they would come back beside the host's own configuration), and `lab reboot`
- * waits for the host at that address (the caller's known_hosts must name it). nspawn hosts only.
+ * waits for the host at that address (the caller's known_hosts must name it). VM hosts too: their seed unit
+ * (vm/guest-files.ts) leaves eth0 without IPv4 under the marker, read over SSH before the cycle (vm/ipv6-only.ts).
  */
 export const IPV6_ONLY_MARKER = '/var/lib/hostwire/lab-ipv6-only';
 
