@@ -65,50 +65,8 @@ export function nmParentBondRefusal(s: GatewayState, u: UplinkConfig): string | 
   return undefined;
 }
 
-/**
- * An active-backup bond NM holds under its own profile, under the VLAN that moves: the move leaves it as it is
- * (MCO's shape), so it gets no link-local back (nm-device-profiles.ts does that for a bond it makes). Without
- * one (the profile's ipv6.method disabled, or the disable_ipv6 sysctl) neither the bond nor the VLAN under br-ex
- * holds an address, and a failover would tell the switch nothing (see nmNoIpv6Refusal: 246 of 300 pings lost).
- */
-export function nmHeldBondLinkLocalRefusal(s: GatewayState, u: UplinkConfig): string | undefined {
-  const d = u.device;
-  if (!s.kernelIpv6 || d?.kind !== 'vlan' || !d.parentNmConn || d.parentBond?.options[1] !== 'active-backup') return undefined;
-  const bond = s.links.find((l) => l.name === d.parent);
-  if (!bond || bond.addrs.some((a) => a.family === 'inet6' && a.scope === 'link')) return undefined;
-  return `is a VLAN on the active-backup bond ${d.parent}, which NetworkManager holds under its own profile without an IPv6 link-local `
-    + `(ipv6.method disabled, or net.ipv6.conf.${d.parent}.disable_ipv6=1): under br-ex neither the bond nor the VLAN holds an address, so a failover `
-    + `would tell the switch nothing and it would keep sending to the dead port. Give ${d.parent}'s profile ipv6.method link-local (or ignore) first`;
-}
-
-/**
- * An active-backup bond (the uplink, or a VLAN's parent) on a kernel without IPv6 (booted with ipv6.disable=1):
- * under br-ex NM's bond holds no address (br-ex does) and gets no link-local, so on a failover the bonding
- * driver's peer notification (a gratuitous ARP / unsolicited NA for the bond's own addresses) sends nothing, and
- * OVS passes no notification up to br-ex: the switch keeps the MAC on the dead port (a VM's bond with its IPv6
- * turned off: 246 of 300 pings lost). The disable_ipv6 sysctl is another matter: the move gives the bond alone its
- * link-local back.
- * An 802.3ad bond needs no such word (the switch's aggregate holds the MAC).
- */
-export function nmNoIpv6Refusal(s: GatewayState, u: UplinkConfig): string | undefined {
-  if (s.kernelIpv6) return undefined;
-  const d = u.device;
-  const bond = d?.kind === 'bond' ? { name: u.iface, mode: d.options[1] } : d?.kind === 'vlan' && d.parentBond ? { name: d.parent, mode: d.parentBond.options[1] } : undefined;
-  if (bond?.mode !== 'active-backup') return undefined;
-  return `ovs_gateway: the uplink ${u.iface}${bond.name === u.iface ? ' is an' : ` is a VLAN on the`} active-backup bond ${bond.name === u.iface ? '' : `${bond.name} `}and the kernel runs without IPv6 `
-    + '(booted with ipv6.disable=1: no /proc/sys/net/ipv6). Under br-ex the bond holds no address and gets no IPv6 link-local, so its failover '
-    + 'would tell the switch nothing (no gratuitous ARP, no unsolicited NA) and the switch would keep sending to the dead port. Boot without '
-    + 'ipv6.disable=1 (to keep the node IPv4-only, set net.ipv6.conf.all.disable_ipv6=1 instead: the move gives the bond alone its link-local back), '
-    + 'or use an 802.3ad (LACP) bond';
-}
-
 /** Refuses, before any change, an uplink the nm backend does not move yet (`s`: the live state, before the move). */
 export function assertNmUplinkShape(u: UplinkConfig, s?: GatewayState): void {
   const why = nmShapeRefusal(u) ?? (s ? nmParentBondRefusal(s, u) : undefined);
   if (why) throw new HostwireError('bad-input', `ovs_gateway: the uplink ${u.iface}${why.startsWith("'s") ? '' : ' '}${why} - ${USE_OVS}`);
-  // Names no backend: the ovs backend's kernel bond under br-ex holds no address either (not proven on such a kernel).
-  const silent = s && nmHeldBondLinkLocalRefusal(s, u);
-  if (silent) throw new HostwireError('bad-input', `ovs_gateway: the uplink ${u.iface} ${silent}`);
-  const noV6 = s && nmNoIpv6Refusal(s, u);
-  if (noV6) throw new HostwireError('bad-input', noV6);
 }

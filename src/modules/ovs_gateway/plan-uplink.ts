@@ -17,6 +17,7 @@ import { prevPath, uplinkConfig } from './uplink-config.js';
 import { planPending } from './plan-pending.js';
 import { assertBridgeName, assertOneUplink, assertRemoteTargets, assertUplink } from './validate.js';
 import { assertUplinkCarrier } from './uplink-device.js';
+import { assertFailoverAnnounced } from './silent-failover.js';
 import { resolveDatapath } from './datapath.js';
 
 
@@ -46,6 +47,7 @@ function bridgeChange(s: GatewayState, u: { config: UplinkConfig; moved: boolean
   if (e.backend === 'nm') assertNmUplinkShape(u.config, u.moved ? undefined : s);
   const device = u.config.device;
   if (device && device.kind !== 'nic' && !u.moved) assertUplinkCarrier(s, e.uplink, device);
+  if (!u.moved) assertFailoverAnnounced(s, u.config, e.backend);
   if (e.backend === 'nm' && !u.moved) u = { ...u, config: withNmUnmanaged(s, u.config) };
   const before = s.files[envPath(e.bridge)] ?? `${e.uplink}: ${u.config.method} ${u.config.addrs.join(' ')} mtu ${u.config.mtu} mac ${u.config.mac}\n`;
   return [{
