@@ -63,9 +63,9 @@ export function driftOf(s: GatewayState, e: BridgeEnv): string[] {
   const have = new Set(link.addrs.map((a) => `${a.local}/${a.prefixlen}`));
   if (e.method === 'dhcp') {
     if (!link.addrs.some((a) => a.family === 'inet' && a.scope === 'global')) d.push(`${e.bridge} has no DHCP address`);
-  } else {
-    for (const a of e.addrs) if (!have.has(a)) d.push(`${a} missing on ${e.bridge}`);
   }
+  // Static addresses (a DHCP uplink's static IPv6 ones too).
+  for (const a of e.addrs) if (!have.has(a)) d.push(`${a} missing on ${e.bridge}`);
   const up = s.links.find((l) => l.name === e.uplink);
   if (up?.addrs.some((a) => a.scope === 'global')) d.push(`${e.uplink} still holds addresses`);
   d.push(...staticRouteDrift(s, e));

@@ -29,7 +29,8 @@ export function liveUplinkConfig(s: GatewayState, iface: string): UplinkConfig {
     mac: link.mac,
     mtu: link.mtu,
     method: dhcp ? 'dhcp' : 'static',
-    addrs: dhcp ? [] : global.map((a) => `${a.local}/${a.prefixlen}`),
+    // A lease's own address comes back by DHCP; static IPv6 beside it (ipv4.method auto, ipv6.method manual) moves.
+    addrs: (dhcp ? global.filter((a) => a.family === 'inet6' && !a.dynamic) : global).map((a) => `${a.local}/${a.prefixlen}`),
     routes: (dhcp ? routes.filter((r) => r.protocol !== 'dhcp') : routes).map((r) => routeArgs(r)),
     gateways: routes.filter((r) => r.dst === 'default' && r.gateway).sort((a, b) => a.family - b.family).map((r) => r.gateway!),
     ...(nmManaged ? { nmConn: nmDev!.conUuid } : {}),

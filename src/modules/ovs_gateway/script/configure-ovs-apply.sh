@@ -139,9 +139,10 @@ apply_bridge() {
   [ -z "$METHOD6" ] || echo 0 >"/proc/sys/net/ipv6/conf/$BRIDGE/accept_ra" || true
   step ip link set dev "$UPLINK" up || return 1
   step ip link set dev "$BRIDGE" address "$MAC" mtu "$MTU" up || return 1
-  # Static addresses before networkd takes the bridge (SLAAC/DHCPv6 beside them): it then finds them as its
-  # Address= lines ask, instead of meeting them half-way through its own requests (bridge_addr, networkd part).
-  if [ "$METHOD" != dhcp ]; then for a in $ADDRS; do step bridge_addr "$a" "$BRIDGE" || return 1; done; fi
+  # Static addresses before networkd takes the bridge (SLAAC/DHCPv6 beside them; a DHCP uplink's static IPv6
+  # ones): it then finds them as its Address= lines ask, instead of meeting them half-way through its own
+  # requests (bridge_addr, networkd part).
+  for a in $ADDRS; do step bridge_addr "$a" "$BRIDGE" || return 1; done
   if [ "$METHOD" = dhcp ] || [ -n "$METHOD6" ]; then step networkd_conf || return 1; fi
   if [ "$METHOD" = dhcp ]; then
     # networkd sets the lease's address a moment before its default route: wait for both (seen in CI).
@@ -153,21 +154,23 @@ apply_bridge() {
       fi
       sleep 0.5
     done
-  else
+  fi
+  if [ -n "$ADDRS" ]; then
     ensure_addrs "$BRIDGE" || { fail "the addresses $ADDRS do not stay on $BRIDGE"; return 1; }
   fi
   if [ -n "$METHOD6" ]; then wait_v6 "$BRIDGE" || return 1; fi
   step ip addr flush dev "$UPLINK" scope global || return 1
   if [ -n "$ROUTES" ]; then
     # ';'-separated routes, each split into words again inside the loop. A DHCP uplink's static routes too (its
-    # lease's own are not among them); its default route is the lease's (networkd's, at the metric), as before.
+    # lease's own are not among them); its IPv4 default route is the lease's (networkd's, at the metric), a
+    # static IPv6 one beside the lease is set as any (it was left out: the move lost it).
     ifs=$IFS; IFS=';'
     for r in $ROUTES; do
       IFS=$ifs
       # The step names the ip command itself (an IPv6 route is '-6 default via ...').
       # shellcheck disable=SC2086
       case "$METHOD/$r" in
-        */|dhcp/default*|"dhcp/-6 default"*) ;;
+        */|dhcp/default*) ;;
         */-6\ *) step ip -6 route replace ${r#-6 } dev "$BRIDGE" || { IFS=$ifs; return 1; } ;;
         *) step ip route replace $r dev "$BRIDGE" || { IFS=$ifs; return 1; } ;;
       esac
@@ -259,6 +262,7 @@ restore_prev() {
       [ -z "$NMCONN" ] || nm_reactivate "$IFACE" "$NMCONN"
       [ -n "$NMCONN" ] && [ -n "$MEMBERS" ] && nm_ports_back "$VLAN_PARENT" ''
     fi
+    [ "$METHOD" != dhcp ] || replay_static "$IFACE"
   else
     # The kernel's own SLAAC (no NM profile): the link cycled sends a router solicitation at once.
     if [ -n "$METHOD6" ]; then ip link set dev "$IFACE" down; ip link set dev "$IFACE" up; fi

@@ -12,12 +12,12 @@ routes_ok() { # the bridge's env is loaded
   fi
   if [ "$METHOD" = dhcp ]; then
     ip -4 route show default dev "$BRIDGE" | grep -q . || { fail "no default route on $BRIDGE (DHCP)"; return 1; }
-    return 0
   fi
+  # A lease's IPv4 default route is the lease's (above); a static IPv6 one beside it is checked as any.
   ifs=$IFS; IFS=';'
   for r in $ROUTES; do
     IFS=$ifs
-    case "$r" in default*) fam=-4 ;; "-6 default"*) fam=-6 ;; *) continue ;; esac
+    case "$METHOD/$r" in dhcp/default*) continue ;; */default*) fam=-4 ;; */-6\ default*) fam=-6 ;; *) continue ;; esac
     via=$(echo "$r" | sed -n 's/.* via \([^ ]*\).*/\1/p')
     have=$(ip $fam route show default dev "$BRIDGE" 2>/dev/null)
     if ! echo "$have" | grep -q " metric $METRIC\( \|$\)" || { [ -n "$via" ] && ! echo "$have" | grep -qF "via $via "; }; then

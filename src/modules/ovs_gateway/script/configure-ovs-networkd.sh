@@ -12,10 +12,11 @@ networkd_conf() { # the bridge's env is loaded
   {
     printf '[Match]\nName=%s\n\n[Link]\nMACAddress=%s\n\n[Network]\nDHCP=%s\n' "$BRIDGE" "$MAC" "$dhcp"
     if [ "$METHOD6" = auto ]; then echo 'IPv6AcceptRA=yes'; else echo 'IPv6AcceptRA=no'; fi
-    if [ -n "$METHOD6" ]; then echo 'LinkLocalAddressing=ipv6'; else echo 'LinkLocalAddressing=no'; fi
+    # IPv6 (also a DHCP uplink's static IPv6 address): the bridge keeps its link-local, as the uplink had.
+    case "$METHOD6/$ADDRS" in /*:*|?*/*) echo 'LinkLocalAddressing=ipv6' ;; *) echo 'LinkLocalAddressing=no' ;; esac
     echo 'KeepConfiguration=dhcp-on-stop'
-    # The static addresses too: networkd would drop addresses it did not make on a link it manages.
-    if [ "$METHOD" != dhcp ]; then for a in $ADDRS; do echo "Address=$a"; done; fi
+    # The static addresses too (a lease's static IPv6 ones beside it): networkd drops addresses it did not make.
+    for a in $ADDRS; do echo "Address=$a"; done
     [ "$METHOD" = dhcp ] && printf '\n[DHCPv4]\nClientIdentifier=mac\nRouteMetric=%s\nUseDNS=yes\n' "$METRIC"
     if [ "$METHOD6" = auto ]; then
       printf '\n[IPv6AcceptRA]\nRouteMetric=%s\nUseDNS=yes\n' "$METRIC"

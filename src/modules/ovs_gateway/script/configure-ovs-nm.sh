@@ -55,3 +55,26 @@ nm_ports_back() { # bond bond-profile-uuid; MEMBERS as loaded
     done
   done
 }
+
+# A recorded route (its words, `-6 default via ...` too) is on $1 already: same destination, gateway and metric
+# (ip shows no IPv4 metric 0). A profile NM re-activated has put its routes back: replacing them would relabel them.
+route_on() { # dev words...
+  dev=$1; shift; fam=-4; [ "$1" = -6 ] && { fam=-6; shift; }
+  dst=$1; shift; via=; metric=
+  case "$dst" in *:*) fam=-6 ;; esac # an IPv6 prefix is written without -6
+  while [ $# -gt 0 ]; do case "$1" in via) via=$2; shift 2 ;; metric) metric=$2; shift 2 ;; *) shift ;; esac; done
+  ip "$fam" route show table main dev "$dev" 2>/dev/null | awk -v d="$dst" -v v="$via" -v m="${metric:-0}" '
+    $1 == d { gv = ""; gm = 0; for (i = 2; i < NF; i++) { if ($i == "via") gv = $(i + 1); if ($i == "metric") gm = $(i + 1) }
+      if (gv == v && gm == m) f = 1 }
+    END { exit !f }'
+}
+# A DHCP uplink given back: its static addresses (IPv6 beside the lease) and routes that are not there yet, its
+# IPv4 default route left to the lease. Without NM (or before its profile has them) nothing else puts them back.
+replay_static() { # dev; ADDRS, ROUTES as loaded
+  for a in $ADDRS; do ip -o addr show dev "$1" | grep -qF " ${a%%/*}/" || ip addr replace "$a" dev "$1" || echo "cannot restore $a on $1"; done
+  echo "$ROUTES" | tr ';' '\n' | while read -r r; do
+    case "$r" in ''|default*) continue ;; esac
+    # shellcheck disable=SC2086
+    route_on "$1" $r || route_replace $r dev "$1" || echo "cannot restore the route $r on $1"
+  done
+}

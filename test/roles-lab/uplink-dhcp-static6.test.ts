@@ -1,0 +1,77 @@
+// configure_ovs (mode uplink, ovs backend) on an uplink with a DHCPv4 lease AND a static IPv6 address: the first
+// host's eth0 takes its lease through the NetworkManager profile dhcp0 (ipv4.method auto), which also holds
+// ipv6.method manual with an address, an IPv6 gateway (the second host) and a static IPv6 route. The move used to
+// drop the IPv6 address and its default route (a lease's addresses were left to DHCP, both families). Now: a
+// withheld confirmation puts eth0 back exactly; the move keeps the lease, the static IPv6 address, the IPv6
+// default route (at br-ex's metric) and the static route on br-ex, the second host answers IPv6 pings through
+// br-ex, a second run and --check change nothing, and after a power cycle the boot oneshot (networkd's DHCP plus
+// the static address) puts them all back.
+import test from 'ava';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sleep } from '../../src/lab/run.js';
+import { GATEWAY_PROBE } from '../../src/modules/ovs_gateway/probe.js';
+import { shellJoin } from '../../src/transports/quote.js';
+import { leaseOnEth0, moveKeepsLease, rollbackKeepsLease } from '../helpers/lab-dhcp.js';
+import { labHost, rebootLabHost, type LabHost } from '../helpers/lab-host.js';
+
+const V6_GW = 'fd5c:8b::1';
+const V6_HOST = 'fd5c:8b::11';
+const V6_NET = 'fd5c:98::/48';
+
+test('a DHCPv4 uplink with a static IPv6 address keeps both through the rollback, the move and a power cycle', async (t) => {
+  t.timeout(420_000, 'm6dhcp6: the test\'s own deadline');
+  const dir = mkdtempSync(path.join(tmpdir(), 'hw-m6dhcp6-'));
+  let lab: LabHost | undefined;
+  t.teardown(async () => { await lab?.close(); rmSync(dir, { recursive: true, force: true }); });
+  const step = (what: string, since: number) => t.log(`step ${what}: ${((Date.now() - since) / 1000).toFixed(1)} s`);
+  let at = Date.now();
+  lab = await labHost('m6dhcp6', { hosts: 2 });
+  const { state } = lab;
+  const lease = await leaseOnEth0(state, dir);
+  const { role, client, server, onHost } = lease;
+  step('lab up and lease', at);
+  await onHost(server, shellJoin(['ip', 'addr', 'add', `${V6_GW}/64`, 'dev', 'eth0', 'nodad']));
+  await onHost(client, shellJoin(['sh', '-c', 'nmcli connection modify dhcp0 ipv6.method manual ipv6.addresses "$1" ipv6.gateway "$2" ipv6.routes "$3" && nmcli device reapply eth0',
+    'sh', `${V6_HOST}/64`, V6_GW, `${V6_NET} ${V6_GW} 300`]));
+  const v6 = (dev: string) => onHost(client, `ip -o -6 addr show dev ${dev} scope global | awk '{print $4}'; ip -6 route show default dev ${dev}; ip -6 route show ${V6_NET} dev ${dev}; true`);
+  let before = '';
+  for (let i = 0; i < 30 && !/default via/.test(before); i++) { if (i) await sleep(500); before = await v6('eth0'); }
+  t.regex(before, new RegExp(`^${V6_HOST}/64\ndefault via ${V6_GW} proto static metric \\d+ [^\n]*\n${V6_NET.replace('/', '\\/')} via ${V6_GW} proto static metric 300 `), 'the profile\'s static IPv6 on eth0');
+  const ping6 = () => onHost(client, shellJoin(['ping', '-6', '-c2', '-W3', V6_GW])).then(() => true, () => false);
+  t.true(await ping6(), 'IPv6 to the second host before the move');
+  if (process.env.HW_RECORD_DIR) {
+    mkdirSync(process.env.HW_RECORD_DIR, { recursive: true });
+    writeFileSync(path.join(process.env.HW_RECORD_DIR, 'probe-dhcp-static6-fresh.txt'), await onHost(client, GATEWAY_PROBE));
+  }
+
+  at = Date.now();
+  await rollbackKeepsLease(t, lease);
+  step('rollback drill', at);
+  let back = '';
+  for (let i = 0; i < 20 && back !== before; i++) { if (i) await sleep(500); back = await v6('eth0'); }
+  t.is(back, before, 'the static IPv6 address and routes back on eth0 exactly');
+
+  at = Date.now();
+  await moveKeepsLease(t, lease);
+  step('move', at);
+  const moved = await v6('br-ex');
+  t.regex(moved, new RegExp(`^${V6_HOST}/64\ndefault via ${V6_GW} metric 48 [^\n]*\n${V6_NET.replace('/', '\\/')} via ${V6_GW} metric 300 `), 'the static IPv6 address, default route (metric 48) and route on br-ex');
+  t.is((await onHost(client, 'ip -o -6 addr show dev eth0 scope global; ip -6 route show dev eth0 | grep -v " proto kernel "; true')).trim(), '', 'eth0 keeps no IPv6 of its own');
+  let ok = false;
+  for (let i = 0; i < 5 && !ok; i++) ok = await ping6(); // DAD of the moved address may take a moment
+  t.true(ok, 'IPv6 to the second host through br-ex');
+  at = Date.now();
+  t.deepEqual((await role()).changed, [], 'second run');
+  const checked = await role({}, true);
+  t.deepEqual([checked.changed, checked.failed], [[], []], '--check');
+  step('second run and --check', at);
+
+  t.log(`step reboot: SSH on br-ex ${(await rebootLabHost(lab)).toFixed(1)} s after the power cycle began`);
+  let after = '';
+  for (let i = 0; i < 60 && after !== moved; i++) { if (i) await sleep(1000); after = await v6('br-ex'); }
+  t.is(after, moved, 'the static IPv6 address and routes on br-ex after the power cycle');
+  t.regex(await onHost(client, 'ip -o -4 addr show dev br-ex'), new RegExp(`inet ${client.ip.replaceAll('.', '\\.')}/24 .*dynamic`), 'the lease on br-ex after the power cycle');
+  t.deepEqual((await role()).changed, [], 'a run after the power cycle');
+});
