@@ -25,10 +25,20 @@ test('recorded DHCPv4 + static IPv6 uplink, ovs backend: the static IPv6 address
   t.deepEqual(prev.routes, ['fd5c:98::/48 via fd5c:8b::1 metric 300', '-6 default via fd5c:8b::1 metric 100'], 'the reverse move puts them back as they were');
 });
 
-test('recorded DHCPv4 + static IPv6 uplink, nm backend: ovs-if-br-ex takes DHCPv4 and the static IPv6 address, gateway and route', (t) => {
-  const [move] = plan(probe('probe-dhcp-static6-fresh'), 'nm');
-  const nm = move!.txn.nm!;
-  t.regex(nm, / ipv4\.method auto ipv4\.dhcp-client-id mac /);
-  t.regex(nm, / ipv6\.method manual ipv6\.addresses fd5c:8b::11\/64 ipv6\.gateway fd5c:8b::1 ipv6\.routes 'fd5c:98::\/48 fd5c:8b::1 300' /);
-  t.regex(nm, / ipv4\.may-fail no ipv6\.may-fail no /);
+test('recorded DHCPv4 + static IPv6 uplink, nm backend (NM with its OVS plugin): ovs-if-br-ex takes DHCPv4 and the static IPv6 address, gateway and route; moved, converged', (t) => {
+  for (const fresh of ['probe-dhcp-static6-fresh', 'probe-dhcp-static6-nmovs-fresh']) {
+    const [move] = plan(probe(fresh), 'nm');
+    const nm = move!.txn.nm!;
+    t.regex(nm, / ipv4\.method auto ipv4\.dhcp-client-id mac /, fresh);
+    t.regex(nm, / ipv6\.method manual ipv6\.addresses fd5c:8b::11\/64 ipv6\.gateway fd5c:8b::1 ipv6\.routes 'fd5c:98::\/48 fd5c:8b::1 300' /, fresh);
+    t.regex(nm, / ipv4\.may-fail no ipv6\.may-fail no /, fresh);
+  }
+  t.deepEqual(plan(probe('probe-dhcp-static6-nmovs-moved'), 'nm'), []);
+});
+
+test('recorded ovs-backend host, moved: converged (lease, static IPv6 address and routes on br-ex); the address lost from br-ex is drift', (t) => {
+  t.deepEqual(plan(probe('probe-dhcp-static6-moved'), 'ovs'), []);
+  const [repair] = plan(probe('probe-dhcp-static6-lost-addr'), 'ovs');
+  t.regex(repair!.summary, /^re-apply eth0 into br-ex \(fd5c:8b::11\/64 missing on br-ex/);
+  t.is(repair!.txn.prev, undefined, 'a re-apply keeps the saved .prev');
 });
