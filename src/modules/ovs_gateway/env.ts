@@ -12,7 +12,7 @@ export interface UplinkConfig {
   mac: string;
   mtu: number;
   method: 'static' | 'dhcp';
-  /** CIDRs, v4 then v6, global scope only. */
+  /** Static CIDRs, v4 then v6, global scope only (a DHCP uplink: its static IPv6 ones beside the lease). */
   addrs: string[];
   /** `ip route` arguments without `dev` (default and static routes; kernel ones come back with the addresses). */
   routes: string[];
