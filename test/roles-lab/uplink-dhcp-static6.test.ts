@@ -90,6 +90,15 @@ async function scenario(t: ExecutionContext, backend: 'ovs' | 'nm'): Promise<voi
   t.is(after, moved, 'the static IPv6 address and routes on br-ex after the power cycle');
   t.regex(await onHost(client, 'ip -o -4 addr show dev br-ex'), new RegExp(`inet ${client.ip.replaceAll('.', '\\.')}/24 .*dynamic`), 'the lease on br-ex after the power cycle');
   t.deepEqual((await role()).changed, [], 'a run after the power cycle');
+  if (backend === 'ovs') {
+    // The reverse move from the saved .prev alone (restore_prev, as a removal runs it; no snapshot sweep after it):
+    // the lease back under dhcp0, the static IPv6 address and routes on eth0 as they were (NM's, not relabelled).
+    await onHost(client, 'systemd-run --quiet --wait --collect /usr/local/libexec/hostwire/configure-ovs restore br-ex');
+    let restored = '';
+    for (let i = 0; i < 20 && restored !== before; i++) { if (i) await sleep(500); restored = await v6('eth0'); }
+    t.is(restored, before, 'restore_prev: the static IPv6 address and routes back on eth0 exactly');
+    t.regex(await onHost(client, 'ip -o -4 addr show dev eth0'), / dynamic /, 'restore_prev: the lease back on eth0');
+  }
 }
 
 test.serial('ovs backend: a DHCPv4 uplink with a static IPv6 address keeps both through the rollback, the move and a power cycle', (t) => scenario(t, 'ovs'));
