@@ -63,11 +63,18 @@ export const IPV6_ONLY_MARKER = '/var/lib/hostwire/lab-ipv6-only';
 
 /** The address in the host's IPV6_ONLY_MARKER (read from its overlay's upper dir), or undefined without one. */
 export async function ipv6OnlyAddress(host: HostState): Promise<string | undefined> {
-  const text = await readGuestFile(`${host.dir}/upper`, IPV6_ONLY_MARKER, 128);
-  if (text === undefined) return undefined;
+  const text = await readGuestFile(`${host.dir}/upper`, IPV6_ONLY_MARKER, MARKER_MAX_BYTES);
+  return text === undefined ? undefined : parseIpv6OnlyMarker(host.name, text);
+}
+
+/** How much of the marker is read: an address and a newline, with room to spare. */
+export const MARKER_MAX_BYTES = 128;
+
+/** The marker's text -> its IPv6 address (undefined: empty). The guest wrote it: named, never echoed. */
+export function parseIpv6OnlyMarker(host: string, text: string): string | undefined {
   const addr = text.trim();
-  // The guest wrote it: name the file, never echo what it holds.
-  if (!isIPv6(addr)) throw new BadInputError(`${host.name}: ${IPV6_ONLY_MARKER} does not hold one IPv6 address (the one the host answers SSH at); fix or remove it in the host`);
+  if (!addr) return undefined;
+  if (!isIPv6(addr)) throw new BadInputError(`${host}: ${IPV6_ONLY_MARKER} does not hold one IPv6 address (the one the host answers SSH at); fix or remove it in the host`);
   return addr;
 }
 

@@ -2,9 +2,7 @@
 // machine cannot read, so the marker is read over SSH before a power cycle - at the lab address, then at every
 // other address the lab's known_hosts gives the host's key (an IPv6-only host answers only at its own).
 import { readFile } from 'node:fs/promises';
-import { isIPv6 } from 'node:net';
-import { BadInputError } from '../../errors.js';
-import { IPV6_ONLY_MARKER } from '../network.js';
+import { IPV6_ONLY_MARKER, MARKER_MAX_BYTES, parseIpv6OnlyMarker } from '../network.js';
 import type { HostState, LabState } from '../state.js';
 import { vmExec } from './exec.js';
 
@@ -16,19 +14,11 @@ export function addressesOfKey(knownHosts: string, ip: string): string[] {
   return [ip, ...new Set(others)];
 }
 
-/** The marker's text -> its IPv6 address (undefined: empty, no marker). */
-export function parseIpv6OnlyMarker(host: string, text: string): string | undefined {
-  const addr = text.trim();
-  if (!addr) return undefined;
-  if (!isIPv6(addr)) throw new BadInputError(`${host}: ${IPV6_ONLY_MARKER} holds ${JSON.stringify(addr.slice(0, 80))}; expected one IPv6 address (the one the host answers SSH at)`);
-  return addr;
-}
-
 /** The VM host's marker address, or undefined without one (or when no address answers: a hung host is cycled as it is). */
 export async function vmIpv6OnlyAddress(state: LabState, host: HostState): Promise<string | undefined> {
   const known = await readFile(state.knownHostsFile, 'utf8').catch(() => '');
   for (const ip of addressesOfKey(known, host.ip)) {
-    const r = await vmExec(state, { ...host, ip }, `cat ${IPV6_ONLY_MARKER} 2>/dev/null; true`, 45_000);
+    const r = await vmExec(state, { ...host, ip }, `head -c ${MARKER_MAX_BYTES} ${IPV6_ONLY_MARKER} 2>/dev/null; true`, 45_000);
     if (r.code === 0) return parseIpv6OnlyMarker(host.name, r.stdout);
   }
   return undefined;
