@@ -15,6 +15,7 @@ import { activePort, assertMovedOntoBrEx, assertSecondRunIdle, atAddress, esc, r
 import { LEASES6, raDefault, reachV6, routedBond, v6Addr, V6_SNAPSHOT, type V6Kind } from './bond-ipv6-auto.js';
 import { NM_DEVICES, peerSh } from './bond-dhcp.js';
 import { BOND_LINES, failoverDrill, idleAfterReboot, rebootKeepsBond, rollbackDrill } from './vm-drills.js';
+import { scenarioLog } from './scenario-log.js';
 
 const HELD = 'for d in bond0 eth1 eth2; do echo "$d $(nmcli -g GENERAL.CONNECTION device show "$d")"; done';
 // After a boot NM holds eth0 too (the lab's seed unit addresses it): our profiles only.
@@ -39,12 +40,7 @@ async function ours(l: VmUplinkLab): Promise<string> {
 
 /** The whole nm scenario on the lab `l` (two VMs, the second the router; `l.role` runs the nm backend). */
 export async function nmIpv6AutoBondScenario(t: ExecutionContext, l: VmUplinkLab, lab: string, kind: V6Kind, prefix: string): Promise<void> {
-  // Figures also on stderr as they come: a run cut off by the deadline keeps them.
-  const step = (what: string, since: number) => {
-    const line = `${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`;
-    t.log(line);
-    console.error(`[${lab}] ${line}`);
-  };
+  const { step } = scenarioLog(t, lab);
   let at = Date.now();
   const [addr, len] = await routedBond(l, kind, prefix, 'mode=active-backup,miimon=100,updelay=200,primary=eth1');
   step(`host on bond0 (NM; IPv4 static, ${kind} ${addr}/${len})`, at);

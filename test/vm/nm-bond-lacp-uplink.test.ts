@@ -14,6 +14,7 @@ import { assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, esc, type VmUp
 import { assertLacpPartner, lacpLab, wireCutDrill } from './lacp-lab.js';
 import { BOND_LINES, idleAfterReboot, NM_BOND_HELD, rebootKeepsBond, rollbackDrill } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { scenarioLog } from './scenario-log.js';
 
 const LAB = 'nbnmlacp';
 // The devices the move touches: the host's spare eth3 (on the lab bridge) cycles through NM's auto DHCP
@@ -23,12 +24,7 @@ const NM_DEVICES = 'nmcli -t -f DEVICE,TYPE,STATE device | grep -E "^(bond0|eth[
 test.serial('nm backend, LACP bond uplink on a VM: rollback exactly, move with the options kept, idempotent, wire cut, reboot', async (t) => {
   t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const started = Date.now();
-  // Figures also on stderr as they come: a run cut off by the deadline keeps them.
-  const step = (what: string, since: number) => {
-    const line = `${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`;
-    t.log(line);
-    console.error(`[${LAB}] ${line}`);
-  };
+  const { step } = scenarioLog(t, LAB);
   let at = Date.now();
   const lab = await lacpLab(t, LAB, { nmOvs: true });
   const l: VmUplinkLab = { ...lab.l, role: (vars = {}, check = false) => lab.l.role({ configure_ovs_backend: 'nm', ...vars }, check) };

@@ -15,6 +15,7 @@ import test from 'ava';
 import { assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, bondTheHost, esc, eui64, vmUplinkLab, type VmUplinkLab } from './bond-lab.js';
 import { BOND_LINES, failoverDrill, idleAfterReboot, rebootKeepsBond } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { scenarioLog } from './scenario-log.js';
 
 const LAB = 'vmnmab';
 const NM = { configure_ovs_backend: 'nm' };
@@ -32,12 +33,7 @@ test.serial('nm backend, active-backup bond uplink on a VM: move into NM bond pr
   t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const base = await vmUplinkLab(t, LAB, 3, { nmOvs: true });
   const l: VmUplinkLab = { ...base, role: (vars = {}, check = false) => base.role({ ...NM, ...vars }, check) };
-  // Figures also on stderr as they come: a run cut off by the tier's timeout keeps them.
-  const note = (what: string) => {
-    t.log(what);
-    console.error(`[${LAB}] ${what}`);
-  };
-  const step = (what: string, since: number) => note(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
+  const { note, step } = scenarioLog(t, LAB);
   t.regex(await l.sh('journalctl -u NetworkManager --no-pager -o cat'), /Loaded device plugin: NMOvsFactory/);
   await bondTheHost(l, ['mode', 'active-backup', 'miimon', '100', 'updelay', '200']);
   await l.sh('ip link set bond0 type bond primary eth1');

@@ -13,6 +13,7 @@ import { assertMovedOntoBrEx, assertSecondRunIdle, esc, eui64, recordProbe, type
 import { VLAN, VLAN_SNAPSHOT, vlanLab, vlanTheHost, type VlanLab } from './vlan-lab.js';
 import { BOND_LINES, failoverDrill, idleAfterReboot, rebootUntil, rollbackDrill, untilOutput } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { scenarioLog } from './scenario-log.js';
 
 const LAB = 'vmnmvb';
 const LAB_REBOOT = 'vmnmvbr';
@@ -34,12 +35,7 @@ interface Scenario { l: VmUplinkLab; v: VlanLab; mac: string; bondBefore: string
 /** The two VMs with the host's node address on bond0.100 over the kernel's bond0, the role run with the nm backend. */
 async function vlanBondHost(t: ExecutionContext, lab: string): Promise<Scenario> {
   t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
-  // Figures also on stderr as they come: a run cut off by the deadline keeps them.
-  const note = (what: string) => {
-    t.log(what);
-    console.error(`[${lab}] ${what}`);
-  };
-  const step = (what: string, since: number) => note(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
+  const { note, step } = scenarioLog(t, lab);
   const at = Date.now();
   const v = await vlanLab(t, lab, { nmOvs: true });
   const at0 = await vlanTheHost(v, { v4: true });

@@ -13,6 +13,7 @@ import { assertMovedOntoBrEx, assertSecondRunIdle, esc, failure, recordProbe, ty
 import { VLAN, VLAN_SNAPSHOT, vlanLab, vlanTheHost, type VlanLab } from './vlan-lab.js';
 import { BOND_LINES, failoverDrill, idleAfterReboot, rebootUntil, rollbackDrill, untilOutput } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { scenarioLog } from './scenario-log.js';
 
 const DEV = VLAN.dev;
 /** Which profile NM holds each of the uplink's devices under, and in what state. */
@@ -31,12 +32,7 @@ interface Scenario { l: VmUplinkLab; v: VlanLab; mac: string; bondBefore: string
 /** The two VMs with the node address on bond0.100 over NM's bond0 (`dhcp`: a lease, else static), the role on the nm backend. */
 async function nmVlanBondHost(t: ExecutionContext, lab: string, dhcp: boolean): Promise<Scenario> {
   t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
-  // Figures also on stderr as they come: a run cut off by the deadline keeps them.
-  const note = (what: string) => {
-    t.log(what);
-    console.error(`[${lab}] ${what}`);
-  };
-  const step = (what: string, since: number) => note(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
+  const { note, step } = scenarioLog(t, lab);
   const at = Date.now();
   const v = await vlanLab(t, lab, { nmOvs: true, dhcp });
   const at0 = await vlanTheHost(v, dhcp ? { dhcp: true } : { v4: true, nm: true });
