@@ -139,10 +139,9 @@ apply_bridge() {
   [ -z "$METHOD6" ] || echo 0 >"/proc/sys/net/ipv6/conf/$BRIDGE/accept_ra" || true
   step ip link set dev "$UPLINK" up || return 1
   step ip link set dev "$BRIDGE" address "$MAC" mtu "$MTU" up || return 1
-  # Static addresses before networkd takes the bridge (SLAAC/DHCPv6 beside them; a DHCP uplink's static IPv6
-  # ones): it then finds them as its Address= lines ask, instead of meeting them half-way through its own
-  # requests (bridge_addr, networkd part).
-  for a in $ADDRS; do step bridge_addr "$a" "$BRIDGE" || return 1; done
+  # Static addresses before networkd takes the bridge (SLAAC/DHCPv6 beside them): it then finds them as its
+  # Address= lines ask, instead of meeting them half-way through its own requests (bridge_addr, networkd part).
+  if [ "$METHOD" != dhcp ]; then for a in $ADDRS; do step bridge_addr "$a" "$BRIDGE" || return 1; done; fi
   if [ "$METHOD" = dhcp ] || [ -n "$METHOD6" ]; then step networkd_conf || return 1; fi
   if [ "$METHOD" = dhcp ]; then
     # networkd sets the lease's address a moment before its default route: wait for both (seen in CI).
@@ -154,6 +153,9 @@ apply_bridge() {
       fi
       sleep 0.5
     done
+    # A DHCP uplink's static IPv6 addresses once the lease is there (networkd has them too): put on before it,
+    # the lease was once lost in networkd's reconfiguring and not back in 30 s (CI, nspawn).
+    for a in $ADDRS; do step bridge_addr "$a" "$BRIDGE" || return 1; done
   fi
   if [ -n "$ADDRS" ]; then
     ensure_addrs "$BRIDGE" || { fail "the addresses $ADDRS do not stay on $BRIDGE"; return 1; }
