@@ -16,6 +16,8 @@ export interface Ipv6Auto {
   iaid?: number;
   /** The uplink's IPv6 default route came from router advertisements (an RA with router lifetime 0 gives none). */
   raDefault: boolean;
+  /** A DHCPv6 address is on the uplink (NM's lease, or a dynamic /128 whose lease NM does not show). */
+  dhcp6Seen?: true;
 }
 
 /** The eight 16-bit groups of an IPv6 address. */
@@ -46,6 +48,7 @@ export function detectIpv6Auto(s: GatewayState, iface: string): Ipv6Auto | undef
     method: !ra && slaac.length === 0 ? 'dhcp' : 'auto',
     tokens: [...new Set(slaac.map((a) => interfaceId(a.local)))],
     raDefault: ra,
+    ...(dhcp6.length ? { dhcp6Seen: true as const } : {}),
     ...(dhcp6.length && lease?.duid ? { duid: lease.duid } : {}),
     ...(dhcp6.length && lease?.iaid !== undefined ? { iaid: lease.iaid } : {}),
   };

@@ -44,7 +44,7 @@ export function nmShapeRefusal(u: UplinkConfig): string | undefined {
 function ipv6Refusal(u: UplinkConfig): string | undefined {
   const v6 = u.v6;
   if (!v6) return undefined;
-  const dhcp6 = v6.method === 'dhcp' || Boolean(v6.duid) || v6.iaid !== undefined;
+  const dhcp6 = v6.method === 'dhcp' || Boolean(v6.dhcp6Seen || v6.duid) || v6.iaid !== undefined;
   const why = !u.nmConn ? `the kernel's own ${dhcp6 ? 'DHCPv6' : 'SLAAC'} (no NetworkManager profile)`
     : dhcp6 && (!v6.duid || v6.iaid === undefined) ? 'DHCPv6 whose DUID and IAID NetworkManager does not show'
       : v6.tokens.length > 1 || (!dhcp6 && v6.tokens.length !== 1) ? `${v6.tokens.length} SLAAC addresses (NetworkManager takes one ipv6.token)` : undefined;
