@@ -21,7 +21,11 @@ export interface Link {
 }
 export interface Route { dst: string; gateway?: string; dev?: string; metric?: number; protocol?: string; scope?: string; family: 4 | 6;
   /** ip's route type when not unicast (multicast, unreachable...), its table when not main, its flags (onlink...). */
-  type?: string; table?: string; flags?: string[] }
+  type?: string; table?: string; flags?: string[];
+  /** A multipath route's next hops (it then has no top-level dev or gateway). */
+  nexthops?: { gateway?: string; dev?: string; weight?: number }[] }
+/** A policy rule (`ip -j rule`): the devices it names. */
+export interface Rule { family: 4 | 6; priority?: number; iif?: string; oif?: string; table?: string }
 export interface OvsBridgeInfo { name: string; datapathType: string; failMode: string; otherConfig: Record<string, string>; externalIds: Record<string, string>; ports: string[] }
 /** NetworkManager's DHCPv6 client on one device: the DUID and IAID it sent and the addresses it got. */
 export interface NmDhcp6 { duid?: string; iaid?: number; addrs: string[] }
@@ -36,6 +40,10 @@ export interface GatewayState {
   ovsIfTypes: Record<string, string>;
   links: Link[];
   routes: Route[];
+  /** Routes of the tables other than main and local (absent in recordings made before they were probed). */
+  otherRoutes?: Route[];
+  /** Policy rules of both families (likewise). */
+  rules?: Rule[];
   /** Path -> content of MCO's hint files and hostwire's saved env/prev files that exist. */
   files: Record<string, string>;
   nm: { present: boolean; running: boolean; ovsPlugin: boolean; devices: NmDevice[] };
@@ -100,6 +108,15 @@ export function parseLinks(s: Section | undefined): Link[] {
 export function parseRoutes(s: Section | undefined, family: 4 | 6): Route[] {
   if (!s || (s.rc !== 0 && !s.out.trim().startsWith('['))) return [];
   return json<Omit<Route, 'family'>[]>(s, 'ip -j route').map((r) => ({ ...r, family }));
+}
+
+/** Every table's routes less main's and local's (the kernel's own for the addresses). */
+export const otherTableRoutes = (s: Section | undefined, family: 4 | 6): Route[] =>
+  parseRoutes(s, family).filter((r) => r.table !== undefined && r.table !== 'main' && r.table !== 'local');
+
+export function parseRules(s: Section | undefined, family: 4 | 6): Rule[] {
+  if (!s || s.rc !== 0) return [];
+  return parseToolJson<Omit<Rule, 'family'>[]>(s.out.trim() || '[]', 'ip -j rule', ['priority']).map((r) => ({ ...r, family }));
 }
 
 /** `@@file <path>` blocks -> path -> content (the trailing newline the probe adds is dropped). */
@@ -174,6 +191,8 @@ export function parseGatewayProbe(stdout: string): GatewayState {
     ...parseOvs(s),
     links: parseLinks(addr),
     routes: [...parseRoutes(s.get('route4'), 4), ...parseRoutes(s.get('route6'), 6)],
+    otherRoutes: [...otherTableRoutes(s.get('route4-all'), 4), ...otherTableRoutes(s.get('route6-all'), 6)],
+    rules: [...parseRules(s.get('rule4'), 4), ...parseRules(s.get('rule6'), 6)],
     files: parseFiles(s.get('files')?.out ?? ''),
     nm: parseNm(s.get('nm')),
     nmDhcp6: parseNmDhcp6(s.get('dhcp6')),

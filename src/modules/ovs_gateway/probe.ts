@@ -25,6 +25,11 @@ export const GATEWAY_PROBE = [
   section('route4', 'ip -j route show table main'),
   // Every IPv6 route of the main table: the uplink's static ones move too (uplink-routes.ts), not only its default.
   section('route6', 'ip -j -6 route show table main'),
+  // Routes of the other tables and policy rules: the uplink's ones would not move, the plan refuses them (uplink-unmovable.ts).
+  section('route4-all', 'ip -j -4 route show table all'),
+  section('route6-all', 'ip -j -6 route show table all'),
+  section('rule4', 'ip -j -4 rule show'),
+  section('rule6', 'ip -j -6 rule show'),
   section('files', `for f in ${Object.values(HINT_FILES).join(' ')} ${BOOT_UNIT_PATH} ${ETC_DIR}/*.env ${LIB_DIR}/*.prev; do [ -f "$f" ] && { echo "@@file $f"; cat "$f"; echo; }; done; true`),
   section('nm', `command -v nmcli >/dev/null || exit 127; nmcli -t -f RUNNING general; for p in ${NM_PLUGIN_GLOB}; do [ -e "$p" ] && echo "@@plugin ovs"; done; nmcli -t -f DEVICE,TYPE,STATE,CON-UUID device`),
   // NM's DHCPv6 client: the DUID/IAID a DHCPv6 uplink's lease is bound to (networkd on br-ex sends the same).

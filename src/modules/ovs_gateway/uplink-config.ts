@@ -7,6 +7,7 @@ import { LIB_DIR } from './script/index.js';
 import { uplinkDevice } from './uplink-device.js';
 import { detectIpv6Auto, isAutoAddr } from './ipv6-auto.js';
 import { movableRoutes, routeArgs } from './uplink-routes.js';
+import { refuseUnmovable } from './uplink-unmovable.js';
 
 export const prevPath = (bridge: string) => `${LIB_DIR}/${bridge}.prev`;
 
@@ -52,5 +53,8 @@ export function uplinkConfig(s: GatewayState, iface: string, bridge: string): { 
     const device = uplinkDevice(s, iface);
     return { config: { ...onBridge, iface, mac: link?.mac ?? onBridge.mac, ...(device.kind !== 'nic' ? { device } : { device: undefined }) }, moved: true };
   }
-  return { config: liveUplinkConfig(s, iface), moved: false };
+  const config = liveUplinkConfig(s, iface);
+  // Not moved yet: what would not move whole is refused before any change (uplink-unmovable.ts).
+  refuseUnmovable(s, iface, config.method === 'dhcp');
+  return { config, moved: false };
 }
