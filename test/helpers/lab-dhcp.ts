@@ -1,5 +1,5 @@
 // A DHCP uplink on a two-host lab: the second host serves DHCP (dnsmasq, the first host's MAC reserved to its
-// lab address), the first host's eth0 takes that lease through a NetworkManager profile (`dhcp0`) - the shape
+// lab address), the first host's eth0 takes that lease through a NetworkManager profile (`dhcp0`), or networkd's client - the shape
 // the configure_ovs DHCP scenarios move (nspawn hosts with either backend).
 import type { ExecutionContext } from 'ava';
 import { writeFileSync } from 'node:fs';
@@ -24,10 +24,18 @@ export interface DhcpLease {
 }
 
 /**
+ * networkd's DHCP client on eth0 instead (no NM profile: NM told to leave eth0 alone), client id the MAC as NM's
+ * internal client sends it, so the reservation's lease is the one the move's networkd on br-ex asks for again.
+ */
+const NETWORKD_LEASE = "sleep 1; printf '[keyfile]\\nunmanaged-devices+=interface-name:eth0\\n' >/etc/NetworkManager/conf.d/90-lab-eth0.conf && nmcli general reload conf && " +
+  "nmcli device set eth0 managed no && mkdir -p /etc/systemd/network && printf '[Match]\\nName=eth0\\n\\n[Network]\\nDHCP=ipv4\\nIPv6AcceptRA=no\\n\\n[DHCPv4]\\nClientIdentifier=mac\\n' >/etc/systemd/network/20-lab-eth0.network && " +
+  'ip addr flush dev eth0 && systemctl restart systemd-networkd';
+
+/**
  * Starts the DHCP server on the second host and moves the first host's eth0 address onto a lease of it;
  * the role's inventory and playbook (the client only) are written to `dir`.
  */
-export async function leaseOnEth0(state: LabState, dir: string, baseVars: Record<string, unknown> = {}): Promise<DhcpLease> {
+export async function leaseOnEth0(state: LabState, dir: string, baseVars: Record<string, unknown> = {}, dhcpClient: 'nm' | 'networkd' = 'nm'): Promise<DhcpLease> {
   const [client, server] = state.hosts;
   if (!client || !server) throw new Error(`lab ${state.name}: a DHCP lease needs two hosts`);
   const gw = state.subnet.gateway;
@@ -43,8 +51,9 @@ export async function leaseOnEth0(state: LabState, dir: string, baseVars: Record
     '--interface=eth0', '--bind-interfaces', `--dhcp-range=${pool}.100,${pool}.150,255.255.255.0,10m`, `--dhcp-host=${mac},${client.ip}`,
     `--dhcp-option=3,${gw}`, '--dhcp-leasefile=/run/hw-dhcp.leases', '--log-dhcp']));
   // eth0's lab address becomes a lease of the same address (a transient unit: the session blinks meanwhile).
-  await onHost(client, shellJoin(['systemd-run', '--quiet', '--collect', '--unit=hw-dhcpc', 'sh', '-c',
-    'sleep 1; nmcli connection add type ethernet con-name dhcp0 ifname eth0 ipv4.method auto ipv6.method ignore && ip addr flush dev eth0 && nmcli connection up dhcp0']));
+  await onHost(client, shellJoin(['systemd-run', '--quiet', '--collect', '--unit=hw-dhcpc', 'sh', '-c', dhcpClient === 'nm'
+    ? 'sleep 1; nmcli connection add type ethernet con-name dhcp0 ifname eth0 ipv4.method auto ipv6.method ignore && ip addr flush dev eth0 && nmcli connection up dhcp0'
+    : NETWORKD_LEASE]));
   let addr = '';
   for (let i = 0; i < 60 && !/ dynamic /.test(addr); i++) {
     await new Promise((r) => setTimeout(r, 1000));

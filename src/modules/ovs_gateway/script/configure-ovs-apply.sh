@@ -256,14 +256,16 @@ restore_prev() {
       nm_reactivate "$IFACE" "$NMCONN"
       for d in $MEMBERS; do nmcli device set "$d" managed yes || true; done
       nm_ports_back "$IFACE" "$NMCONN"
-    elif nm_running; then
+    elif nm_running && [ -n "$NMCONN" ]; then
       # An NM-made VLAN's parent bond and its ports were NM's too (the apply told NM to leave them): without them
       # back a rollback left them unmanaged (seen on a VM host: the VM-tier DHCP scenario).
-      if [ -n "$NMCONN" ]; then for d in $VLAN_PARENT $MEMBERS; do nmcli device set "$d" managed yes || true; done; fi
+      for d in $VLAN_PARENT $MEMBERS; do nmcli device set "$d" managed yes || true; done
       nmcli device set "$IFACE" managed yes || true
-      [ -z "$NMCONN" ] || nm_reactivate "$IFACE" "$NMCONN"
-      [ -n "$NMCONN" ] && [ -n "$MEMBERS" ] && nm_ports_back "$VLAN_PARENT" ''
+      nm_reactivate "$IFACE" "$NMCONN"
+      [ -n "$MEMBERS" ] && nm_ports_back "$VLAN_PARENT" ''
     fi
+    # No profile of NM's: NM ran no DHCP on it (made managed, it would start its own), the host's client takes it up.
+    [ "$METHOD" != dhcp ] || [ -n "$NMCONN" ] || dhcp_again "$IFACE"
     [ "$METHOD" != dhcp ] || replay_static "$IFACE"
   else
     # The kernel's own SLAAC (no NM profile): the link cycled sends a router solicitation at once.

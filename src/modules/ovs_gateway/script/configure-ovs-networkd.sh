@@ -95,3 +95,17 @@ wait_v6() { # bridge
     sleep 0.5
   done
 }
+
+# The reverse move of a DHCP uplink no NetworkManager profile held (restore_prev): its lease's client is the
+# host's own, and nothing told it the device is back - networkd's client still thought itself bound on a device
+# with no address and would only have rebound at T2 (minutes). A device networkd manages (its own .network, back
+# in charge now ours is gone) is reconfigured: a fresh DHCP exchange at once. The lease is waited for (30 s).
+dhcp_again() { # dev
+  systemctl is-active -q systemd-networkd || return 0
+  setup=$(timeout 5 networkctl list --no-legend --no-pager "$1" 2>/dev/null | awk '{print $NF}')
+  case "$setup" in ''|unmanaged) return 0 ;; esac
+  echo "networkd manages $1 ($setup): reconfiguring it for its lease"
+  timeout 5 networkctl reconfigure "$1" || { echo "networkctl reconfigure $1 failed"; return 0; }
+  i=0; until has_v4 "$1" || [ $i -ge 60 ]; do i=$((i+1)); sleep 0.5; done
+  has_v4 "$1" || echo "no lease on $1 in 30 s"
+}
