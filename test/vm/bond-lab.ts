@@ -95,7 +95,10 @@ export async function bondTheHost(l: VmUplinkLab, bondArgs: string[]): Promise<v
     // The gateway (the lab namespace, where the controller is) learns the address's new MAC.
     `ping -c3 -W2 ${shellJoin([l.gw])} >/dev/null || true`,
   ].join(' && ');
-  await l.sh(shellJoin(['systemd-run', '--quiet', '--collect', '--unit=vm20-bond', 'sh', '-c', `sleep 1; ${steps}`]));
+  // The unit moves the session's own path a moment after systemd-run returns; on a loaded machine ssh had not
+  // closed yet (seen at load 34: rc 255, the connection closed by the VM, nothing on stderr): the poll tells.
+  await l.sh(shellJoin(['systemd-run', '--quiet', '--collect', '--unit=vm20-bond', 'sh', '-c', `sleep 3; ${steps}`]))
+    .catch((e: Error) => { if (!/: rc=255: /.test(e.message)) throw e; });
   const until = Date.now() + 300_000;
   for (;;) {
     await sleep(3000);

@@ -54,6 +54,8 @@ export interface GatewayState {
   ovsKernel: OvsKernel;
   /** false: the kernel has no IPv6 at all (booted with ipv6.disable=1); true also for recordings without the section. */
   kernelIpv6: boolean;
+  /** Device (and `all`, `default`) -> its net.ipv6.conf.<dev>.disable_ipv6; empty without IPv6 or in recordings without it. */
+  disableIpv6: Record<string, boolean>;
   bootUnitEnabled: boolean;
   scriptSha: string;
   /** Transactions an earlier run started that have no result yet (e.g. its controller was killed). */
@@ -181,6 +183,14 @@ function parseOvs(sections: Map<string, Section>): Pick<GatewayState, 'ovsError'
   return { bridges, ovsIfTypes: Object.fromEntries(ifs.map((r) => [String(r.name), typeof r.type === 'string' ? r.type : ''])) };
 }
 
+/** `grep -H` of /proc/sys/net/ipv6/conf/<dev>/disable_ipv6: device -> whether IPv6 is off on it. */
+export function parseDisableIpv6(s: Section | undefined): Record<string, boolean> {
+  return Object.fromEntries((s?.out ?? '').split('\n').flatMap((l) => {
+    const m = /^\/proc\/sys\/net\/ipv6\/conf\/([^/]+)\/disable_ipv6:([01])$/.exec(l.trim());
+    return m ? [[m[1]!, m[2] === '1'] as const] : [];
+  }));
+}
+
 export function parseGatewayProbe(stdout: string): GatewayState {
   const s = readSections(stdout);
   const addr = s.get('addr');
@@ -197,7 +207,8 @@ export function parseGatewayProbe(stdout: string): GatewayState {
     nm: parseNm(s.get('nm')),
     nmDhcp6: parseNmDhcp6(s.get('dhcp6')),
     ovsKernel: parseOvsKernel(s.get('kmod')),
-    kernelIpv6: s.get('ipv6')?.out.trim() !== 'off',
+    kernelIpv6: s.get('ipv6')?.out.trim().split('\n')[0] !== 'off',
+    disableIpv6: parseDisableIpv6(s.get('ipv6')),
     nftTables: (s.get('nft')?.out ?? '').split('\n').flatMap((l) => /^table netdev (\S+)/.exec(l.trim())?.[1] ?? []),
     bootUnitEnabled: boot[0] === 'enabled',
     scriptSha: /^[0-9a-f]{64}$/.test(boot[1] ?? '') ? boot[1]! : '',

@@ -38,7 +38,8 @@ export const GATEWAY_PROBE = [
   // Transactions still running: their unit is active; "waiting" once applied and checked (confirm window).
   section('pending', `systemctl list-units --plain --no-legend --state=active,activating 'hostwire-configure-ovs-*.service' 2>/dev/null | while read -r u _; do id=\${u#hostwire-configure-ovs-}; id=\${id%.service}; [ -e ${RUN_DIR}/result-"$id" ] && continue; if [ -e ${RUN_DIR}/waiting-"$id" ]; then echo "$id waiting $(cat ${RUN_DIR}/waiting-"$id")"; else echo "$id applying"; fi; done; true`),
   section('kmod', KMOD_PROBE),
-  // A kernel booted with ipv6.disable=1 has no /proc/sys/net/ipv6 (the disable_ipv6 sysctls keep it).
-  section('ipv6', '[ -d /proc/sys/net/ipv6 ] && echo on || echo off'),
+  // A kernel booted with ipv6.disable=1 has no /proc/sys/net/ipv6; otherwise every device's disable_ipv6 sysctl
+  // (`all` and `default` too: a device made later, br-ex or a bond made again at boot, takes `default`).
+  section('ipv6', '[ -d /proc/sys/net/ipv6 ] && echo on || echo off; grep -H . /proc/sys/net/ipv6/conf/*/disable_ipv6 2>/dev/null; true'),
   section('boot', `systemctl is-enabled ${BOOT_UNIT}; sha256sum ${SCRIPT_PATH} | cut -d' ' -f1`),
 ].join('\n');
