@@ -3,6 +3,7 @@
 import { HostwireError } from '../../errors.js';
 import type { UplinkConfig } from './env.js';
 import type { GatewayState } from './parse.js';
+import { uplinkBond } from './uplink-device.js';
 
 /** Bond modes whose failover under NM's bond profile is proven on a VM. */
 const NM_BOND_MODES = ['802.3ad', 'active-backup'];
@@ -17,20 +18,19 @@ export function nmShapeRefusal(u: UplinkConfig): string | undefined {
   // A VLAN on a NIC and on an active-backup bond with a static address are proven (test/vm/nm-vlan-*-uplink.test.ts),
   // on a kernel-made bond and on one NM holds under its own profile, and a lease on a VLAN on NM's own bond
   // (test/vm/nm-vlan-nmbond-uplink.test.ts); on an LACP bond the profiles are the same (the LACP bond itself proven under NM).
+  const bond = uplinkBond(u.iface, d);
+  if (bond && !NM_BOND_MODES.includes(bond.mode)) {
+    return d?.kind === 'bond' ? `is a ${bond.mode} bond; the nm backend moves LACP (802.3ad) and active-backup bonds only so far`
+      : `is a VLAN on the ${bond.mode} bond ${bond.name}; the nm backend moves VLANs on LACP (802.3ad) and active-backup bonds only so far`;
+  }
   if (d?.kind === 'vlan' && d.parentBond) {
-    const mode = d.parentBond.options[1] ?? '';
-    if (!NM_BOND_MODES.includes(mode)) return `is a VLAN on the ${mode} bond ${d.parent}; the nm backend moves VLANs on LACP (802.3ad) and active-backup bonds only so far`;
     if (u.v6) return `is a VLAN on the bond ${d.parent} with a SLAAC/DHCPv6 address; the nm backend moves VLANs on a bond with static or DHCPv4 addresses only so far`;
     // On a kernel-made bond NM makes the bond again under ovs-parent-<bond>: a lease there is not proven.
     if (u.method === 'dhcp' && !d.parentNmConn) return `is a VLAN on the kernel-made bond ${d.parent} with a DHCP address; the nm backend moves a lease on a VLAN on a bond NetworkManager holds under its own profile only so far`;
   }
-  if (d?.kind === 'bond') {
-    const mode = d.options[1] ?? '';
-    if (!NM_BOND_MODES.includes(mode)) return `is a ${mode} bond; the nm backend moves LACP (802.3ad) and active-backup bonds only so far`;
-    // A DHCP lease and SLAAC/DHCPv6 from RAs on a bond are moved (test/vm/nm-bond-dhcp-uplink.test.ts,
-    // nm-bond-ipv6-auto-uplink.test.ts): ovs-if-br-ex's IP waits for the bond's carrier, so the ports'
-    // activations start before its own (nm-device-profiles.ts); its IPv6 is refused or not as a NIC's (below).
-  }
+  // A bond: a DHCP lease and SLAAC/DHCPv6 from RAs on it are moved (test/vm/nm-bond-dhcp-uplink.test.ts,
+  // nm-bond-ipv6-auto-uplink.test.ts): ovs-if-br-ex's IP waits for the bond's carrier, so the ports'
+  // activations start before its own (nm-device-profiles.ts); its IPv6 is refused or not as a NIC's (below).
   return ipv6Refusal(u);
 }
 

@@ -11,11 +11,12 @@
 import { HostwireError } from '../../errors.js';
 import type { UplinkConfig } from './env.js';
 import type { GatewayState } from './parse.js';
+import { uplinkBond } from './uplink-device.js';
 
 /** Why a move of `u` would fail over silently on this kernel, or undefined. */
 export function silentFailoverRefusal(s: GatewayState, u: UplinkConfig, backend: 'ovs' | 'nm'): string | undefined {
   if (s.kernelIpv6) return backend === 'nm' ? nmHeldBondWithoutLinkLocal(s, u) : ovsBondWithIpv6Off(s, u);
-  const bond = uplinkBond(u);
+  const bond = uplinkBond(u.iface, u.device);
   if (bond?.mode !== 'active-backup') return undefined;
   const sysctl = backend === 'nm' ? ' (to keep the node IPv4-only, set net.ipv6.conf.all.disable_ipv6=1 instead: the move gives the bond alone its link-local back)' : '';
   return `ovs_gateway: the uplink ${u.iface}${bond.name === u.iface ? ' is an' : ' is a VLAN on the'} active-backup bond ${bond.name === u.iface ? '' : `${bond.name} `}and the kernel runs without IPv6 `
@@ -32,7 +33,7 @@ export function silentFailoverRefusal(s: GatewayState, u: UplinkConfig, backend:
  * sends its unsolicited NA from br-ex's MAC (the bonding driver's notification reaches the VLANs on it).
  */
 function ovsBondWithIpv6Off(s: GatewayState, u: UplinkConfig): string | undefined {
-  const bond = uplinkBond(u);
+  const bond = uplinkBond(u.iface, u.device);
   if (bond?.mode !== 'active-backup') return undefined;
   const devs = bond.name === u.iface ? [bond.name] : [bond.name, u.iface];
   if (!devs.every((dev) => s.disableIpv6[dev] === true)) return undefined;
@@ -53,18 +54,12 @@ function ovsBondWithIpv6Off(s: GatewayState, u: UplinkConfig): string | undefine
  */
 function nmHeldBondWithoutLinkLocal(s: GatewayState, u: UplinkConfig): string | undefined {
   const d = u.device;
-  if (d?.kind !== 'vlan' || !d.parentNmConn || d.parentBond?.options[1] !== 'active-backup') return undefined;
+  if (d?.kind !== 'vlan' || !d.parentNmConn || uplinkBond(u.iface, d)?.mode !== 'active-backup') return undefined;
   const bond = s.links.find((l) => l.name === d.parent);
   if (!bond || bond.addrs.some((a) => a.family === 'inet6' && a.scope === 'link')) return undefined;
   return `ovs_gateway: the uplink ${u.iface} is a VLAN on the active-backup bond ${d.parent}, which NetworkManager holds under its own profile without an IPv6 link-local `
     + `(ipv6.method disabled, or net.ipv6.conf.${d.parent}.disable_ipv6=1): under br-ex neither the bond nor the VLAN holds an address, so a failover `
     + `would tell the switch nothing and it would keep sending to the dead port. Give ${d.parent}'s profile ipv6.method link-local (or ignore) first`;
-}
-
-/** The bond whose failover the uplink rides on: the uplink itself, or the VLAN's parent. */
-function uplinkBond(u: UplinkConfig): { name: string; mode?: string } | undefined {
-  const d = u.device;
-  return d?.kind === 'bond' ? { name: u.iface, mode: d.options[1] } : d?.kind === 'vlan' && d.parentBond ? { name: d.parent, mode: d.parentBond.options[1] } : undefined;
 }
 
 /** Refuses, before the first move, an uplink whose failover would be silent under br-ex (both backends). */

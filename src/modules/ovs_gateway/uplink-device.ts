@@ -18,6 +18,12 @@ export type UplinkDevice =
   | ({ kind: 'bond' } & BondSpec)
   | { kind: 'vlan'; id: number; protocol: string; parent: string; parentBond?: BondSpec; parentNmConn?: string };
 
+/** The bond the uplink's failover rides on - the uplink itself, or a VLAN's parent - and its mode (`options[1]`). */
+export function uplinkBond(iface: string, d: UplinkDevice | undefined): { name: string; mode: string } | undefined {
+  if (d?.kind === 'bond') return { name: iface, mode: d.options[1] ?? '' };
+  return d?.kind === 'vlan' && d.parentBond ? { name: d.parent, mode: d.parentBond.options[1] ?? '' } : undefined;
+}
+
 /**
  * Kernel (ip -d -j) bond attribute -> `ip link add type bond` option and its default (the default is
  * left out: a mode-specific option at its default may be refused under another mode). Runtime state
