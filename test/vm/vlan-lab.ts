@@ -52,10 +52,11 @@ export async function vlanLab(t: ExecutionContext, name: string, opts: { dhcp?: 
 /**
  * Moves the host's node address onto bond0.100 the way an installer leaves it: kernel devices (static) or
  * NetworkManager profiles (dhcp: bond, ports and the VLAN with a DHCP client, as RHEL installers make them;
- * nm with v4: the same profiles, the VLAN's IPv4 static). `v4`/`v6`: static addresses and default routes of
+ * nm with v4: the same profiles, the VLAN's IPv4 static; kernelBond: the kernel's bond, the VLAN NM's profile
+ * on it, DHCP or static as `dhcp` says). `v4`/`v6`: static addresses and default routes of
  * each family. Detached (the session's path moves), then returns the lab seen at the node address (v4 if any, else v6).
  */
-export async function vlanTheHost(v: VlanLab, opts: { v4?: boolean; v6?: boolean; dhcp?: boolean; nm?: boolean }): Promise<VmUplinkLab> {
+export async function vlanTheHost(v: VlanLab, opts: { v4?: boolean; v6?: boolean; dhcp?: boolean; nm?: boolean; kernelBond?: boolean }): Promise<VmUplinkLab> {
   const { lab } = v;
   const dev = VLAN.dev;
   const unmanage = 'for d in eth0 eth1 eth2; do nmcli device set "$d" managed no 2>/dev/null || true; done';
@@ -71,7 +72,9 @@ export async function vlanTheHost(v: VlanLab, opts: { v4?: boolean; v6?: boolean
     'nmcli connection add type ethernet con-name bond0-eth2 ifname eth2 master bond0 slave-type bond',
     `nmcli connection add type vlan con-name ${dev} ifname ${dev} dev bond0 id ${VLAN.id} ${ip4} ipv6.method ignore`,
     'nmcli connection up bond0', 'nmcli connection up bond0-eth1', 'nmcli connection up bond0-eth2', `nmcli connection up ${dev}`];
-  const steps = [...(opts.dhcp || opts.nm ? nm : kernel), 'ip addr flush dev eth0', 'ip link set eth0 down',
+  // kernelBond: the bond made in the kernel (its ports unmanaged, as `kernel`), the VLAN NM's profile on it.
+  const kernelBond = [...kernel.slice(0, 8), nm[4]!, `nmcli connection up ${dev}`];
+  const steps = [...(opts.kernelBond ? kernelBond : opts.dhcp || opts.nm ? nm : kernel), 'ip addr flush dev eth0', 'ip link set eth0 down',
     ...(opts.v4 || opts.dhcp ? [`ping -c3 -W2 ${VLAN.gw4} >/dev/null || true`] : [`ping -6 -c3 -W2 ${VLAN.gw6} >/dev/null || true`])].join(' && ');
   await lab.sh(shellJoin(['systemd-run', '--quiet', '--collect', '--unit=v21-vlan', 'sh', '-c', `sleep 1; ${steps}`]));
   const node = opts.v4 || opts.dhcp ? atAddress(lab, VLAN.host4, VLAN.gw4) : atAddress(lab, VLAN.host6, VLAN.gw6);

@@ -258,8 +258,9 @@ restore_prev() {
       nm_ports_back "$IFACE" "$NMCONN"
     elif nm_running && [ -n "$NMCONN" ]; then
       # An NM-made VLAN's parent bond and its ports were NM's too (the apply told NM to leave them): without them
-      # back a rollback left them unmanaged (seen on a VM host: the VM-tier DHCP scenario).
-      for d in $VLAN_PARENT $MEMBERS; do nmcli device set "$d" managed yes || true; done
+      # back a rollback left them unmanaged (seen on a VM host: the VM-tier DHCP scenario). A kernel-made bond's
+      # ports NM did not manage stay unmanaged: handed to NM bare, its auto-made DHCP profile takes a port.
+      for d in $VLAN_PARENT $MEMBERS; do nm_was_unmanaged "$d" || nmcli device set "$d" managed yes || true; done
       nmcli device set "$IFACE" managed yes || true
       nm_reactivate "$IFACE" "$NMCONN"
       [ -n "$MEMBERS" ] && nm_ports_back "$VLAN_PARENT" ''

@@ -42,9 +42,13 @@ nm_port_profile() { # port bond bond-profile-uuid
   done
   return 1
 }
-# nmcli waits for each activation; a port whose profile does not come up is tried 3 times.
-nm_ports_back() { # bond bond-profile-uuid; MEMBERS as loaded
+# Whether NM left $1 unmanaged before the move (a kernel-made bond's port: NM_UNMANAGED, as loaded from the prev).
+nm_was_unmanaged() { case " $NM_UNMANAGED " in *" $1 "*) return 0 ;; esac; return 1; }
+# nmcli waits for each activation; a port whose profile does not come up is tried 3 times. A port NM left
+# unmanaged before (a kernel-made bond's) has no profile to look for: it stays the kernel's.
+nm_ports_back() { # bond bond-profile-uuid; MEMBERS, NM_UNMANAGED as loaded
   for m in $MEMBERS; do
+    nm_was_unmanaged "$m" && continue
     pu=$(nm_port_profile "$m" "$1" "$2") || { echo "no NetworkManager port profile of $1 for $m"; continue; }
     i=0
     while [ $i -lt 3 ]; do
