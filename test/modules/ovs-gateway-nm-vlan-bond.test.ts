@@ -106,3 +106,13 @@ test('recorded VLAN-on-bond host, moved by the nm backend: converged; the bond N
   t.like(s.nm.devices.find((d) => d.device === 'bond0'), { state: 'connected', conUuid: nmUuid('ovs-parent-bond0') });
   t.deepEqual(planUplink(s, args({ uplink: undefined })).filter(isTxnChange), []);
 });
+
+// Recorded on the VM host of test/vm/nm-vlan-kbond-dhcp-uplink.test.ts (HW_RECORD_DIR): bond0.100 with a lease under
+// NM's own vlan profile, on the kernel's bond0 (NM shows it externally, eth1+eth2 unmanaged), before the move.
+test('recorded host with a lease on a VLAN on a kernel-made bond (NM\'s vlan profile): refused before any change, the ovs backend moves it', (t) => {
+  const s = parseGatewayProbe(caseText('probe-vlan-kbond-dhcp-fresh.txt'));
+  t.like(s.nm.devices.find((d) => d.device === 'bond0'), { state: 'connected (externally)' });
+  t.like(s.nm.devices.find((d) => d.device === 'bond0.100'), { state: 'connected' });
+  t.throws(() => planUplink(s, args({ uplink: undefined })), { message: /the uplink bond0\.100 is a VLAN on the kernel-made bond bond0 with a DHCP address; the nm backend moves a lease on a VLAN on a bond NetworkManager holds under its own profile only so far - use backend: ovs/ });
+  t.regex(move(s, { uplink: undefined, backend: 'ovs' }).summary, /^move bond0\.100 into br-ex/);
+});
