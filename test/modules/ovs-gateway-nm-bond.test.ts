@@ -115,12 +115,13 @@ test('recorded bond probe, nm backend: the move stages the bond profiles and rem
   t.false(/NM_UNMANAGED/.test(renderPrev({ ...u, nmUnmanaged: undefined })), 'the ovs backend\'s files stay as they were');
 });
 
-test('a VLAN on a NIC: a vlan profile under ovs-port-phys0 (parent, id, the VLAN\'s MAC), NM makes the VLAN; 802.1ad refused', (t) => {
+test('a VLAN on a NIC: a vlan profile under ovs-port-phys0 (parent, id, the VLAN\'s MAC), NM makes the VLAN; 802.1ad with vlan.protocol', (t) => {
   const vlan = { kind: 'vlan' as const, id: 100, protocol: '802.1Q', parent: 'eth1' };
   const ev: BridgeEnv = { ...e, uplink: 'eth1.100', device: vlan };
   const script = planNmProfiles({ ...u, iface: 'eth1.100', device: vlan, nmUnmanaged: ['eth1'] }, ev, true).join('\n');
   t.regex(script, /^nmcli connection add type vlan con-name ovs-if-phys0 connection\.uuid \S+ connection\.interface-name eth1\.100 connection\.master \S+ connection\.slave-type ovs-port connection\.autoconnect-priority 100 vlan\.parent eth1 vlan\.id 100 802-3-ethernet\.mtu 1500 802-3-ethernet\.cloned-mac-address 42:38:b8:8b:a2:fb save no$/m);
   t.regex(script, /^if \[ -e \/proc\/net\/vlan\/eth1\.100 \]; then ip link delete dev eth1\.100; fi$/m);
   t.notRegex(script, /managed yes|ovs-slave-/, 'the parent NIC stays as it is');
-  t.throws(() => planNmProfiles(u, { ...ev, device: { ...vlan, protocol: '802.1ad' } }, true), { message: /VLAN eth1\.100 is 802\.1ad; the nm backend moves 802\.1Q VLANs only - use backend: ovs/ });
+  t.regex(planNmProfiles(u, { ...ev, device: { ...vlan, protocol: '802.1ad' } }, true).join('\n'), / vlan\.parent eth1 vlan\.id 100 vlan\.protocol 802\.1ad 802-3-ethernet\.mtu /);
+  t.throws(() => planNmProfiles(u, { ...ev, device: { ...vlan, protocol: '802.1x' } }, true), { message: /VLAN eth1\.100 is 802\.1x; the nm backend moves 802\.1Q and 802\.1ad VLANs only - use backend: ovs/ });
 });

@@ -3,7 +3,8 @@
 // kernel, NM "connected (externally)") holds 172.31.221.11/24 and the default route; its parent eth1 unmanaged
 // (recorded as NM_UNMANAGED for the rollback).
 // Fresh, the move is planned as MCO's profiles with a vlan profile as ovs-if-phys0; moved (after the VM's move,
-// second run and --check changed nothing), nothing is left to do.
+// second run and --check changed nothing), nothing is left to do. The -qinq probes: the same with an 802.1ad
+// VLAN (the far end an 802.1ad one too), moved as a vlan profile with vlan.protocol 802.1ad.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { ovsGatewayArgs } from '../../src/modules/ovs_gateway/args.js';
@@ -51,4 +52,21 @@ test('moved by the nm backend, then the node\'s other NIC readdressed at boot wi
   s.routes.push({ family: 4, dst: 'default', gateway: '10.153.192.1', dev: 'eth0' });
   t.throws(() => planUplink(s, args()), { message: /br-ex already carries the uplink eth1\.100, but the uplink chosen now is eth0 \(default route\)/ });
   t.deepEqual(planUplink(s, args({ uplink: 'eth1.100' })).filter(isTxnChange), [], 'named, the VLAN br-ex has: converged');
+});
+
+test('an 802.1ad (QinQ) VLAN on a NIC, fresh: the vlan profile with vlan.protocol 802.1ad, the protocol recorded for the rollback', (t) => {
+  const s = probe('probe-vlan-nic-nm-qinq-fresh');
+  t.is(s.links.find((l) => l.name === 'eth1.100')!.info!.protocol, '802.1ad');
+  const move = (planUplink(s, args()).filter(isTxnChange) as TxnChange[])[0]!;
+  t.like(parseEnvText(move.txn.env!), { UPLINK: 'eth1.100', KIND: 'vlan', VLAN_ID: '100', VLAN_PROTO: '802.1ad', VLAN_PARENT: 'eth1', BACKEND: 'nm' });
+  t.like(parsePrev(move.txn.prev!)?.device, { kind: 'vlan', id: 100, protocol: '802.1ad', parent: 'eth1' });
+  t.regex(move.txn.nm!, /^nmcli connection add type vlan con-name ovs-if-phys0 .* vlan\.parent eth1 vlan\.id 100 vlan\.protocol 802\.1ad 802-3-ethernet\.mtu 1500 /m);
+});
+
+test('an 802.1ad VLAN on a NIC, moved by the nm backend: converged, nothing to do (not refused as QinQ again)', (t) => {
+  const s = probe('probe-vlan-nic-nm-qinq-moved');
+  t.deepEqual(s.bridges.find((b) => b.name === 'br-ex')?.ports, ['eth1.100']);
+  t.is(s.links.find((l) => l.name === 'eth1.100')!.info!.protocol, '802.1ad');
+  t.deepEqual(planUplink(s, args()).filter(isTxnChange), []);
+  t.like(parsePrev(s.files['/var/lib/hostwire/configure-ovs/br-ex.prev']!)?.device, { kind: 'vlan', id: 100, protocol: '802.1ad', parent: 'eth1' });
 });

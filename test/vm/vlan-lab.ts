@@ -26,14 +26,16 @@ export interface VlanLab { lab: VmUplinkLab; peer: HostState; peerSh(cmd: string
 /**
  * Two VMs with three NICs: the host under test and the peer (the VLAN's far end and router). `dhcp`: the
  * peer serves one address (VLAN.host4) on the VLAN with dnsmasq, so only the same client gets it again.
+ * `protocol` 802.1ad: the peer's VLAN is a QinQ service VLAN (S-tag, ethertype 0x88a8): an 802.1Q VLAN on
+ * the host hears nothing from it.
  */
-export async function vlanLab(t: ExecutionContext, name: string, opts: { dhcp?: boolean; nmOvs?: boolean } = {}): Promise<VlanLab> {
+export async function vlanLab(t: ExecutionContext, name: string, opts: { dhcp?: boolean; nmOvs?: boolean; protocol?: '802.1ad' } = {}): Promise<VlanLab> {
   const lab = await vmUplinkLab(t, name, 3, { hosts: 2, vms: 2, ...(opts.nmOvs ? { nmOvs: true } : {}) });
   const peer = lab.state.hosts[1]!;
   const peerSh = (cmd: string) => vmSh(lab.state, peer, cmd);
   // The peer is the test's far end: no firewall between the lab bridge and the VLAN.
   await peerSh(['systemctl stop firewalld 2>/dev/null; nft flush ruleset', 'nmcli device set eth1 managed no 2>/dev/null || true', 'ip link set eth1 up',
-    `ip link add link eth1 name eth1.${VLAN.id} type vlan id ${VLAN.id}`, `ip link set eth1.${VLAN.id} up`,
+    `ip link add link eth1 name eth1.${VLAN.id} type vlan protocol ${opts.protocol ?? '802.1Q'} id ${VLAN.id}`, `ip link set eth1.${VLAN.id} up`,
     `ip addr add ${VLAN.gw4}/24 dev eth1.${VLAN.id}`, `ip -6 addr add ${VLAN.gw6}/64 dev eth1.${VLAN.id} nodad`, `ip -6 addr add ${VLAN.peer6}/64 dev eth0 nodad`,
     'sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1'].join(' && '));
   if (opts.dhcp) {
@@ -92,13 +94,13 @@ export async function vlanTheHost(v: VlanLab, opts: { v4?: boolean; v6?: boolean
 
 /**
  * Moves the host's node address onto eth1.100 - VLAN 100 on the plain NIC eth1 (kernel devices, eth0 and eth2
- * down and unmanaged by NM) - with IPv4 (and `v6`: IPv6 too, a default route of each), detached; returns the
- * lab seen at the node address once the host answers SSH there.
+ * down and unmanaged by NM) - with IPv4 (and `v6`: IPv6 too, a default route of each; `protocol`: the VLAN's,
+ * as vlanLab's peer has it), detached; returns the lab seen at the node address once the host answers SSH there.
  */
-export async function vlanOnNic(t: ExecutionContext, v: VlanLab, opts: { v6?: boolean } = {}): Promise<VmUplinkLab> {
+export async function vlanOnNic(t: ExecutionContext, v: VlanLab, opts: { v6?: boolean; protocol?: '802.1ad' } = {}): Promise<VmUplinkLab> {
   const dev = `eth1.${VLAN.id}`;
   const steps = ['for d in eth0 eth1 eth2; do nmcli device set "$d" managed no 2>/dev/null || true; done', 'ip link set eth1 up',
-    `ip link add link eth1 name ${dev} type vlan id ${VLAN.id}`, `ip link set ${dev} up`,
+    `ip link add link eth1 name ${dev} type vlan protocol ${opts.protocol ?? '802.1Q'} id ${VLAN.id}`, `ip link set ${dev} up`,
     `ip addr add ${VLAN.host4}/24 dev ${dev}`, `ip route replace default via ${VLAN.gw4} dev ${dev}`,
     ...(opts.v6 ? [`ip -6 addr add ${VLAN.host6}/64 dev ${dev} nodad`, `ip -6 route replace default via ${VLAN.gw6} dev ${dev}`] : []),
     'ip addr flush dev eth0', 'ip link set eth0 down', `ping -c3 -W2 ${VLAN.gw4} >/dev/null || true`].join(' && ');

@@ -13,8 +13,11 @@ const USE_OVS = 'use backend: ovs (configure_ovs_backend: ovs)';
 /** Why the nm backend does not move this uplink yet, or undefined when it does. */
 export function nmShapeRefusal(u: UplinkConfig): string | undefined {
   const d = u.device;
-  // NM >= 1.42 has vlan.protocol (the lab's 1.42.4 too), but a QinQ move under NM's profiles is not proven.
-  if (d?.kind === 'vlan' && !/^802\.1q$/i.test(d.protocol)) return `is an ${d.protocol} (QinQ) VLAN; the nm backend moves 802.1Q VLANs only so far (NetworkManager's vlan.protocol is not proven under OVS)`;
+  // NM >= 1.42 has vlan.protocol (the lab's 1.42.4 too): an 802.1ad VLAN on a NIC is proven against a QinQ far
+  // end (test/vm/nm-vlan-nic-uplink.test.ts); on a bond (kernel-made or NM's own) it is not.
+  if (d?.kind === 'vlan' && !/^802\.1q$/i.test(d.protocol) && (d.parentBond || !/^802\.1ad$/i.test(d.protocol))) {
+    return `is an ${d.protocol} (QinQ) VLAN on ${d.parent}; the nm backend moves 802.1ad VLANs on a NIC only so far (NetworkManager's vlan.protocol is not proven under OVS on a bond)`;
+  }
   // A VLAN on a NIC and on an active-backup bond with a static address are proven (test/vm/nm-vlan-*-uplink.test.ts),
   // on a kernel-made bond and on one NM holds under its own profile, and a lease on a VLAN on NM's own bond
   // (test/vm/nm-vlan-nmbond-uplink.test.ts); on an LACP bond the profiles are the same (the LACP bond itself proven under NM).
