@@ -9,6 +9,7 @@ import { run, sleep } from '../../src/lab/run.js';
 import type { HostState } from '../../src/lab/state.js';
 import { shellJoin } from '../../src/transports/quote.js';
 import { atAddress, BOND_SNAPSHOT, vmUplinkLab, type VmUplinkLab } from './bond-lab.js';
+import { lacpSwitchLab, type LacpLab } from './lacp-lab.js';
 import { vmSh } from './vm-ssh.js';
 import { SNAPSHOT } from '../roles-lab/uplink-helpers.js';
 
@@ -32,15 +33,35 @@ export interface VlanLab { lab: VmUplinkLab; peer: HostState; peerSh(cmd: string
 export async function vlanLab(t: ExecutionContext, name: string, opts: { dhcp?: boolean; nmOvs?: boolean; protocol?: '802.1ad' } = {}): Promise<VlanLab> {
   const lab = await vmUplinkLab(t, name, 3, { hosts: 2, vms: 2, ...(opts.nmOvs ? { nmOvs: true } : {}) });
   const peer = lab.state.hosts[1]!;
+  await vmSh(lab.state, peer, 'nmcli device set eth1 managed no 2>/dev/null || true; ip link set eth1 up');
+  return vlanFarEnd(lab, peer, 'eth1', opts);
+}
+
+/**
+ * The same over an LACP bond (lacp-lab.ts): the host's eth1+eth2 wired to the switch VM, whose bond0 carries
+ * VLAN 100 (bond0.100 the VLAN's gateways and DHCP server, routing to the lab bridge on its eth0). Returns
+ * the VLAN's lab (the switch as its peer) and the LACP lab (for assertLacpPartner and wireCutDrill).
+ */
+export async function lacpVlanLab(t: ExecutionContext, name: string, opts: { dhcp?: boolean; nmOvs?: boolean } = {}): Promise<{ v: VlanLab; lacp: LacpLab }> {
+  const lacp = await lacpSwitchLab(t, name, opts.nmOvs ? { nmOvs: true } : {});
+  // The switch's bridge sw0 (bond0 and eth3) is on the lab bridge beside its eth0: only eth0 answers ARP for
+  // its lab address, so the lab's namespace routes the VLAN's subnet to eth0, not through the bridge.
+  await vmSh(lacp.l.state, lacp.sw, 'sysctl -qw net.ipv4.conf.all.arp_ignore=1 net.ipv4.conf.all.rp_filter=2');
+  return { v: await vlanFarEnd(lacp.l, lacp.sw, 'bond0', opts), lacp };
+}
+
+/** The peer's end of VLAN 100 on `parent` (its gateways, DHCP when asked, routing), the lab namespace's routes to it. */
+async function vlanFarEnd(lab: VmUplinkLab, peer: HostState, parent: string, opts: { dhcp?: boolean; protocol?: '802.1ad' }): Promise<VlanLab> {
   const peerSh = (cmd: string) => vmSh(lab.state, peer, cmd);
+  const vdev = `${parent}.${VLAN.id}`;
   // The peer is the test's far end: no firewall between the lab bridge and the VLAN.
-  await peerSh(['systemctl stop firewalld 2>/dev/null; nft flush ruleset', 'nmcli device set eth1 managed no 2>/dev/null || true', 'ip link set eth1 up',
-    `ip link add link eth1 name eth1.${VLAN.id} type vlan protocol ${opts.protocol ?? '802.1Q'} id ${VLAN.id}`, `ip link set eth1.${VLAN.id} up`,
-    `ip addr add ${VLAN.gw4}/24 dev eth1.${VLAN.id}`, `ip -6 addr add ${VLAN.gw6}/64 dev eth1.${VLAN.id} nodad`, `ip -6 addr add ${VLAN.peer6}/64 dev eth0 nodad`,
+  await peerSh(['systemctl stop firewalld 2>/dev/null; nft flush ruleset',
+    `ip link add link ${parent} name ${vdev} type vlan protocol ${opts.protocol ?? '802.1Q'} id ${VLAN.id}`, `ip link set ${vdev} up`,
+    `ip addr add ${VLAN.gw4}/24 dev ${vdev}`, `ip -6 addr add ${VLAN.gw6}/64 dev ${vdev} nodad`, `ip -6 addr add ${VLAN.peer6}/64 dev eth0 nodad`,
     'sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1'].join(' && '));
   if (opts.dhcp) {
     await peerSh(shellJoin(['systemd-run', '--quiet', '--unit=v21-dhcp', 'dnsmasq', '--keep-in-foreground', '--user=root', '--port=0',
-      `--interface=eth1.${VLAN.id}`, '--bind-interfaces', `--dhcp-range=${VLAN.host4},${VLAN.host4},255.255.255.0,10m`,
+      `--interface=${vdev}`, '--bind-interfaces', `--dhcp-range=${VLAN.host4},${VLAN.host4},255.255.255.0,10m`,
       `--dhcp-option=3,${VLAN.gw4}`, '--dhcp-leasefile=/run/v21-dhcp.leases', '--log-dhcp']));
   }
   // The lab's namespace (the controller's side) reaches the VLAN through the peer.
@@ -55,10 +76,11 @@ export async function vlanLab(t: ExecutionContext, name: string, opts: { dhcp?: 
  * Moves the host's node address onto bond0.100 the way an installer leaves it: kernel devices (static) or
  * NetworkManager profiles (dhcp: bond, ports and the VLAN with a DHCP client, as RHEL installers make them;
  * nm with v4: the same profiles, the VLAN's IPv4 static; kernelBond: the kernel's bond, the VLAN NM's profile
- * on it, DHCP or static as `dhcp` says). `v4`/`v6`: static addresses and default routes of
- * each family. Detached (the session's path moves), then returns the lab seen at the node address (v4 if any, else v6).
+ * on it, DHCP or static as `dhcp` says). `v4`/`v6`: static addresses and default routes of each family; `nmBond`:
+ * NM's bond.options (default active-backup, miimon 100, updelay 200, primary eth1). Detached (the session's path
+ * moves), then returns the lab seen at the node address (v4 if any, else v6).
  */
-export async function vlanTheHost(v: VlanLab, opts: { v4?: boolean; v6?: boolean; dhcp?: boolean; nm?: boolean; kernelBond?: boolean }): Promise<VmUplinkLab> {
+export async function vlanTheHost(v: VlanLab, opts: { v4?: boolean; v6?: boolean; dhcp?: boolean; nm?: boolean; kernelBond?: boolean; nmBond?: string }): Promise<VmUplinkLab> {
   const { lab } = v;
   const dev = VLAN.dev;
   const unmanage = 'for d in eth0 eth1 eth2; do nmcli device set "$d" managed no 2>/dev/null || true; done';
@@ -68,14 +90,15 @@ export async function vlanTheHost(v: VlanLab, opts: { v4?: boolean; v6?: boolean
     ...(opts.v4 ? [`ip addr add ${VLAN.host4}/24 dev ${dev}`, `ip route replace default via ${VLAN.gw4} dev ${dev}`] : []),
     ...(opts.v6 ? [`ip -6 addr add ${VLAN.host6}/64 dev ${dev} nodad`, `ip -6 route replace default via ${VLAN.gw6} dev ${dev}`] : [])];
   const ip4 = opts.dhcp ? 'ipv4.method auto ipv4.dhcp-client-id mac' : `ipv4.method manual ipv4.addresses ${VLAN.host4}/24 ipv4.gateway ${VLAN.gw4}`;
-  const nm = ['nmcli device set eth0 managed no',
-    'nmcli connection add type bond con-name bond0 ifname bond0 bond.options mode=active-backup,miimon=100,updelay=200,primary=eth1 ipv4.method disabled ipv6.method ignore',
+  // eth3 (the LACP lab's spare NIC on the lab bridge) would cycle through NM's auto DHCP.
+  const nm = ['nmcli device set eth0 managed no', '{ nmcli device set eth3 managed no 2>/dev/null || true; }',
+    `nmcli connection add type bond con-name bond0 ifname bond0 bond.options ${shellJoin([opts.nmBond ?? 'mode=active-backup,miimon=100,updelay=200,primary=eth1'])} ipv4.method disabled ipv6.method ignore`,
     'nmcli connection add type ethernet con-name bond0-eth1 ifname eth1 master bond0 slave-type bond',
     'nmcli connection add type ethernet con-name bond0-eth2 ifname eth2 master bond0 slave-type bond',
     `nmcli connection add type vlan con-name ${dev} ifname ${dev} dev bond0 id ${VLAN.id} ${ip4} ipv6.method ignore`,
     'nmcli connection up bond0', 'nmcli connection up bond0-eth1', 'nmcli connection up bond0-eth2', `nmcli connection up ${dev}`];
   // kernelBond: the bond made in the kernel (its ports unmanaged, as `kernel`), the VLAN NM's profile on it.
-  const kernelBond = [...kernel.slice(0, 8), nm[4]!, `nmcli connection up ${dev}`];
+  const kernelBond = [...kernel.slice(0, 8), nm.find((c) => c.includes('type vlan'))!, `nmcli connection up ${dev}`];
   const steps = [...(opts.kernelBond ? kernelBond : opts.dhcp || opts.nm ? nm : kernel), 'ip addr flush dev eth0', 'ip link set eth0 down',
     ...(opts.v4 || opts.dhcp ? [`ping -c3 -W2 ${VLAN.gw4} >/dev/null || true`] : [`ping -6 -c3 -W2 ${VLAN.gw6} >/dev/null || true`])].join(' && ');
   await lab.sh(shellJoin(['systemd-run', '--quiet', '--collect', '--unit=v21-vlan', 'sh', '-c', `sleep 1; ${steps}`]));

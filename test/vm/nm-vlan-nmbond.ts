@@ -1,0 +1,190 @@
+// VM tier, issue 20: the nm backend moves a VLAN on a bond NetworkManager holds under its own profiles - the
+// installer's shape (vlan-lab.ts vlanTheHost: bond0 of eth1+eth2, its two port profiles, bond0.100 a vlan profile
+// on it) - as MCO's configure-ovs does: ovs-if-phys0 a `vlan` profile under ovs-port-phys0 (vlan.parent bond0, id
+// 100, the VLAN's MAC), NM's bond and port profiles left active as they are. The bond is active-backup (miimon 100,
+// updelay 200, primary eth1; the far end the second VM on the lab bridge) or LACP (802.3ad, lacp_rate fast,
+// layer3+4; wired to the switch VM of lacp-lab.ts, whose bond0.100 is the VLAN's far end). The drills, shared by
+// both: an injected failure rolled back to the VLAN under NM's own profiles; the move keeping the address (a lease:
+// the peer leases exactly one address, so the same address again means the same client) and SSH on br-ex; a second
+// run and --check changing nothing; a port's cable cut (AB: the active port fails over; LACP: the wire cut at both
+// ends, the aggregate carries on); a power cycle the boot oneshot brings the address back on br-ex from.
+import type { ExecutionContext } from 'ava';
+import { run, sleep } from '../../src/lab/run.js';
+import { labPing } from '../helpers/lab-ping.js';
+import { waitForLease } from './bond-dhcp.js';
+import { assertMovedOntoBrEx, assertSecondRunIdle, esc, failure, recordProbe, type VmUplinkLab } from './bond-lab.js';
+import { assertLacpPartner, wireCutDrill, type LacpLab } from './lacp-lab.js';
+import { lacpVlanLab, VLAN, VLAN_SNAPSHOT, vlanLab, vlanTheHost, type VlanLab } from './vlan-lab.js';
+import { BOND_LINES, failoverDrill, idleAfterReboot, rebootUntil, rollbackDrill, untilOutput } from './vm-drills.js';
+import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { scenarioLog } from './scenario-log.js';
+
+const DEV = VLAN.dev;
+/** Which profile NM holds each of the uplink's devices under, and in what state. */
+const HELD = `for d in bond0 ${DEV} eth1 eth2; do echo "$d $(nmcli -g GENERAL.STATE,GENERAL.CONNECTION device show "$d" | paste -sd ' ')"; done`;
+const HELD_BEFORE = ['bond0 100 (connected) bond0', `${DEV} 100 (connected) ${DEV}`, 'eth1 100 (connected) bond0-eth1', 'eth2 100 (connected) bond0-eth2'].join('\n');
+// Not eth0's: after a power cycle the lab's seed profile holds eth0 again (idleAfterReboot asserts it, then lets it go);
+// nor eth3's (the LACP lab's spare NIC on the lab bridge, managed by NM again after a boot).
+const ACTIVE = 'nmcli -t -f NAME,TYPE,DEVICE connection show --active | grep -v "^lo:\\|:eth[03]$" | LC_ALL=C sort';
+const PROFILES = ['bond0-eth1:802-3-ethernet:eth1', 'bond0-eth2:802-3-ethernet:eth2', 'bond0:bond:bond0', 'br-ex:ovs-bridge:br-ex', 'ovs-if-br-ex:ovs-interface:br-ex',
+  `ovs-if-phys0:vlan:${DEV}`, 'ovs-port-br-ex:ovs-port:br-ex', `ovs-port-phys0:ovs-port:${DEV}`].sort().join('\n');
+const NM_WARNINGS = 'journalctl -u NetworkManager --no-pager -o cat --since -15min | grep -E "(bond0|eth1|eth2|ovs-if-phys0)" | grep -iE "fail|warn|error" | tail -n 12; true';
+const LEASES = '/run/v21-dhcp.leases';
+const LACP_OPTIONS = 'mode=802.3ad,lacp_rate=fast,miimon=100,xmit_hash_policy=layer3+4';
+const lease = new RegExp(`inet ${esc(VLAN.host4)}/24 .*dynamic`);
+/** Lines as a set: NM enslaves a bond's ports in whichever order their activations end (after a boot). */
+const lineSet = (text: string) => text.trim().split('\n').sort();
+
+/**
+ * `l` whose ssh, when it fails (ssh's 255: the node address stopped answering), reads the path from both ends before
+ * throwing: the lab namespace's ping and neighbour entry, the far end's (the peer's) VLAN, neighbours and bond, then
+ * waits up to 180 s for SSH back and reads the host's bond, br-ex and journal - a lost session says why, not just rc=255.
+ */
+function diagnosed(l: VmUplinkLab, v: VlanLab, note: (what: string) => void): VmUplinkLab {
+  const sh = async (cmd: string, timeoutMs?: number): Promise<string> => {
+    try {
+      return await l.sh(cmd, timeoutMs);
+    } catch (e) {
+      if (!/rc=255/.test((e as Error).message)) throw e;
+      const lost = Date.now();
+      const ping = await labPing(l.state, l.ip, ['-c3', '-W2']);
+      const neigh = await run('ip', ['-n', l.state.netns, 'neigh', 'show'], { check: false });
+      const far = await v.peerSh(`ip -br link; ip -br addr; ip neigh show; cat /proc/net/bonding/bond0 2>/dev/null | grep -E "MII Status|Partner Mac|Aggregator ID|Slave Interface"; ping -c3 -W2 ${VLAN.host4}; true`).catch((x: Error) => x.message);
+      let back = '';
+      for (const until = Date.now() + 180_000; !back && Date.now() < until;) {
+        back = await l.sh('cat /proc/net/bonding/bond0; ip -br addr; ip route; ovs-vsctl show; journalctl --no-pager -o short-precise --since -6min | grep -E "NetworkManager|configure-ovs|kernel|ovs-vswitchd|sshd" | tail -n 80', 60_000).catch(() => '');
+        if (!back) await sleep(5000);
+      }
+      const why = `ssh at ${l.ip} lost (${cmd}); back: ${back ? `after ${((Date.now() - lost) / 1000).toFixed(0)} s` : 'no, 180 s'}\n`
+        + `lab ping:\n${ping.stdout}\nlab neigh:\n${neigh.stdout}\nfar end:\n${far}\nhost:\n${back}`;
+      note(why);
+      throw new Error(why);
+    }
+  };
+  return { ...l, sh };
+}
+
+export interface Scenario {
+  l: VmUplinkLab; v: VlanLab; lab: string; dhcp: boolean;
+  /** `l` without the diagnosis of a lost SSH (the power cycle's wait expects it lost). */
+  raw: VmUplinkLab;
+  /** The LACP lab (switch VM) seen at the node address; undefined on the active-backup bond. */
+  lacp?: LacpLab;
+  mac: string; bondBefore: string; note(what: string): void; step(what: string, since: number): void;
+}
+
+/** The two VMs with the node address on bond0.100 over NM's bond0 (`dhcp`: a lease, else static; `lacp`: 802.3ad), the role on the nm backend. */
+export async function nmVlanBondHost(t: ExecutionContext, lab: string, o: { dhcp: boolean; lacp?: boolean }): Promise<Scenario> {
+  t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
+  const { note, step } = scenarioLog(t, lab);
+  const at = Date.now();
+  const labs = o.lacp ? await lacpVlanLab(t, lab, { nmOvs: true, dhcp: o.dhcp }) : { v: await vlanLab(t, lab, { nmOvs: true, dhcp: o.dhcp }) };
+  const { v } = labs;
+  const at0 = await vlanTheHost(v, { ...(o.dhcp ? { dhcp: true } : { v4: true, nm: true }), ...(o.lacp ? { nmBond: LACP_OPTIONS } : {}) });
+  const raw: VmUplinkLab = { ...at0, role: (vars = {}, check = false) => at0.role({ configure_ovs_backend: 'nm', ...vars }, check) };
+  const l = diagnosed(raw, v, note);
+  if (o.dhcp) t.regex(await waitForLease(l, DEV, lease), lease, 'the VLAN holds its lease');
+  step(`VMs up, host on ${DEV} (NM's ${o.lacp ? 'LACP' : 'active-backup'} bond and VLAN profiles, ${o.dhcp ? 'DHCP' : 'static'})`, at);
+  t.is(await untilOutput(l, HELD, HELD_BEFORE), HELD_BEFORE, 'NM holds the bond, its ports and the VLAN under their own profiles');
+  const lacp = 'lacp' in labs ? { ...labs.lacp, l } : undefined;
+  if (lacp) {
+    const bond = await assertLacpPartner(t, lacp, ' before the move');
+    t.regex(bond, /Bonding Mode: IEEE 802\.3ad Dynamic link aggregation\nTransmit Hash Policy: layer3\+4[\s\S]*LACP rate: fast/);
+  }
+  return { l, raw, v, lab, dhcp: o.dhcp, ...(lacp ? { lacp } : {}), mac: (await l.sh(`cat /sys/class/net/${DEV}/address`)).trim(), bondBefore: await l.sh(BOND_LINES), note, step };
+}
+
+/** After a rollback: NM holds everything under its own profiles again, no ovs-* profile left, the bond as before. */
+async function backUnderNm(t: ExecutionContext, c: Scenario): Promise<void> {
+  const { l } = c;
+  c.note(`NM's complaints: ${(await l.sh(NM_WARNINGS)).trim().replaceAll('\n', ' | ') || 'none'}`);
+  t.is(await untilOutput(l, HELD, HELD_BEFORE), HELD_BEFORE, 'NM holds the bond, its ports and the VLAN under their own profiles again');
+  t.notRegex(await l.sh('nmcli -t -f NAME connection show'), /^ovs-/m, 'no ovs-* profile left');
+  t.is((await l.sh(`cat /sys/class/net/${DEV}/address`)).trim(), c.mac);
+  t.deepEqual(lineSet(await l.sh(BOND_LINES)), lineSet(c.bondBefore), 'bond options and ports as before');
+  if (c.lacp) await assertLacpPartner(t, c.lacp, ' after the rollback');
+}
+
+/** An injected failure (a check target nothing answers) rolled back within the window to NM's own profiles. */
+export async function injectedFailure(t: ExecutionContext, c: Scenario): Promise<void> {
+  const { l } = c;
+  await recordProbe(l, `probe-vlan-nm${c.lacp ? 'lacp' : 'bond'}-${c.dhcp ? 'dhcp' : 'static'}-fresh`);
+  const dead = VLAN.gw4.replace(/\.1$/, '.254');
+  const at = Date.now();
+  if (c.dhcp) {
+    const bad = await l.role({ configure_ovs_check_targets: [dead] });
+    c.step('injected failure run', at);
+    t.is(bad.summary.exitCode, 2, failure(bad));
+    t.regex(failure(bad), new RegExp(`rolled back after [\\d.]+ s: connectivity check failed: ${esc(dead)} does not answer through br-ex`));
+    t.regex(await waitForLease(l, DEV, lease), lease, 'the rollback gives the VLAN its lease back');
+    c.step('lease back on the VLAN after the injected failure', at);
+    t.regex(await l.sh('ip route show default'), new RegExp(`default via ${esc(VLAN.gw4)} dev ${esc(DEV)} proto dhcp`));
+  } else {
+    const before = await l.sh(VLAN_SNAPSHOT);
+    await rollbackDrill(t, l, { vars: { configure_ovs_check_targets: [dead] }, target: dead, uplink: DEV, snapshot: VLAN_SNAPSHOT, before, settleMs: 60_000,
+      what: 'the VLAN and NM\'s bond (options, ports, MACs), the address and routes' });
+    c.step('injected failure rolled back', at);
+  }
+  await backUnderNm(t, c);
+}
+
+/** The move: SSH kept, MCO's profiles active beside NM's own bond profiles, what must hold on br-ex returned. */
+export async function moveOntoBrEx(t: ExecutionContext, c: Scenario): Promise<() => Promise<void>> {
+  const { l, mac, dhcp } = c;
+  const at = Date.now();
+  const move = await l.role();
+  c.step('move', at);
+  await assertMovedOntoBrEx(t, l, move, DEV);
+  t.is(await untilOutput(l, ACTIVE, PROFILES), PROFILES, 'ovs-if-phys0 a vlan profile under OVS, NM\'s bond and port profiles still active');
+  t.is((await l.sh('nmcli -g vlan.parent,vlan.id connection show ovs-if-phys0')).trim(), `bond0\n${VLAN.id}`);
+  const onBrEx = async () => {
+    if (dhcp) t.regex(await l.sh('ip -o -4 addr show dev br-ex'), lease, 'the same lease, now on br-ex');
+    else t.regex(await l.sh('ip -o -4 addr show dev br-ex'), new RegExp(`inet ${esc(VLAN.host4)}/24 `), 'the same address, now on br-ex');
+    t.regex(await l.sh('ip route show default'), new RegExp(`^default via ${esc(VLAN.gw4)} dev br-ex proto ${dhcp ? 'dhcp' : 'static'} .*metric 48 *$`, 'm'));
+    t.is((await l.sh(`ip -o addr show dev ${DEV} scope global; ip -o addr show dev bond0 scope global`)).trim(), '', 'the VLAN and the bond hold no address');
+    t.regex(await l.sh(`ip -d -o link show dev ${DEV}`), new RegExp(`${esc(DEV)}@bond0: .*link/ether ${esc(mac)} .*vlan protocol 802\\.1Q id ${VLAN.id} `));
+    t.is((await l.sh('cat /sys/class/net/br-ex/address')).trim(), mac, 'br-ex has the VLAN\'s MAC');
+    t.deepEqual(lineSet(await l.sh(BOND_LINES)), lineSet(c.bondBefore), 'NM\'s bond with its mode, options and ports as before');
+    if (dhcp) t.regex(await c.v.peerSh(`cat ${LEASES}`), new RegExp(`${esc(mac)} ${esc(VLAN.host4)} `), 'the one lease is the VLAN MAC\'s');
+    if (c.lacp) await assertLacpPartner(t, c.lacp, ' on br-ex');
+  };
+  await onBrEx();
+  return onBrEx;
+}
+
+/** The rest after the rollback: move, second run and --check, a port's cable cut. Returns onBrEx (moveOntoBrEx). */
+export async function moveIdleFailover(t: ExecutionContext, c: Scenario): Promise<() => Promise<void>> {
+  const { l, lacp } = c;
+  const what = `${c.dhcp ? 'dhcp' : 'static'}`;
+  const onBrEx = await moveOntoBrEx(t, c);
+  await recordProbe(l, `probe-vlan-nm${lacp ? 'lacp' : 'bond'}-${what}-moved`);
+  const at = Date.now();
+  await assertSecondRunIdle(t, l, VLAN_SNAPSHOT, await l.sh(VLAN_SNAPSHOT));
+  c.step('second run and --check', at);
+  const cut = lacp ? await wireCutDrill(t, lacp, c.lab) : await failoverDrill(t, l, c.lab, 'eth1', 'eth2');
+  c.note(`${lacp ? 'eth1 wire cut under NM\'s own LACP' : 'failover under NM\'s own active-backup'} bond profile, VLAN on it under OVS (${what}): ${cut.lost} of 300 pings lost, longest gap ${cut.gap.toFixed(2)} s`);
+  t.true(cut.lost < 30, `the far end learnt the way over the other port at once (${cut.lost} of 300 lost)`);
+  t.is(await untilOutput(l, ACTIVE, PROFILES), PROFILES, 'every profile still active after the cable came back');
+  if (lacp) await assertLacpPartner(t, lacp, ' after the wire came back');
+  return onBrEx;
+}
+
+/**
+ * A power cycle after the move: NM brings its bond, ports and (old) VLAN profile up at boot; the boot oneshot makes
+ * our profiles again and ovs-if-phys0 takes the VLAN over, the address (the lease) back on br-ex; the runs after it.
+ */
+export async function powerCycle(t: ExecutionContext, c: Scenario, onBrEx: () => Promise<void>): Promise<void> {
+  const { l } = c;
+  const want = c.dhcp ? lease : new RegExp(`inet ${esc(VLAN.host4)}/24 `);
+  const at = Date.now();
+  await rebootUntil(t, c.raw, c.lab, 'ip -o -4 addr show dev br-ex', want);
+  c.step(`power cycle until the ${c.dhcp ? 'lease' : 'address'} is on br-ex`, at);
+  t.is(await untilOutput(l, ACTIVE, PROFILES), PROFILES, 'the same profiles active after the reboot');
+  t.is((await l.sh('ovs-vsctl list-ports br-ex')).trim(), DEV);
+  await onBrEx();
+  const idle = Date.now();
+  await idleAfterReboot(t, l, { uplink: DEV, eth0Ip: c.v.lab.ip, probe: 'ip -o -4 addr show dev br-ex', want });
+  c.step('runs after the reboot (refused beside eth0, then idle)', idle);
+  t.is(await untilOutput(l, ACTIVE, PROFILES), PROFILES, 'the profiles as the boot made them');
+  if (c.lacp) await assertLacpPartner(t, c.lacp, ' after the power cycle and the runs');
+}

@@ -1,0 +1,26 @@
+// VM tier (npm run test:vm), issue 20: the nm backend moves a VLAN on an LACP (802.3ad, lacp_rate fast, layer3+4)
+// bond NetworkManager holds under its own profiles - the installer's / MCO's shape (nm-vlan-nmbond.ts), the host's
+// eth1+eth2 wired to the switch VM (lacp-lab.ts), whose bond0.100 is the VLAN's far end (vlan-lab.ts lacpVlanLab).
+// Static address: an injected failure rolled back within the window to exactly the VLAN under NM's own profile,
+// aggregated with the switch again; the move keeps the address, the default route and SSH; a second run and --check
+// change nothing; the LACP partner live on br-ex; one wire cut at both ends, the other carries the traffic (loss and
+// gap measured); a power cycle: the address back on br-ex, the runs after it change nothing. DHCP: the same without
+// the power cycle (its own VMs; the active-backup file drills a lease through a power cycle).
+import test from 'ava';
+import { injectedFailure, moveIdleFailover, nmVlanBondHost, powerCycle } from './nm-vlan-nmbond.js';
+
+test.serial('nm backend, static address on a VLAN on NM\'s own LACP bond on a VM: rollback exactly, move, idempotent, --check, wire cut, power cycle', async (t) => {
+  const started = Date.now();
+  const c = await nmVlanBondHost(t, 'vkvls', { dhcp: false, lacp: true });
+  await injectedFailure(t, c);
+  await powerCycle(t, c, await moveIdleFailover(t, c));
+  c.note(`whole scenario: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+});
+
+test.serial('nm backend, DHCP on a VLAN on NM\'s own LACP bond on a VM: rollback to NM\'s profiles, the move keeps the lease, idempotent, --check, wire cut', async (t) => {
+  const started = Date.now();
+  const c = await nmVlanBondHost(t, 'vkvld', { dhcp: true, lacp: true });
+  await injectedFailure(t, c);
+  await moveIdleFailover(t, c);
+  c.note(`whole scenario: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+});
