@@ -145,3 +145,22 @@ test('recorded host, NM\'s active-backup bond without an IPv6 link-local (its pr
   bond.addrs = bond.addrs.filter((a) => a.scope !== 'link');
   t.throws(() => planUplink(s, args({ uplink: undefined })), { message: /the uplink bond0\.100 is a VLAN on the active-backup bond bond0, which NetworkManager holds under its own profile without an IPv6 link-local .* Give bond0's profile ipv6\.method link-local \(or ignore\) first$/ });
 });
+
+// Recorded on the VM host of test/vm/nm-vlan-nmlacp-uplink.test.ts: bond0.100 with a static address on NM's LACP
+// bond0 (802.3ad, lacp_rate fast, layer3+4; NM enslaved eth2 first, so the bond and the VLAN have eth2's MAC),
+// aggregated with the switch VM, before the move.
+test('recorded host with a static address on a VLAN on NM\'s own LACP bond: the vlan profile only, the bond\'s options recorded, no link-local needed', (t) => {
+  const s = parseGatewayProbe(caseText('probe-vlan-nmlacp-static-fresh.txt'));
+  const bondConn = s.nm.devices.find((d) => d.device === 'bond0')!.conUuid;
+  const m = move(s, { uplink: undefined });
+  t.regex(m.summary, /^move bond0\.100 into br-ex/);
+  t.like(parsePrev(m.txn.prev!), { iface: 'bond0.100', method: 'static', addrs: ['172.31.221.11/24'], routes: ['default via 172.31.221.1 metric 400'],
+    device: { kind: 'vlan', id: 100, parent: 'bond0', parentNmConn: bondConn,
+      parentBond: { options: 'mode 802.3ad miimon 100 xmit_hash_policy layer3+4 lacp_rate fast'.split(' '), members: ['eth1', 'eth2'] } } });
+  t.regex(m.txn.nm!, /type vlan con-name ovs-if-phys0 .*vlan\.parent bond0 vlan\.id 100 .*cloned-mac-address 52:54:02:a1:ae:0b /);
+  t.notRegex(m.txn.nm!, /ovs-parent|ovs-slave|type bond|ip link delete/, 'NM\'s LACP bond and its ports stay as they are');
+  // The link-local refusal is active-backup's (the failover's NA); an aggregate's switch holds the MAC.
+  const bond = s.links.find((l) => l.name === 'bond0')!;
+  bond.addrs = bond.addrs.filter((a) => a.scope !== 'link');
+  t.notThrows(() => planUplink(s, args({ uplink: undefined })));
+});
