@@ -50,11 +50,13 @@ export async function assertLacpPartner(t: ExecutionContext, { l, swMac }: LacpL
 /**
  * One wire cut at both ends (a cable pulled: both ports lose carrier) while the lab pings the host every 50 ms:
  * the aggregate carries on over the other (cutting the host's end alone leaves the switch sending on it until
- * LACP's timeout, ~3 s). The wire is put back and eth1 seen back in the aggregate.
+ * LACP's timeout, ~3 s). The wire is put back and eth1 seen back in the aggregate. `l.ip` may be an IPv6
+ * address (the host reached at its SLAAC/DHCPv6 address: atAddress): pinged with -6, read back with ip -6.
  */
 export async function wireCutDrill(t: ExecutionContext, { l, sw }: LacpLab, lab: string): Promise<{ lost: number; gap: number }> {
   const count = 300;
-  const pinging = labPing(l.state, l.ip, ['-i', '0.05', '-c', String(count), '-W', '1'], 120_000);
+  const family = l.ip.includes(':') ? '-6' : '-4';
+  const pinging = labPing(l.state, l.ip, [...(family === '-6' ? ['-6'] : []), '-i', '0.05', '-c', String(count), '-W', '1'], 120_000);
   await sleep(3000);
   await Promise.all([labSetLink(l.host.name, 'eth1', 'down', { name: lab }), labSetLink(sw.name, 'eth1', 'down', { name: lab })]);
   const ping = await pinging;
@@ -64,7 +66,7 @@ export async function wireCutDrill(t: ExecutionContext, { l, sw }: LacpLab, lab:
   t.true(gap < 10, `gap ${gap} s`);
   t.true(received > count / 2, `the host kept answering over eth2 (${received} of ${count})`);
   t.regex(await l.sh('cat /proc/net/bonding/bond0'), /Slave Interface: eth1\nMII Status: down/);
-  t.regex(await l.sh('ip -o -4 addr show dev br-ex'), new RegExp(`inet ${esc(l.ip)}/24`), 'SSH on the same address after the cut');
+  t.regex(await l.sh(`ip -o ${family} addr show dev br-ex`), new RegExp(`inet6? ${esc(l.ip)}/\\d+ `), 'SSH on the same address after the cut');
   await Promise.all([labSetLink(l.host.name, 'eth1', 'up', { name: lab }), labSetLink(sw.name, 'eth1', 'up', { name: lab })]);
   let up = '';
   for (let i = 0; i < 20 && !/Slave Interface: eth1\nMII Status: up/.test(up); i++) {
