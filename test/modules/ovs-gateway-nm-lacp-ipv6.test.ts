@@ -1,6 +1,6 @@
 // The nm backend with an LACP bond whose IPv6 comes from RAs, against the probes recorded on VM hosts whose NM
 // 1.42 has its OVS plugin (test/vm/nm-bond-lacp-ipv6-auto-uplink.test.ts, HW_RECORD_DIR;
-// cases/probe-nm-lacp-*-fresh.txt): bond0 (eth1+eth2, 802.3ad, lacp_rate fast, xmit_hash_policy layer3+4,
+// cases/probe-nm-lacp-*.txt): bond0 (eth1+eth2, 802.3ad, lacp_rate fast, xmit_hash_policy layer3+4,
 // aggregated with the switch VM) made by NM profiles, IPv4 static, NM's own SLAAC (stable-privacy) or NM's
 // DHCPv6 lease (RAs saying managed), and the RA's default route. Moved as the active-backup bond is: the bond
 // again under ovs-port-phys0 with the live bond's LACP options, ovs-if-br-ex making the same SLAAC address from
@@ -56,4 +56,11 @@ test('recorded NM-made LACP bond with a DHCPv6 lease: moved with its LACP option
   t.notRegex(ifBr, /ipv6\.token|ipv6\.addresses/, 'no SLAAC address to keep, the lease is not static');
   t.like(parseEnvText(m.txn.env!), { METHOD6: 'auto', TOKENS6: '', DUID6: '00:04:10:51:9b:fa:2e:f9:90:75:27:dd:19:48:b5:6e:9e:7f', IAID6: String(0x5b38bd1e) });
   t.is(parsePrev(m.txn.prev!)!.nmConn, 'b64d467c-f4e8-4420-a327-70bb4e3393b8');
+});
+
+test('recorded after the move (the same SLAAC address on br-ex, our seven profiles on the LACP bond): nothing to do', (t) => {
+  const s = probe('slaac-moved');
+  t.like(s.links.find((l) => l.name === 'br-ex')!.addrs.find((a) => a.local === 'fd26:63::d81a:d63b:dedc:5816'), { prefixlen: 64, dynamic: true }, 'the bond\'s SLAAC address on br-ex');
+  t.like(s.links.find((l) => l.name === 'bond0')!.info, { mode: '802.3ad' });
+  t.deepEqual(planUplink(s, NM).filter(isTxnChange).map((c) => c.summary), [], 'converged');
 });
