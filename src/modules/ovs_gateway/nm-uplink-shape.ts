@@ -36,7 +36,7 @@ export function nmShapeRefusal(u: UplinkConfig): string | undefined {
     if (u.method === 'dhcp' && !d.parentNmConn) return `is a VLAN on the kernel-made bond ${d.parent} with a DHCP address; the nm backend moves a lease on a VLAN on a bond NetworkManager holds under its own profile only so far`;
   }
   // A bond: a DHCP lease and SLAAC/DHCPv6 from RAs on it are moved (test/vm/nm-bond-dhcp-uplink.test.ts,
-  // nm-bond-ipv6-auto-uplink.test.ts): ovs-if-br-ex's IP waits for the bond's carrier, so the ports'
+  // nm-bond-ipv6-auto-uplink.test.ts; on LACP nm-bond-lacp-ipv6-auto-uplink.test.ts): ovs-if-br-ex's IP waits for the bond's carrier, so the ports'
   // activations start before its own (nm-device-profiles.ts); its IPv6 is refused or not as a NIC's (below).
   return ipv6Refusal(u);
 }
