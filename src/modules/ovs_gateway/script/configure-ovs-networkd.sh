@@ -36,9 +36,13 @@ networkd_conf() { # the bridge's env is loaded
       [ -z "$IAID6" ] || echo "IAID=$IAID6"
     fi
   } >"$f.tmp"
+  # A new or changed file: `networkctl reload` alone configures the bridge with it. A `reconfigure` right after it
+  # (networkd already running: a networkd-held uplink) dropped the lease just taken and, racing, the address.
+  if cmp -s "$f.tmp" "$f"; then same=1; else same=''; fi
   mv "$f.tmp" "$f"
-  if systemctl is-active -q systemd-networkd; then networkctl reload; networkctl reconfigure "$BRIDGE" 2>/dev/null || true
-  else systemctl start systemd-networkd; fi
+  if ! systemctl is-active -q systemd-networkd; then systemctl start systemd-networkd
+  elif [ -n "$same" ]; then networkctl reload; networkctl reconfigure "$BRIDGE" 2>/dev/null || true
+  else networkctl reload; fi
 }
 
 # The bridge's static addresses; IPv4 with its broadcast (brd +, none for a /31 or /32), as NetworkManager gave
