@@ -41,7 +41,7 @@ networkd_conf() { # the bridge's env is loaded
   if cmp -s "$f.tmp" "$f"; then same=1; else same=''; fi
   mv "$f.tmp" "$f"
   if ! systemctl is-active -q systemd-networkd; then systemctl start systemd-networkd
-  elif [ -n "$same" ]; then networkctl reload; networkctl reconfigure "$BRIDGE" 2>/dev/null || true
+  elif [ -n "$same" ]; then networkctl reload; networkctl reconfigure -- "$BRIDGE" 2>/dev/null || true
   else networkctl reload; fi
 }
 
@@ -79,11 +79,11 @@ has_v6() { # bridge
 NWD_RETRY=0
 networkd_unstick() { # bridge
   # networkctl waits on the daemon (25 s a call): one that hangs must not stretch the wait (timeout 5).
-  timeout 5 networkctl list --no-legend --no-pager "$1" 2>/dev/null | grep -qw failed || return 0
+  timeout 5 networkctl list --no-legend --no-pager -- "$1" 2>/dev/null | grep -qw failed || return 0
   [ $NWD_RETRY -lt 3 ] || return 0
   NWD_RETRY=$((NWD_RETRY+1))
   echo "systemd-networkd failed $1 ($(journalctl -u systemd-networkd -n 3 --no-pager -o cat 2>/dev/null | grep -F "$1:" | tail -n 1)): reconfiguring it"
-  timeout 5 networkctl reconfigure "$1" || true
+  timeout 5 networkctl reconfigure -- "$1" || true
 }
 wait_v6() { # bridge
   # 60 s by the clock, not 60 rounds of 0.5 s: with networkd hung (seen on a VM: 100% CPU, killed by its
@@ -106,10 +106,10 @@ wait_v6() { # bridge
 # in charge now ours is gone) is reconfigured: a fresh DHCP exchange at once. The lease is waited for (30 s).
 dhcp_again() { # dev
   systemctl is-active -q systemd-networkd || return 0
-  setup=$(timeout 5 networkctl list --no-legend --no-pager "$1" 2>/dev/null | awk '{print $NF}')
+  setup=$(timeout 5 networkctl list --no-legend --no-pager -- "$1" 2>/dev/null | awk '{print $NF}')
   case "$setup" in ''|unmanaged) return 0 ;; esac
   echo "networkd manages $1 ($setup): reconfiguring it for its lease"
-  timeout 5 networkctl reconfigure "$1" || { echo "networkctl reconfigure $1 failed"; return 0; }
+  timeout 5 networkctl reconfigure -- "$1" || { echo "networkctl reconfigure $1 failed"; return 0; }
   i=0; until has_v4 "$1" || [ $i -ge 60 ]; do i=$((i+1)); sleep 0.5; done
   has_v4 "$1" || echo "no lease on $1 in 30 s"
 }
