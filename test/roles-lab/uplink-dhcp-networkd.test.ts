@@ -3,7 +3,8 @@
 // serves DHCP. The move keeps the lease on br-ex; the reverse move (restore_prev, as a removal runs it) used to give
 // eth0 back bare - networkd's client still thought itself bound and only rebinds at T2 (minutes), nothing else
 // asked - and the lease was lost. Now the reverse move has networkd take it up again: the same address, dynamic,
-// with its default route, back on eth0 within seconds, and NM still leaving eth0 alone.
+// with its default route, back on eth0 within seconds, and NM still leaving eth0 alone. While moved, eth0 (br-ex's
+// port) is configured from hostwire's own .network, not the host's: no DHCP client of its own there.
 import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,15 @@ test('a networkd-held DHCP uplink gets its lease back on eth0 from the reverse m
   at = Date.now();
   await moveKeepsLease(t, lease);
   step('move', at);
+  // br-ex's port is no longer configured from the host's .network: hostwire's file leaves it no address and no
+  // DHCP client of networkd's (that client renewed, then solicited on a port that hears nothing).
+  const port = '/run/systemd/network/00-hostwire-port-eth0.network';
+  t.regex(await onHost(client, 'networkctl status --no-pager -n 0 eth0'), new RegExp(`Network File: ${port}\n`));
+  await sleep(5000);
+  const since = await onHost(client, `journalctl -u systemd-networkd -o cat --no-pager | grep -F eth0: | sed -n '\\|Reconfiguring with ${port}|,$p'`);
+  t.regex(since, /Reconfiguring with/);
+  t.notRegex(since, /acquired|DHCPv4 address|DHCPDISCOVER|Configuring with \/etc/, `no DHCP on the port after the move:\n${since}`);
+  t.regex(await onHost(lease.server, 'cat /run/hw-dhcp.leases'), new RegExp(`${lease.mac} ${client.ip.replaceAll('.', '\\.')} `), 'the server still holds the lease (br-ex\'s)');
 
   at = Date.now();
   const out = await onHost(client, 'systemd-run --quiet --wait --collect --unit=hw-restore sh -c "/usr/local/libexec/hostwire/configure-ovs restore br-ex >/run/hw-restore.log 2>&1"; cat /run/hw-restore.log');
@@ -45,4 +55,6 @@ test('a networkd-held DHCP uplink gets its lease back on eth0 from the reverse m
   t.is((await onHost(client, 'ip link show br-ex 2>&1; true')).includes('does not exist'), true, 'br-ex gone');
   t.regex(await onHost(client, 'nmcli -t -f DEVICE,STATE device'), /^eth0:unmanaged$/m, 'NM still leaves eth0 alone (no second DHCP client)');
   t.regex(await onHost(client, 'networkctl list --no-legend --no-pager eth0'), /eth0 .* configur(ed|ing)$/m);
+  t.regex(await onHost(client, 'networkctl status --no-pager -n 0 eth0'), /Network File: \/etc\/systemd\/network\/20-lab-eth0\.network\n/, 'the host\'s own .network again');
+  t.is((await onHost(client, 'ls /run/systemd/network')).trim(), '', 'hostwire\'s .network files for br-ex and its port gone');
 });

@@ -133,6 +133,7 @@ apply_bridge() {
     -- set interface "$BRIDGE" mtu_request="$MTU" \
     -- --may-exist add-port "$BRIDGE" "$UPLINK" -- set interface "$UPLINK" mtu_request="$MTU" || return 1
   ovs_port_ok "$UPLINK" "$MTU" || return 1
+  networkd_port "$UPLINK"
   if nm_running; then nmcli device set "$BRIDGE" managed no 2>/dev/null || true; fi
   # SLAAC/DHCPv6 on the bridge is networkd's alone: the kernel's own autoconfiguration would add a second
   # (EUI-64) address before networkd takes the link.
@@ -242,10 +243,7 @@ restore_prev() {
   fi
   vsctl --if-exists del-br "$b"
   ensure_device "$IFACE" "$MAC" || echo "cannot make $IFACE again: $FAILED"
-  if [ -e "/run/systemd/network/10-hostwire-$b.network" ]; then
-    rm -f "/run/systemd/network/10-hostwire-$b.network"
-    systemctl is-active -q systemd-networkd && networkctl reload
-  fi
+  networkd_forget "$b" "$IFACE"
   ip link set dev "$IFACE" address "$MAC" mtu "$MTU" up
   # A lease or SLAAC/DHCPv6 that NetworkManager held comes back by re-activating its profile.
   if [ "$METHOD" = dhcp ] || { [ -n "$METHOD6" ] && [ -n "$NMCONN" ]; }; then

@@ -113,3 +113,33 @@ dhcp_again() { # dev
   i=0; until has_v4 "$1" || [ $i -ge 60 ]; do i=$((i+1)); sleep 0.5; done
   has_v4 "$1" || echo "no lease on $1 in 30 s"
 }
+
+# An uplink networkd configures from the host's own .network would stay networkd's as the bridge's port: its
+# DHCP client bound on a port that hears nothing (OVS takes what it receives), renewing and then soliciting for
+# a lease the bridge holds; a static .network's addresses put back on the port by the next `networkctl reload`.
+# hostwire's own file for the port, sorted first (00-), gives it no address and no client; restore removes it.
+networkd_port() { # port
+  f="/run/systemd/network/00-hostwire-port-$1.network" setup=hostwire
+  systemctl is-active -q systemd-networkd || return 0
+  if [ ! -e "$f" ]; then
+    setup=$(timeout 5 networkctl list --no-legend --no-pager -- "$1" 2>/dev/null | awk '{print $NF}')
+    case "$setup" in ''|unmanaged) return 0 ;; esac
+  fi
+  mkdir -p /run/systemd/network
+  printf '[Match]\nName=%s\n\n[Network]\nDHCP=no\nIPv6AcceptRA=no\nLinkLocalAddressing=no\n' "$1" >"$f.tmp"
+  if cmp -s "$f.tmp" "$f"; then rm -f "$f.tmp"; return 0; fi
+  mv "$f.tmp" "$f"
+  echo "networkd managed $1 ($setup): it is left no address and no DHCP client of its own as the port ($f)"
+  timeout 10 networkctl reload || true
+  used=$(timeout 5 networkctl status --no-pager -n 0 -- "$1" 2>/dev/null | sed -n 's/^ *Network File: //p')
+  [ "$used" = "$f" ] || echo "warning: networkd configures $1 from ${used:-nothing}, not $f (a file sorted before it?)"
+}
+
+# The reverse move: hostwire's files for the bridge and its port go, networkd has the host's own back.
+networkd_forget() { # bridge port
+  gone=''
+  for f in "/run/systemd/network/10-hostwire-$1.network" "/run/systemd/network/00-hostwire-port-$2.network"; do
+    [ -e "$f" ] && rm -f "$f" && gone=1
+  done
+  [ -z "$gone" ] || ! systemctl is-active -q systemd-networkd || timeout 10 networkctl reload || true
+}
