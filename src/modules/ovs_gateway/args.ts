@@ -34,6 +34,8 @@ export const ovsGatewayArgs = z
     check_targets: z.array(ipAny).min(1).optional(),
     /** Seconds the host waits for hostwire's confirmation before it rolls back. */
     confirm_timeout: z.number().int().min(5).max(3600).default(60),
+    /** Seconds the host gives the move itself (apply and checks) before the window: past them it rolls back on its own. */
+    apply_timeout: z.number().int().min(10).max(3600).default(600),
     /** false withholds the confirmation (a rollback drill). */
     confirm: z.boolean().default(true),
     /** Drop the kernel's own ingress on the uplink (needed by the netdev datapath); auto = when netdev. */

@@ -14,6 +14,8 @@ import { BOOT_UNIT, RUN_DIR, SCRIPT_PATH, STAGE_DIR, unitName } from './script/i
 
 export interface CommitOptions {
   timeoutSec: number;
+  /** The host's limit on applying and checking (apply_timeout), before the window; 600 s when unset. */
+  applySec?: number;
   confirm: boolean;
   /** Poll period (ms). */
   pollMs?: number;
@@ -72,8 +74,15 @@ export async function prepareStage(installs: string[], ctx: ModuleContext): Prom
   if (r.code !== 0) throw new HostwireError('command-failed', `cannot prepare ${STAGE_DIR}: ${(r.stderr || r.stdout).trim()}`);
 }
 
-/** Stage the transaction's files (prepareStage ran first) and start it; returns its id. */
-export async function startTransaction(changes: TxnChange[], ctx: ModuleContext, timeoutSec: number): Promise<string> {
+/** How long systemd gives the rollback of a transaction it stopped (on a loaded emulated VM it took over 90 s). */
+const ROLLBACK_LIMIT_SEC = 600;
+
+/**
+ * Stage the transaction's files (prepareStage ran first) and start it; returns its id. The unit runs
+ * applySec + timeoutSec at most (RuntimeMaxSec): a step that hangs (every wait in the script is bounded, but not
+ * their sum, nor a command that blocks) is stopped with the rest of the unit, and its trap rolls back.
+ */
+export async function startTransaction(changes: TxnChange[], ctx: ModuleContext, timeoutSec: number, applySec = 600): Promise<string> {
   const id = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
   const t = ctx.transport;
   for (const c of changes) {
@@ -83,7 +92,9 @@ export async function startTransaction(changes: TxnChange[], ctx: ModuleContext,
     if (nm) await t.writeFile(`${STAGE_DIR}/${bridge}.nm`, nm, { mode: '0700', become: ctx.become });
   }
   const actions = changes.map((c) => `${c.txn.verb}:${c.txn.bridge}`);
+  const limit = applySec + timeoutSec;
   const cmd = shellJoin(['systemd-run', '--quiet', '--collect', `--unit=${unitName(id)}`, '--description=hostwire configure_ovs commit-confirmed move',
+    `--property=RuntimeMaxSec=${limit}`, `--property=TimeoutStopSec=${ROLLBACK_LIMIT_SEC}`, `--setenv=TXN_LIMIT=${limit}`,
     SCRIPT_PATH, 'txn', id, String(timeoutSec), ...actions]);
   const r = await t.exec(cmd, { become: ctx.become, timeoutMs: 20_000 });
   if (r.code !== 0) throw new HostwireError('command-failed', `cannot start the transient unit ${unitName(id)}: ${(r.stderr || r.stdout).trim()}`);
@@ -100,8 +111,6 @@ export function pollTimeoutMs(ansibleTimeout: unknown): number {
   return Number.isFinite(seconds) && seconds > 0 ? Math.min(20_000, Math.max(3000, (seconds * 1000) / 4)) : 3000;
 }
 
-/** How much longer than its window a host that still answers may take (applying before it, rolling back after). */
-const APPLY_LIMIT_MS = 10 * 60_000;
 
 /** The host's connect timeout (ansible_timeout, as the SSH transport uses it; 10 s when unset), at most 60 s. */
 export function connectTimeoutMs(ansibleTimeout: unknown): number {
@@ -117,7 +126,8 @@ export async function awaitTransaction(id: string, ctx: ModuleContext, o: Commit
   // runs (an emulated VM under load took minutes to apply, and to roll back), the deadline moves with it, up
   // to APPLY_LIMIT_MS more; only a host that stops answering runs into it.
   const windowMs = (o.timeoutSec + 90) * 1000;
-  const hardStop = Date.now() + windowMs + APPLY_LIMIT_MS;
+  // A host that still answers may take its apply limit before the window and the rollback's after it.
+  const hardStop = Date.now() + windowMs + ((o.applySec ?? 600) + ROLLBACK_LIMIT_SEC) * 1000;
   let deadline = Date.now() + windowMs;
   let lastError = '';
   let lastSeen = '';
@@ -147,10 +157,11 @@ export async function awaitTransaction(id: string, ctx: ModuleContext, o: Commit
         return res;
       }
       // A host that answers with its transaction still running (applying, waiting, or rolling back after the
-      // window - which took over 90 s on a loaded emulated VM) is followed up to the hard stop.
-      const live = out.startsWith('@@waiting') || out.startsWith('@@confirmed') || (out.startsWith('@@pending') && /^(active|activating)$/m.test(out));
+      // window - which took over 90 s on a loaded emulated VM; "deactivating": systemd stopped it at its limit and
+      // its trap rolls back) is followed up to the hard stop.
+      const live = out.startsWith('@@waiting') || out.startsWith('@@confirmed') || (out.startsWith('@@pending') && /^(active|activating|deactivating)$/m.test(out));
       if (live) deadline = Math.min(hardStop, Math.max(deadline, Date.now() + windowMs));
-      if (out.startsWith('@@pending') && !/^(active|activating)$/m.test(out)) {
+      if (out.startsWith('@@pending') && !/^(active|activating|deactivating)$/m.test(out)) {
         const j = await t.exec(`journalctl -u ${unitName(id)} --no-pager -o cat | tail -n 40`, { become: ctx.become });
         throw new HostwireError('command-failed', `the transaction ${unitName(id)} ended without a result:\n${j.stdout}`);
       }

@@ -24,6 +24,7 @@ export const ovsGatewayDoc: ModuleDoc = {
     gateway: 'Use this IPv4 default gateway on the bridge instead of the uplink\'s (static uplinks).',
     check_targets: 'Addresses that must answer through the bridge after the move (default: the IPv4 default gateway, else the IPv6 one). They check a move; changing them alone moves nothing.',
     confirm_timeout: 'Seconds the host waits for the confirmation before it rolls back.',
+    apply_timeout: 'Seconds the host gives the move itself (applying and checking, before the confirmation window opens); a step that hangs past them is stopped and the host rolls back on its own.',
     confirm: 'false withholds the confirmation (a rollback drill).',
     drop_kernel_ingress: 'Drop the kernel\'s own ingress on the uplink (needed by netdev); auto: when netdev.',
     nm_unmanaged: 'no_uplink: tell NetworkManager to leave br-ex alone, when it runs.',

@@ -40,14 +40,14 @@ async function applyGateway(changes: Change[], a: OvsGatewayArgs, ctx: ModuleCon
   if (txn.length) await prepareStage(plain.flatMap((c) => (c.write ? [c.write.path] : [])), ctx);
   await applyChanges(plain, ctx);
   if (txn.length === 0) return;
-  const id = await startTransaction(txn, ctx, a.confirm_timeout);
+  const id = await startTransaction(txn, ctx, a.confirm_timeout, a.apply_timeout);
   // Known to the CLI while pending: a second Ctrl-C quits at once but says what the host will do.
   const unregister = notePending({
     host: ctx.host, what: `the uplink move ${unitName(id)}`, action: 'rolls itself back',
     at: new Date(Date.now() + a.confirm_timeout * 1000),
     check: [`systemctl status ${unitName(id)}`, `cat ${RUN_DIR}/result-${id}`, `journalctl -u ${unitName(id)}`],
   });
-  const r = await awaitTransaction(id, ctx, { timeoutSec: a.confirm_timeout, confirm: a.confirm }).finally(unregister);
+  const r = await awaitTransaction(id, ctx, { timeoutSec: a.confirm_timeout, applySec: a.apply_timeout, confirm: a.confirm }).finally(unregister);
   if (r.status !== 'ok') {
     throw new HostwireError('command-failed',
       `${unitName(id)} rolled back after ${r.seconds} s: ${r.reason}\n${r.diagnostics ?? ''}`.trimEnd(), { host: ctx.host });

@@ -20,6 +20,16 @@ diagnose() {
   journalctl -u "hostwire-configure-ovs-$ID" -u systemd-networkd --no-pager -o short-precise >"$DIAG/journal.txt" 2>&1
 }
 
+# systemd stops the unit at its RuntimeMaxSec (TXN_LIMIT: apply_timeout + confirm_timeout): a step that hung is
+# killed with the rest of the unit and the trap rolls back, saying so.
+stopped() {
+  case "$TXN_LIMIT" in ''|*[!0-9]*) TXN_LIMIT=0 ;; esac
+  el=$(awk -v a="$T0" -v b="$(now)" 'BEGIN { printf "%d", b - a }')
+  if [ "$TXN_LIMIT" -gt 0 ] && [ "$el" -ge $((TXN_LIMIT - 5)) ]; then
+    echo "stopped by its limit: the move ran $el s, past apply_timeout + confirm_timeout ($TXN_LIMIT s)"
+  else echo "interrupted (SIGTERM/SIGINT)"; fi
+}
+
 rollback() {
   trap '' TERM INT HUP
   echo "rolling back: $1"
@@ -49,7 +59,7 @@ txn() {
   ID=$1; TIMEOUT=$2; shift 2; ACTIONS="$*"; T0=$(now); DIAG="$LIB/diag-$ID"; SNAP="$LIB/snap-$ID"; FAILED=
   mkdir -p "$RUN" "$LIB" "$ETC" || exit 1
   rm -f "$RUN/result-$ID" "$RUN/waiting-$ID"
-  trap 'rollback "interrupted (SIGTERM/SIGINT)"' TERM INT HUP
+  trap 'rollback "$(stopped)"' TERM INT HUP
   # The SSH client's address (hostwire's session) and the device that reaches it before the move.
   SSH_ADDR=$(cat "$STAGE/ssh-client" 2>/dev/null); case "$SSH_ADDR" in *[!0-9a-fA-F:.]*) SSH_ADDR= ;; esac
   SSH_DEV=; [ -z "$SSH_ADDR" ] || SSH_DEV=$(dev_of "$SSH_ADDR")

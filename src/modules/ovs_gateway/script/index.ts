@@ -32,7 +32,10 @@ ${part('state')}
 ${part('check')}
 ${part('txn')}`;
 
-/** Re-applies the saved desired state at boot, once OVS is up. */
+/**
+ * Re-applies the saved desired state at boot, once OVS is up. Bounded (a oneshot has no start timeout of its
+ * own): an apply that hangs is killed after 10 min instead of holding network-online.target for good.
+ */
 export const BOOT_UNIT_TEXT = `[Unit]
 Description=hostwire configure_ovs: re-apply the OVS gateway bridges (br-ex)
 Wants=openvswitch-switch.service openvswitch.service
@@ -43,6 +46,7 @@ ConditionDirectoryNotEmpty=${ETC_DIR}
 [Service]
 Type=oneshot
 RemainAfterExit=yes
+TimeoutStartSec=10min
 ExecStart=${SCRIPT_PATH} boot
 
 [Install]
