@@ -70,3 +70,13 @@ test('an 802.1ad VLAN on a NIC, moved by the nm backend: converged, nothing to d
   t.deepEqual(planUplink(s, args()).filter(isTxnChange), []);
   t.like(parsePrev(s.files['/var/lib/hostwire/configure-ovs/br-ex.prev']!)?.device, { kind: 'vlan', id: 100, protocol: '802.1ad', parent: 'eth1' });
 });
+
+test('an 802.1ad VLAN with an nmcli older than 1.42 (no vlan.protocol): refused before any change, naming the version', (t) => {
+  const text = readFileSync(new URL('../../../src/modules/ovs_gateway/cases/probe-vlan-nic-nm-qinq-fresh.txt', import.meta.url), 'utf8');
+  const at = (version: string) => parseGatewayProbe(text.replace(/^running$/m, `running\n@@version ${version}`));
+  t.is(at('1.40.16').nm.version, '1.40.16');
+  t.throws(() => planUplink(at('1.40.16'), args()), { message: /the uplink eth1\.100 is an 802\.1ad \(QinQ\) VLAN on eth1; NetworkManager 1\.40\.16 has no vlan\.protocol \(1\.42 and later\).* - use backend: ovs/ });
+  t.is(planUplink(at('1.42.4'), args()).filter(isTxnChange).length, 1, 'the lab\'s 1.42.4 moves it');
+  t.is(planUplink(probe('probe-vlan-nic-nm-qinq-fresh'), args()).filter(isTxnChange).length, 1, 'a recording without the version: as before');
+  t.is(planUplink(at('1.30.0'), args({ backend: 'ovs' })).filter(isTxnChange).length, 1, 'the ovs backend is not held back by NM\'s version');
+});

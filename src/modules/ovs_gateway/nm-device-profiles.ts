@@ -59,7 +59,7 @@ export function nmDeviceProfiles(e: BridgeEnv, ifPhys: string, portPhys: string,
     'connection.slave-type', 'ovs-port', 'connection.autoconnect-priority', '100'];
   const wired = ['802-3-ethernet.mtu', String(e.mtu), '802-3-ethernet.cloned-mac-address', e.mac];
   if (d.kind === 'vlan') {
-    // 802.1ad: NM's vlan.protocol (NM >= 1.42; an older nmcli refuses the key and the move rolls back). 802.1Q
+    // 802.1ad: NM's vlan.protocol (NM >= 1.42; an older nmcli is refused before the move, nm-uplink-shape.ts). 802.1Q
     // is NM's default, left unset as before (MCO's profile has none).
     const qinq = /^802\.1ad$/i.test(d.protocol);
     if (!qinq && !/^802\.1q$/i.test(d.protocol)) throw new HostwireError('bad-input', `ovs_gateway: VLAN ${e.uplink} is ${d.protocol}; the nm backend moves 802.1Q and 802.1ad VLANs only - use backend: ovs (configure_ovs_backend: ovs)`);

@@ -72,8 +72,24 @@ export function nmParentBondRefusal(s: GatewayState, u: UplinkConfig): string | 
   return undefined;
 }
 
+/** True when `version` (NM's, "1.40.16") is older than `want` ([1, 42]). */
+export function nmOlderThan(version: string, want: [number, number]): boolean {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major < want[0] || (major === want[0] && minor < want[1]);
+}
+
+/**
+ * An 802.1ad VLAN needs vlan.protocol, which nmcli has from 1.42 on: an older one refuses the key only once the
+ * move runs (and it rolls back). Refused up front when the probe read an older nmcli.
+ */
+function nmVersionRefusal(s: GatewayState, u: UplinkConfig): string | undefined {
+  const d = u.device;
+  if (d?.kind !== 'vlan' || !/^802\.1ad$/i.test(d.protocol) || !s.nm.version || !nmOlderThan(s.nm.version, [1, 42])) return undefined;
+  return `is an 802.1ad (QinQ) VLAN on ${d.parent}; NetworkManager ${s.nm.version} has no vlan.protocol (1.42 and later), so its profile cannot say 802.1ad`;
+}
+
 /** Refuses, before any change, an uplink the nm backend does not move yet (`s`: the live state, before the move). */
 export function assertNmUplinkShape(u: UplinkConfig, s?: GatewayState): void {
-  const why = nmShapeRefusal(u) ?? (s ? nmParentBondRefusal(s, u) : undefined);
+  const why = nmShapeRefusal(u) ?? (s ? nmVersionRefusal(s, u) ?? nmParentBondRefusal(s, u) : undefined);
   if (why) throw new HostwireError('bad-input', `ovs_gateway: the uplink ${u.iface}${why.startsWith("'s") ? '' : ' '}${why} - ${USE_OVS}`);
 }

@@ -46,7 +46,8 @@ export interface GatewayState {
   rules?: Rule[];
   /** Path -> content of MCO's hint files and hostwire's saved env/prev files that exist. */
   files: Record<string, string>;
-  nm: { present: boolean; running: boolean; ovsPlugin: boolean; devices: NmDevice[] };
+  /** version: nmcli's (`nmcli --version`), absent in recordings without it or when it prints none. */
+  nm: { present: boolean; running: boolean; ovsPlugin: boolean; devices: NmDevice[]; version?: string };
   /** Device -> NM's DHCPv6 lease on it (devices without one are absent). */
   nmDhcp6?: Record<string, NmDhcp6>;
   nftTables: string[];
@@ -141,7 +142,8 @@ export function parseNm(s: Section | undefined): GatewayState['nm'] {
     const [device, type, state, conUuid] = l.split(':');
     return { device: device!, type: type!, state: state!, conUuid: conUuid ?? '' };
   });
-  return { present: true, running: lines[0] === 'running', ovsPlugin: lines.includes('@@plugin ovs'), devices };
+  const version = lines.map((l) => /^@@version (\d+\.\d+(?:\.\d+)*)/.exec(l)?.[1]).find(Boolean);
+  return { present: true, running: lines[0] === 'running', ovsPlugin: lines.includes('@@plugin ovs'), devices, ...(version ? { version } : {}) };
 }
 
 /** `nmcli -t -f GENERAL.DEVICE,DHCP6 device show`: each device's dhcp6_client_id, iaid and ip6_address options. */

@@ -31,7 +31,7 @@ export const GATEWAY_PROBE = [
   section('rule4', 'ip -j -4 rule show'),
   section('rule6', 'ip -j -6 rule show'),
   section('files', `for f in ${Object.values(HINT_FILES).join(' ')} ${BOOT_UNIT_PATH} ${ETC_DIR}/*.env ${LIB_DIR}/*.prev; do [ -f "$f" ] && { echo "@@file $f"; cat "$f"; echo; }; done; true`),
-  section('nm', `command -v nmcli >/dev/null || exit 127; nmcli -t -f RUNNING general; for p in ${NM_PLUGIN_GLOB}; do [ -e "$p" ] && echo "@@plugin ovs"; done; nmcli -t -f DEVICE,TYPE,STATE,CON-UUID device`),
+  section('nm', `command -v nmcli >/dev/null || exit 127; nmcli -t -f RUNNING general; echo "@@version $(nmcli --version 2>/dev/null | awk '{print $NF}')"; for p in ${NM_PLUGIN_GLOB}; do [ -e "$p" ] && echo "@@plugin ovs"; done; nmcli -t -f DEVICE,TYPE,STATE,CON-UUID device`),
   // NM's DHCPv6 client: the DUID/IAID a DHCPv6 uplink's lease is bound to (networkd on br-ex sends the same).
   section('dhcp6', 'command -v nmcli >/dev/null || exit 0; nmcli -t -f GENERAL.DEVICE,DHCP6 device show'),
   section('nft', 'nft list tables netdev'),
