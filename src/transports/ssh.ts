@@ -37,7 +37,11 @@ export interface SshTransportOptions extends SshEndpoint, SshAuthOptions {
   keeper?: KeeperClient;
 }
 
-const CHANNEL_OPEN_TIMEOUT_MS = 15_000;
+/**
+ * How long sshd may take to answer a channel request: 15 s, or the host's connect timeout (ansible_timeout) when
+ * longer - an emulated lab VM at load 40+ (ansible_timeout 60) took over 15 s and the run failed on a live host.
+ */
+export const channelOpenTimeoutMs = (connectTimeoutMs?: number) => Math.max(15_000, connectTimeoutMs ?? 0);
 /** Set while a transport's reconnect listeners run (see connect()). */
 const inListener = new AsyncLocalStorage<SshTransport>();
 
@@ -215,7 +219,7 @@ export class SshTransport implements StreamingTransport {
       await this.connect();
       try {
         if (this.kept) return await this.keptChannel(command);
-        return await openExecChannel(this.ssh!.client, command, CHANNEL_OPEN_TIMEOUT_MS);
+        return await openExecChannel(this.ssh!.client, command, channelOpenTimeoutMs(this.options.connectTimeoutMs));
       } catch (e) {
         // The keeper went away: the next round connects directly (and takes the run lock again).
         if (e instanceof KeeperUnavailable && !reconnected) { this.kept = false; this.keeperOff = true; reconnected = true; continue; }

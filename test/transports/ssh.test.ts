@@ -141,3 +141,10 @@ test.serial('authenticates through ssh-agent (SSH_AUTH_SOCK) without a key file'
   t.teardown(() => tr.close());
   t.is((await tr.exec('echo via-agent')).stdout, 'via-agent\n');
 });
+
+test('the channel request waits 15 s, or the host\'s connect timeout (ansible_timeout) when longer', async (t) => {
+  const { channelOpenTimeoutMs } = await import('../../src/transports/ssh.js');
+  t.is(channelOpenTimeoutMs(), 15_000);
+  t.is(channelOpenTimeoutMs(10_000), 15_000);
+  t.is(channelOpenTimeoutMs(60_000), 60_000);
+});
