@@ -102,7 +102,12 @@ const lineSet = (text: string) => text.trim().split('\n').sort();
 /** What the phases of a DHCP bond scenario share: the lease, the bond's MAC and lines and NM's view before the move. */
 interface Before { lease: RegExp; dhcpDefault(dev: string, metric?: string): RegExp; mac: string; bondBefore: string; nmBefore: string }
 
-const stepLog = (t: ExecutionContext) => (what: string, since: number) => t.log(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
+/** A step's duration in the test's log and on stderr as it comes (a run cut off by its deadline keeps it). */
+const stepLog = (t: ExecutionContext) => (what: string, since: number) => {
+  const line = `${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`;
+  t.log(line);
+  console.error(line);
+};
 
 /** The lease on bond0 through NM, the bond as `d.bond` says, and what the later phases compare with. */
 async function dhcpBondReady(t: ExecutionContext, l: VmUplinkLab, d: DhcpBondSetup): Promise<Before> {

@@ -14,8 +14,9 @@ import { dhcpBondRebootScenario, dhcpBondScenario, type DhcpBondSetup } from './
 import { assertLacpPartner, lacpSwitchLab, wireCutDrill, type LacpLab } from './lacp-lab.js';
 import { NM_BOND_HELD } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { vmLabName } from './lab-name.js';
 
-const LAB = 'vmnmlacd';
+const LAB = vmLabName('vmnmlacd');
 const ACTIVE = 'nmcli -t -f NAME,DEVICE connection show --active | LC_ALL=C sort';
 const HELD = 'for d in bond0 eth1 eth2; do echo "$d $(nmcli -g GENERAL.CONNECTION device show "$d")"; done';
 const OURS = ['br-ex:br-ex', 'ovs-if-br-ex:br-ex', 'ovs-if-phys0:bond0', 'ovs-port-br-ex:br-ex', 'ovs-port-phys0:bond0', 'ovs-slave-eth1:eth1', 'ovs-slave-eth2:eth2'];
@@ -79,7 +80,7 @@ test.serial('nm backend, NM-made LACP bond with DHCP on a VM: rollback to NM\'s 
 test.serial('nm backend, NM-made LACP bond with DHCP on a VM: a power cycle keeps the lease on br-ex and the aggregate, the runs after it change nothing', async (t) => {
   t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const started = Date.now();
-  const { lab, l, setup } = await nmLacpDhcp(t, 'vkldboot');
+  const { lab, l, setup } = await nmLacpDhcp(t, vmLabName('vkldboot'));
   await dhcpBondRebootScenario(t, l, setup);
   await assertLacpPartner(t, lab, ' after the power cycle and the runs');
   t.deepEqual((await l.sh('nmcli -g bond.options connection show ovs-if-phys0')).trim().split(',').sort(), OPTIONS, 'the bond profile made again with the same options');
