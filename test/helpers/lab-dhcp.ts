@@ -32,10 +32,19 @@ const NETWORKD_LEASE = "sleep 1; printf '[keyfile]\\nunmanaged-devices+=interfac
   'ip addr flush dev eth0 && systemctl restart systemd-networkd';
 
 /**
+ * ifupdown's ISC dhclient on eth0 instead (Debian without NM: `auto eth0` + `iface eth0 inet dhcp`; NM's ifupdown
+ * plugin leaves eth0 alone, told so at runtime too). networking.service runs `ifup -a` as at boot, so dhclient lives in
+ * its unit (a transient unit's would be killed with it). Needs the lab's rootfs with isc-dhcp-client and ifupdown.
+ */
+export const IFUPDOWN_STANZA = 'auto eth0\niface eth0 inet dhcp\n';
+const IFUPDOWN_LEASE = `sleep 1; printf '${IFUPDOWN_STANZA}' >/etc/network/interfaces.d/eth0 && nmcli device set eth0 managed no; ` +
+  'ip addr flush dev eth0 && ip route flush dev eth0 && systemctl restart networking';
+
+/**
  * Starts the DHCP server on the second host and moves the first host's eth0 address onto a lease of it;
  * the role's inventory and playbook (the client only) are written to `dir`.
  */
-export async function leaseOnEth0(state: LabState, dir: string, baseVars: Record<string, unknown> = {}, dhcpClient: 'nm' | 'networkd' = 'nm'): Promise<DhcpLease> {
+export async function leaseOnEth0(state: LabState, dir: string, baseVars: Record<string, unknown> = {}, dhcpClient: 'nm' | 'networkd' | 'ifupdown' = 'nm'): Promise<DhcpLease> {
   const [client, server] = state.hosts;
   if (!client || !server) throw new Error(`lab ${state.name}: a DHCP lease needs two hosts`);
   const gw = state.subnet.gateway;
@@ -53,7 +62,7 @@ export async function leaseOnEth0(state: LabState, dir: string, baseVars: Record
   // eth0's lab address becomes a lease of the same address (a transient unit: the session blinks meanwhile).
   await onHost(client, shellJoin(['systemd-run', '--quiet', '--collect', '--unit=hw-dhcpc', 'sh', '-c', dhcpClient === 'nm'
     ? 'sleep 1; nmcli connection add type ethernet con-name dhcp0 ifname eth0 ipv4.method auto ipv6.method ignore && ip addr flush dev eth0 && nmcli connection up dhcp0'
-    : NETWORKD_LEASE]));
+    : dhcpClient === 'networkd' ? NETWORKD_LEASE : IFUPDOWN_LEASE]));
   let addr = '';
   for (let i = 0; i < 60 && !/ dynamic /.test(addr); i++) {
     await new Promise((r) => setTimeout(r, 1000));

@@ -36,6 +36,7 @@ export function desiredEnv(u: UplinkConfig, a: OvsGatewayArgs, bridge: string, m
     backend,
     ...(u.device && u.device.kind !== 'nic' ? { device: u.device } : {}),
     ...(u.v6 ? { v6: u.v6 } : {}),
+    ...(u.ifupdown ? { ifupdown: u.ifupdown } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import { deviceEnvPairs, deviceFromEnv } from './device-env.js';
 import type { UplinkDevice } from './uplink-device.js';
 import { ipv6EnvPairs, ipv6FromEnv, type Ipv6Auto } from './ipv6-auto.js';
 import { parseRouteWords } from './uplink-routes.js';
+import { ifupdownEnvPairs, ifupdownFromEnv, type IfupdownLease } from './ifupdown.js';
 
 export interface UplinkConfig {
   iface: string;
@@ -26,6 +27,8 @@ export interface UplinkConfig {
   v6?: Ipv6Auto;
   /** nm backend: the uplink's devices (bond ports...) NM did not manage before the move (unmanaged again on rollback). */
   nmUnmanaged?: string[];
+  /** The lease was ifupdown's dhclient's (ifupdown.ts). */
+  ifupdown?: IfupdownLease;
 }
 
 export interface BridgeEnv {
@@ -43,6 +46,7 @@ export interface BridgeEnv {
   backend: 'ovs' | 'nm';
   device?: UplinkDevice;
   v6?: Ipv6Auto;
+  ifupdown?: IfupdownLease;
 }
 
 const line = (k: string, v: string | number) => `${k}=${shellQuote(String(v))}\n`;
@@ -53,6 +57,7 @@ export function renderEnv(e: BridgeEnv): string {
     line('ADDRS', e.addrs.join(' ')), line('ROUTES', e.routes.join(';')), line('METRIC', e.metric), line('DATAPATH', e.datapath),
     line('DROP_INGRESS', e.dropIngress ? 1 : 0), line('CHECK', e.check.join(' ')), line('BACKEND', e.backend),
     ...deviceEnvPairs(e.device).map(([k, v]) => line(k, v)), ...ipv6EnvPairs(e.v6).map(([k, v]) => line(k, v)),
+    ...ifupdownEnvPairs(e.ifupdown).map(([k, v]) => line(k, v)),
   ].join('');
 }
 
@@ -62,6 +67,7 @@ export function renderPrev(u: UplinkConfig): string {
     line('ROUTES', u.routes.join(';')), line('GATEWAYS', u.gateways.join(' ')), line('NMCONN', u.nmConn ?? ''),
     ...deviceEnvPairs(u.device).map(([k, v]) => line(k, v)), ...ipv6EnvPairs(u.v6).map(([k, v]) => line(k, v)),
     ...(u.nmUnmanaged?.length ? [line('NM_UNMANAGED', u.nmUnmanaged.join(' '))] : []),
+    ...ifupdownEnvPairs(u.ifupdown).map(([k, v]) => line(k, v)),
   ].join('');
 }
 
@@ -89,5 +95,6 @@ export function parsePrev(text: string): UplinkConfig | undefined {
     ...(deviceFromEnv(v) ? { device: deviceFromEnv(v)! } : {}),
     ...(ipv6FromEnv(v) ? { v6: ipv6FromEnv(v)! } : {}),
     ...(v.NM_UNMANAGED ? { nmUnmanaged: list(v.NM_UNMANAGED, ' ') } : {}),
+    ...(ifupdownFromEnv(v) ? { ifupdown: ifupdownFromEnv(v)! } : {}),
   };
 }

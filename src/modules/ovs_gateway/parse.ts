@@ -4,6 +4,7 @@ import { parseToolJson } from '../../probe/tool-json.js';
 import { readSections, type Section } from '../../probe/sections.js';
 import { asMap, parseOvsTables } from '../kit/ovsdb.js';
 import { parseOvsKernel, type OvsKernel } from './datapath.js';
+import { parseIfupdown, type IfupdownState } from './ifupdown.js';
 
 export interface Addr { family: 'inet' | 'inet6'; local: string; prefixlen: number; scope: string; dynamic: boolean;
   /** IPv6 flags: a kernel SLAAC address (mngtmpaddr), a privacy address (temporary); only when set. */
@@ -50,6 +51,8 @@ export interface GatewayState {
   nm: { present: boolean; running: boolean; ovsPlugin: boolean; devices: NmDevice[]; version?: string };
   /** Device -> NM's DHCPv6 lease on it (devices without one are absent). */
   nmDhcp6?: Record<string, NmDhcp6>;
+  /** ifupdown and ISC dhclient (absent in recordings made before they were probed). */
+  ifupdown?: IfupdownState;
   nftTables: string[];
   /** The kernel's openvswitch module (datapath_type auto). */
   ovsKernel: OvsKernel;
@@ -208,6 +211,7 @@ export function parseGatewayProbe(stdout: string): GatewayState {
     files: parseFiles(s.get('files')?.out ?? ''),
     nm: parseNm(s.get('nm')),
     nmDhcp6: parseNmDhcp6(s.get('dhcp6')),
+    ...(s.get('ifupdown') ? { ifupdown: parseIfupdown(s.get('ifupdown')) } : {}),
     ovsKernel: parseOvsKernel(s.get('kmod')),
     kernelIpv6: s.get('ipv6')?.out.trim().split('\n')[0] !== 'off',
     disableIpv6: parseDisableIpv6(s.get('ipv6')),

@@ -45,6 +45,9 @@ function bridgeChange(s: GatewayState, u: { config: UplinkConfig; moved: boolean
   const drift = driftOf(s, e);
   if (drift.length === 0) return [];
   if (e.backend === 'nm') assertNmUplinkShape(u.config, u.moved ? undefined : s);
+  if (e.backend === 'nm' && u.config.ifupdown && !u.moved) {
+    throw new HostwireError('command-failed', `ovs_gateway: ${e.uplink}'s DHCP lease is ifupdown's dhclient's; the nm backend does not take it over (NetworkManager's profiles would run a second client): use configure_ovs_backend: ovs`);
+  }
   const device = u.config.device;
   if (device && device.kind !== 'nic' && !u.moved) assertUplinkCarrier(s, e.uplink, device);
   if (!u.moved) assertFailoverAnnounced(s, u.config, e.backend);

@@ -2,6 +2,7 @@
 // addresses, routes, MCO's hint files, hostwire's saved state, NetworkManager, nftables, the boot unit.
 import { section, requireTool } from '../../probe/sections.js';
 import { KMOD_PROBE } from './datapath.js';
+import { IFUPDOWN_PROBE } from './ifupdown.js';
 import { BOOT_UNIT, BOOT_UNIT_PATH, ETC_DIR, LIB_DIR, RUN_DIR, SCRIPT_PATH } from './script/index.js';
 
 /** MCO's inputs for choosing the uplink, read as files. */
@@ -34,6 +35,8 @@ export const GATEWAY_PROBE = [
   section('nm', `command -v nmcli >/dev/null || exit 127; nmcli -t -f RUNNING general; echo "@@version $(nmcli --version 2>/dev/null | awk '{print $NF}')"; for p in ${NM_PLUGIN_GLOB}; do [ -e "$p" ] && echo "@@plugin ovs"; done; nmcli -t -f DEVICE,TYPE,STATE,CON-UUID device`),
   // NM's DHCPv6 client: the DUID/IAID a DHCPv6 uplink's lease is bound to (networkd on br-ex sends the same).
   section('dhcp6', 'command -v nmcli >/dev/null || exit 0; nmcli -t -f GENERAL.DEVICE,DHCP6 device show'),
+  // ifupdown's DHCP client (ISC dhclient) on the uplink: its stanza, its process, the DUID it sends (ifupdown.ts).
+  section('ifupdown', IFUPDOWN_PROBE),
   section('nft', 'nft list tables netdev'),
   // Transactions still running: their unit is active; "waiting" once applied and checked (confirm window).
   section('pending', `systemctl list-units --plain --no-legend --state=active,activating 'hostwire-configure-ovs-*.service' 2>/dev/null | while read -r u _; do id=\${u#hostwire-configure-ovs-}; id=\${id%.service}; [ -e ${RUN_DIR}/result-"$id" ] && continue; if [ -e ${RUN_DIR}/waiting-"$id" ]; then echo "$id waiting $(cat ${RUN_DIR}/waiting-"$id")"; else echo "$id applying"; fi; done; true`),

@@ -8,6 +8,7 @@ import { uplinkDevice } from './uplink-device.js';
 import { detectIpv6Auto, isAutoAddr } from './ipv6-auto.js';
 import { movableRoutes, routeArgs } from './uplink-routes.js';
 import { refuseUnmovable } from './uplink-unmovable.js';
+import { ifupdownLease } from './ifupdown.js';
 
 export const prevPath = (bridge: string) => `${LIB_DIR}/${bridge}.prev`;
 
@@ -25,6 +26,8 @@ export function liveUplinkConfig(s: GatewayState, iface: string): UplinkConfig {
   const nmDev = s.nm.devices.find((d) => d.device === iface);
   const nmManaged = nmDev && !/externally|unmanaged|unavailable/.test(nmDev.state) && nmDev.conUuid;
   const device = uplinkDevice(s, iface);
+  // A lease of ifupdown's dhclient: its client id and stanza (other dhclient shapes are refused here).
+  const ifupdown = dhcp ? ifupdownLease(s, iface, link.mac) : undefined;
   return {
     iface,
     mac: link.mac,
@@ -37,6 +40,7 @@ export function liveUplinkConfig(s: GatewayState, iface: string): UplinkConfig {
     ...(nmManaged ? { nmConn: nmDev!.conUuid } : {}),
     ...(device.kind !== 'nic' ? { device } : {}),
     ...(v6 ? { v6 } : {}),
+    ...(ifupdown ? { ifupdown } : {}),
   };
 }
 

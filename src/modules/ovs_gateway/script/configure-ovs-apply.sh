@@ -6,7 +6,8 @@
 vsctl() { ovs-vsctl --timeout=10 "$@"; }
 nm_running() { command -v nmcli >/dev/null 2>&1 && [ "$(nmcli -t -f RUNNING general 2>/dev/null)" = running ]; }
 load_env() { BRIDGE= UPLINK= MAC= MTU= METHOD= ADDRS= ROUTES= METRIC= DATAPATH= DROP_INGRESS= CHECK= BACKEND= NMCONN=; no_device; no_v6; . "$1"; }
-no_v6() { METHOD6= TOKENS6= DUID6= IAID6= DEFAULT6=; }
+# The DHCPv4 client id (DUID4, IAID4) and stanza (IFUPDOWN_*) of an uplink ifupdown's dhclient held, IPv6's.
+no_v6() { METHOD6= TOKENS6= DUID6= IAID6= DEFAULT6= DUID4= IAID4= IFUPDOWN_FILE= IFUPDOWN_LINE=; }
 no_device() { KIND= BOND_OPTS= MEMBERS= VLAN_ID= VLAN_PROTO= VLAN_PARENT=; }
 
 # A bond or VLAN uplink that is gone (at boot NetworkManager leaves it unmanaged, so nothing else makes it)
@@ -157,6 +158,8 @@ apply_bridge() {
     # A DHCP uplink's static IPv6 addresses once the lease is there (networkd has them too): put on before it,
     # the lease was once lost in networkd's reconfiguring and not back in 30 s (CI, nspawn).
     for a in $ADDRS; do step bridge_addr "$a" "$BRIDGE" || return 1; done
+    # ifupdown's dhclient on the port stopped once the bridge has the lease (and kept from it at boot).
+    ifupdown_port_off || return 1
   fi
   if [ -n "$ADDRS" ]; then
     ensure_addrs "$BRIDGE" || { fail "the addresses $ADDRS do not stay on $BRIDGE"; return 1; }
@@ -264,7 +267,8 @@ restore_prev() {
       [ -n "$MEMBERS" ] && nm_ports_back "$VLAN_PARENT" ''
     fi
     # No profile of NM's: NM ran no DHCP on it (made managed, it would start its own), the host's client takes it up.
-    [ "$METHOD" != dhcp ] || [ -n "$NMCONN" ] || dhcp_again "$IFACE"
+    [ "$METHOD" != dhcp ] || [ -n "$NMCONN" ] || [ -z "$IFUPDOWN_FILE" ] || ifupdown_back "$IFACE"
+    [ "$METHOD" != dhcp ] || [ -n "$NMCONN" ] || [ -n "$IFUPDOWN_FILE" ] || dhcp_again "$IFACE"
     [ "$METHOD" != dhcp ] || replay_static "$IFACE"
   else
     # The kernel's own SLAAC (no NM profile): the link cycled sends a router solicitation at once.

@@ -4,6 +4,14 @@
 # a DHCPv6 lease through the DUID and IAID the uplink's client used. Default routes at the bridge's metric.
 # networkd must not touch routes it did not make (the static ones hostwire adds with ip).
 
+# networkd's DUIDType=/DUIDRawData= of a DUID (hex bytes): its first two bytes are its type (RFC 8415: 1
+# link-layer-time, 2 vendor, 3 link-layer, 4 uuid).
+duid_lines() { # duid
+  ty=$(printf '%s' "$1" | cut -d: -f1-2 | tr -d :)
+  case "$ty" in 0001) ty=link-layer-time ;; 0002) ty=vendor ;; 0003) ty=link-layer ;; 0004) ty=uuid ;; *) ty=$((0x$ty)) ;; esac
+  printf 'DUIDType=%s\nDUIDRawData=%s\n' "$ty" "$(printf '%s' "$1" | cut -d: -f3-)"
+}
+
 networkd_conf() { # the bridge's env is loaded
   mkdir -p /run/systemd/network /run/systemd/networkd.conf.d
   printf '[Network]\nManageForeignRoutes=no\nManageForeignRoutingPolicyRules=no\n' >/run/systemd/networkd.conf.d/50-hostwire.conf
@@ -17,7 +25,11 @@ networkd_conf() { # the bridge's env is loaded
     echo 'KeepConfiguration=dhcp-on-stop'
     # The static addresses too (a lease's static IPv6 ones beside it): networkd drops addresses it did not make.
     for a in $ADDRS; do echo "Address=$a"; done
-    [ "$METHOD" = dhcp ] && printf '\n[DHCPv4]\nClientIdentifier=mac\nRouteMetric=%s\nUseDNS=yes\n' "$METRIC"
+    if [ "$METHOD" = dhcp ] && [ -n "$DUID4" ]; then
+      # ifupdown's dhclient's client id (RFC 4361: IAID + DUID), so the server gives the bridge the same lease.
+      printf '\n[DHCPv4]\nClientIdentifier=duid\nIAID=%s\n' "$IAID4"; duid_lines "$DUID4"
+      printf 'RouteMetric=%s\nUseDNS=yes\n' "$METRIC"
+    elif [ "$METHOD" = dhcp ]; then printf '\n[DHCPv4]\nClientIdentifier=mac\nRouteMetric=%s\nUseDNS=yes\n' "$METRIC"; fi
     if [ "$METHOD6" = auto ]; then
       printf '\n[IPv6AcceptRA]\nRouteMetric=%s\nUseDNS=yes\n' "$METRIC"
       # No SLAAC address on the uplink: none on the bridge either (the RA's prefix may still be autonomous).
@@ -27,12 +39,7 @@ networkd_conf() { # the bridge's env is loaded
     if [ -n "$METHOD6" ]; then
       printf '\n[DHCPv6]\nUseDNS=yes\n'
       [ "$METHOD6" = dhcp ] && echo 'WithoutRA=solicit'
-      if [ -n "$DUID6" ]; then
-        # The DUID's first two bytes are its type (RFC 8415: 1 link-layer-time, 2 vendor, 3 link-layer, 4 uuid).
-        ty=$(printf '%s' "$DUID6" | cut -d: -f1-2 | tr -d :)
-        case "$ty" in 0001) ty=link-layer-time ;; 0002) ty=vendor ;; 0003) ty=link-layer ;; 0004) ty=uuid ;; *) ty=$((0x$ty)) ;; esac
-        printf 'DUIDType=%s\nDUIDRawData=%s\n' "$ty" "$(printf '%s' "$DUID6" | cut -d: -f3-)"
-      fi
+      [ -z "$DUID6" ] || duid_lines "$DUID6"
       [ -z "$IAID6" ] || echo "IAID=$IAID6"
     fi
   } >"$f.tmp"

@@ -28,6 +28,7 @@ BOOT_UNIT=${BOOT_UNIT}
 ${part('apply')}
 ${part('nm')}
 ${part('networkd')}
+${part('ifupdown')}
 ${part('state')}
 ${part('check')}
 ${part('txn')}`;
