@@ -86,6 +86,8 @@ test('networkd on br-ex: ClientIdentifier=duid with dhclient\'s IAID and DUID', 
   t.regex(r.out, /\n\[DHCPv4\]\nClientIdentifier=duid\nIAID=180130315\nDUIDType=link-layer-time\nDUIDRawData=00:01:32:9e:71:68:0a:58:0a:bc:92:0b\nRouteMetric=48\nUseDNS=yes\n/);
   t.regex(run(t, 'BRIDGE=br-ex MAC=0a:58:0a:bc:92:0b METHOD=dhcp METHOD6= ADDRS= METRIC=48; networkd_conf; cat "$D/systemd/network/10-hostwire-br-ex.network"').out,
     /\n\[DHCPv4\]\nClientIdentifier=mac\n/, 'without ifupdown: as before');
+  t.regex(run(t, `BRIDGE=br-ex MAC=0a:58:0a:bc:92:0b METHOD= METHOD6=dhcp ADDRS= METRIC=48 DUID6=${DUID} IAID6=7; networkd_conf; cat "$D/systemd/network/10-hostwire-br-ex.network"`).out,
+    /\n\[DHCPv6\]\nUseDNS=yes\nWithoutRA=solicit\nDUIDType=link-layer-time\nDUIDRawData=00:01:32:9e:71:68:0a:58:0a:bc:92:0b\nIAID=7\n/, 'DHCPv6\'s DUID lines as before');
 });
 
 test('the move makes the stanza inet manual and stops dhclient without a release; the reverse move puts the stanza back byte for byte and runs ifup --force in a unit of its own', async (t) => {
