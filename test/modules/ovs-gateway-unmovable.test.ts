@@ -1,6 +1,6 @@
 // What uses the uplink but would not move with it is refused before any change, on both backends
-// (uplink-unmovable.ts): multipath routes through it, its routes in other tables, routes with a preferred
-// source, per-route metrics or a realm, and policy rules naming it. Recorded on an nspawn lab host (Debian 12,
+// (uplink-unmovable.ts): multipath routes through it, its routes in other tables, routes with a realm, and
+// policy rules naming it (a preferred source and mtu/advmss move now: ovs-gateway-route-attrs.test.ts). Recorded on an nspawn lab host (Debian 12,
 // iproute2 6.1) with the module's own probe after:
 //   ip route add 10.99.0.0/16 via GW dev eth0 metric 200 src 10.165.86.11 mtu 1400 advmss 1360
 //   ip route add 10.97.0.0/16 nexthop via GW dev eth0 weight 1 nexthop via 10.165.86.12 dev eth0 weight 2
@@ -29,8 +29,6 @@ test('recorded host: each route and rule that would not move is named, nothing e
     'the route "10.96.0.0/16" (table "100") (IPv4) through "eth0" is not in the main table',
     'the route "fd5c:96::/48" (table "100") (IPv6) through "eth0" is not in the main table',
     'the route "10.95.0.0/16" (IPv4) on "eth0" has "flow"',
-    'the route "10.99.0.0/16" (IPv4) on "eth0" has "prefsrc", "metrics"',
-    'the route "fd5c:98::/48" (IPv6) on "eth0" has "metrics"',
     'the IPv4 policy rule of priority "1000" names "eth0" as iif',
     'the IPv4 policy rule of priority "1001" names "eth0" as oif',
     'the IPv6 policy rule of priority "1000" names "eth0" as iif',
@@ -41,13 +39,17 @@ test('recorded host: each route and rule that would not move is named, nothing e
 test('recorded host: both backends refuse the move before planning any change, naming the first five and counting the rest', (t) => {
   for (const backend of ['ovs', 'nm'] as const) {
     const e = t.throws(() => plan(probe(REC), backend));
-    t.regex(e!.message, /^ovs_gateway: the uplink "eth0" cannot move to the bridge as it is: the multipath route "10\.97\.0\.0\/16" .*; and 5 more\. The move carries only main-table routes with a gateway, metric and onlink/, backend);
+    t.regex(e!.message, /^ovs_gateway: the uplink "eth0" cannot move to the bridge as it is: the multipath route "10\.97\.0\.0\/16" .*; and 3 more\. The move carries only main-table routes with a gateway, metric, onlink, src, mtu and advmss/, backend);
   }
 });
 
 test('the same host without them moves (the refusal is theirs), its plain default route carried', (t) => {
   const s = probe(REC);
   const plain = (r: Route) => r.dev === 'eth0' && !['10.95.0.0/16', '10.99.0.0/16', 'fd5c:98::/48'].includes(r.dst);
+  // The route with a source, mtu and advmss moves with them; the realm's is the one left out.
+  const carried: GatewayState = { ...s, routes: s.routes.filter((r) => r.dev === 'eth0' && r.dst !== '10.95.0.0/16'), otherRoutes: [], rules: [] };
+  t.deepEqual(parseEnvText((plan(carried, 'ovs').filter(isTxnChange) as TxnChange[])[0]!.txn.env!).ROUTES!.split(';').filter((r) => /10\.99|fd5c:98/.test(r)),
+    ['10.99.0.0/16 via 10.165.86.1 metric 200 src 10.165.86.11 mtu 1400 advmss 1360', 'fd5c:98::/48 via fd5c:8b::1 metric 1024 mtu 1400']);
   const clean: GatewayState = { ...s, routes: s.routes.filter(plain), otherRoutes: [], rules: (s.rules ?? []).filter((r) => !r.iif && !r.oif) };
   const [move] = plan(clean, 'ovs').filter(isTxnChange) as TxnChange[];
   t.deepEqual(parseEnvText(move!.txn.env!).ROUTES!.split(';'), ['default via 10.165.86.1 metric 48']);

@@ -1,7 +1,7 @@
 // configure_ovs (mode uplink, both backends: nspawn hosts, `--nm-ovs` for nm) refuses, before any change, an
 // uplink whose routes or rules would not move onto br-ex with it (uplink-unmovable.ts), one at a time: a
-// multipath route through eth0, a route via eth0 in table 100, a static route with a preferred source and an MTU,
-// and a policy rule naming eth0 as iif. Each refusal names the route or rule and leaves the host exactly as it
+// multipath route through eth0, a route via eth0 in table 100, a static route with a preferred source and a locked
+// MTU (src and mtu alone move: uplink-route-attrs.test.ts; the lock would be lost), and a policy rule naming eth0 as iif. Each refusal names the route or rule and leaves the host exactly as it
 // was (addresses, routes, links, OVS, nft, no script or unit installed) and the route or rule itself in place;
 // once it is gone the move goes ahead.
 import test, { type ExecutionContext } from 'ava';
@@ -21,8 +21,8 @@ async function scenario(t: ExecutionContext, backend: 'ovs' | 'nm'): Promise<voi
       /the multipath route "10\.97\.0\.0\/16" \(IPv4\) has a next hop through "eth0"/],
     ['table 100', `ip route add 10.96.0.0/16 via ${l.gw} dev eth0 table 100`, 'ip route del 10.96.0.0/16 table 100',
       /the route "10\.96\.0\.0\/16" \(table "100"\) \(IPv4\) through "eth0" is not in the main table/],
-    ['src and mtu', `ip route add 10.99.0.0/16 via ${l.gw} dev eth0 metric 200 src ${l.ip} mtu 1400`, 'ip route del 10.99.0.0/16',
-      /the route "10\.99\.0\.0\/16" \(IPv4\) on "eth0" has "prefsrc", "metrics"/],
+    ['locked mtu', `ip route add 10.99.0.0/16 via ${l.gw} dev eth0 metric 200 src ${l.ip} mtu lock 1400`, 'ip route del 10.99.0.0/16',
+      /the route "10\.99\.0\.0\/16" \(IPv4\) on "eth0" has "mtu lock"/],
     ['rule', 'ip rule add iif eth0 table 100 pref 1000', 'ip rule del pref 1000',
       /the IPv4 policy rule of priority "1000" names "eth0" as iif/],
   ];
@@ -36,7 +36,7 @@ async function scenario(t: ExecutionContext, backend: 'ovs' | 'nm'): Promise<voi
     t.log(`step refuse ${what}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     t.is(r.summary.exitCode, 2, `${what}: ${failure(r)}`);
     t.regex(failure(r), why, what);
-    t.regex(failure(r), /The move carries only main-table routes with a gateway, metric and onlink/);
+    t.regex(failure(r), /The move carries only main-table routes with a gateway, metric, onlink, src, mtu and advmss/);
     t.notRegex(failure(r), /\n\s+at /, 'no stack trace');
     t.is(await snapshot(l), before, `${what}: the host as it was`);
     t.is((await l.host.sh('ip route show table all | grep -v "^local\\|^broadcast\\|^multicast" ; ip rule show')).trim(), shown, `${what}: the route or rule still there`);

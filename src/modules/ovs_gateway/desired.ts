@@ -2,10 +2,10 @@
 // live host differs from it (an empty list = converged).
 import type { OvsGatewayArgs } from './args.js';
 import { renderEnv, type BridgeEnv, type UplinkConfig } from './env.js';
-import type { Addr, GatewayState } from './parse.js';
+import type { Addr, GatewayState, Route } from './parse.js';
 import { ETC_DIR } from './script/index.js';
 import { interfaceId } from './ipv6-auto.js';
-import { isDefaultWords, parseRouteWords } from './uplink-routes.js';
+import { isDefaultWords, parseRouteWords, routeMetrics } from './uplink-routes.js';
 
 export const envPath = (bridge: string) => `${ETC_DIR}/${bridge}.env`;
 export const nftTableName = (uplink: string) => `hostwire_${uplink.replace(/[^A-Za-z0-9_]/g, '_')}`;
@@ -82,12 +82,18 @@ export function driftOf(s: GatewayState, e: BridgeEnv): string[] {
   return d;
 }
 
-/** The uplink's other routes on the bridge: same destination, gateway and metric (ip shows no IPv4 metric 0). */
+/**
+ * The uplink's other routes on the bridge: same destination, gateway and metric (ip shows no IPv4 metric 0), and
+ * the same preferred source, mtu and advmss - one that lost them (put back by hand without) is drift too.
+ */
 function staticRouteDrift(s: GatewayState, e: BridgeEnv): string[] {
   return e.routes.filter((r) => !isDefaultWords(r)).flatMap((r) => {
     const w = parseRouteWords(r);
-    const ok = s.routes.some((x) => x.family === w.family && x.dev === e.bridge && x.dst === w.dst && x.gateway === w.via && (x.metric ?? 0) === (w.metric ?? 0));
-    return ok ? [] : [`route "${r}" missing on ${e.bridge}`];
+    const same = s.routes.filter((x) => x.family === w.family && x.dev === e.bridge && x.dst === w.dst && x.gateway === w.via && (x.metric ?? 0) === (w.metric ?? 0));
+    if (!same.length) return [`route "${r}" missing on ${e.bridge}`];
+    const m = (x: Route) => routeMetrics(x);
+    return same.some((x) => x.prefsrc === w.src && m(x).mtu === w.mtu && m(x).advmss === w.advmss) ? []
+      : [`route "${r}" on ${e.bridge} differs (now: src ${same[0]!.prefsrc ?? 'none'}, mtu ${m(same[0]!).mtu ?? 'none'}, advmss ${m(same[0]!).advmss ?? 'none'})`];
   });
 }
 

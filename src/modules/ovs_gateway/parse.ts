@@ -24,7 +24,11 @@ export interface Route { dst: string; gateway?: string; dev?: string; metric?: n
   /** ip's route type when not unicast (multicast, unreachable...), its table when not main, its flags (onlink...). */
   type?: string; table?: string; flags?: string[];
   /** A multipath route's next hops (it then has no top-level dev or gateway). */
-  nexthops?: { gateway?: string; dev?: string; weight?: number }[] }
+  nexthops?: { gateway?: string; dev?: string; weight?: number }[];
+  /** Its preferred source address and its per-route metrics (`[{ mtu, advmss... }]`; a lock is not in ip's JSON). */
+  prefsrc?: string; metrics?: Record<string, unknown>[] }
+/** A main-table route whose metric is locked (`mtu lock 1400`): ip -j does not show the lock, its text does. */
+export interface LockedRoute { family: 4 | 6; dst: string; dev?: string; locked: string[] }
 /** A policy rule (`ip -j rule`): the devices it names. */
 export interface Rule { family: 4 | 6; priority?: number; iif?: string; oif?: string; table?: string }
 export interface OvsBridgeInfo { name: string; datapathType: string; failMode: string; otherConfig: Record<string, string>; externalIds: Record<string, string>; ports: string[] }
@@ -43,6 +47,8 @@ export interface GatewayState {
   routes: Route[];
   /** Routes of the tables other than main and local (absent in recordings made before they were probed). */
   otherRoutes?: Route[];
+  /** Main-table routes with a locked metric (absent in recordings made before they were probed). */
+  lockedRoutes?: LockedRoute[];
   /** Policy rules of both families (likewise). */
   rules?: Rule[];
   /** Path -> content of MCO's hint files and hostwire's saved env/prev files that exist. */
@@ -114,6 +120,31 @@ export function parseLinks(s: Section | undefined): Link[] {
 export function parseRoutes(s: Section | undefined, family: 4 | 6): Route[] {
   if (!s || (s.rc !== 0 && !s.out.trim().startsWith('['))) return [];
   return json<Omit<Route, 'family'>[]>(s, 'ip -j route').map((r) => ({ ...r, family }));
+}
+
+/** The main table's routes out of every table's (ip prints no table for main's). */
+export const mainTableRoutes = (s: Section | undefined, family: 4 | 6): Route[] =>
+  parseRoutes(s, family).filter((r) => r.table === undefined || r.table === 'main');
+
+/**
+ * The main table's routes: read out of the `-all` sections (one read of the table), or, in a recording made
+ * before the probe dropped them, out of its own `route4`/`route6` sections.
+ */
+export function parseMainRoutes(s: Map<string, Section>): Route[] {
+  const of = (family: 4 | 6) => s.get(`route${family}-all`) ? mainTableRoutes(s.get(`route${family}-all`), family) : parseRoutes(s.get(`route${family}`), family);
+  return [...of(4), ...of(6)];
+}
+
+/** `ip route show table main` lines with a locked metric: `10.21.0.0/16 via GW dev eth0 mtu lock 1300` (lock names mtu). */
+export function parseLockedRoutes(s: Section | undefined): LockedRoute[] {
+  return (s?.out ?? '').split('\n').flatMap((line) => {
+    const w = line.trim().split(/\s+/);
+    const locked = w.flatMap((x, i) => (x === 'lock' && i > 0 ? [w[i - 1]!] : []));
+    if (!locked.length) return [];
+    const dev = w[w.indexOf('dev') + 1];
+    const dst = w[0] === '-6' ? w[1]! : w[0]!;
+    return [{ family: w[0] === '-6' || dst.includes(':') ? 6 as const : 4 as const, dst, ...(w.includes('dev') && dev ? { dev } : {}), locked }];
+  });
 }
 
 /** Every table's routes less main's and local's (the kernel's own for the addresses). */
@@ -205,8 +236,9 @@ export function parseGatewayProbe(stdout: string): GatewayState {
     machineId: (s.get('machine-id')?.out ?? '').trim(),
     ...parseOvs(s),
     links: parseLinks(addr),
-    routes: [...parseRoutes(s.get('route4'), 4), ...parseRoutes(s.get('route6'), 6)],
+    routes: parseMainRoutes(s),
     otherRoutes: [...otherTableRoutes(s.get('route4-all'), 4), ...otherTableRoutes(s.get('route6-all'), 6)],
+    ...(s.get('route-lock') ? { lockedRoutes: parseLockedRoutes(s.get('route-lock')) } : {}),
     rules: [...parseRules(s.get('rule4'), 4), ...parseRules(s.get('rule6'), 6)],
     files: parseFiles(s.get('files')?.out ?? ''),
     nm: parseNm(s.get('nm')),

@@ -23,12 +23,13 @@ export const GATEWAY_PROBE = [
   section('ovs-ports', `for b in $(${VS} list-br); do echo "@@br $b"; ${VS} list-ports "$b"; done`),
   section('ovs-if', `${VS} --format=json --columns=name,type,mtu_request list Interface`),
   section('addr', 'ip -d -j addr'),
-  section('route4', 'ip -j route show table main'),
-  // Every IPv6 route of the main table: the uplink's static ones move too (uplink-routes.ts), not only its default.
-  section('route6', 'ip -j -6 route show table main'),
-  // Routes of the other tables and policy rules: the uplink's ones would not move, the plan refuses them (uplink-unmovable.ts).
+  // Every route of every table, read once: the main table's (both families, the uplink's static routes move too,
+  // uplink-routes.ts) are the ones without a table; the uplink's in other tables would not move, the plan
+  // refuses them (uplink-unmovable.ts), as it refuses its policy rules.
   section('route4-all', 'ip -j -4 route show table all'),
   section('route6-all', 'ip -j -6 route show table all'),
+  // A locked metric (`mtu lock 1400`) is not in ip's JSON: the main table's routes that have one, as text.
+  section('route-lock', "ip -4 route show table main | grep -F ' lock '; ip -6 route show table main | grep -F ' lock ' | sed 's/^/-6 /'; true"),
   section('rule4', 'ip -j -4 rule show'),
   section('rule6', 'ip -j -6 rule show'),
   section('files', `for f in ${Object.values(HINT_FILES).join(' ')} ${BOOT_UNIT_PATH} ${ETC_DIR}/*.env ${LIB_DIR}/*.prev; do [ -f "$f" ] && { echo "@@file $f"; cat "$f"; echo; }; done; true`),

@@ -84,7 +84,15 @@ ensure_addrs() {
 # A recorded route's words, `-6 default via ...` for an IPv6 default route: `ip route` takes -6 only before
 # its object ("any valid prefix is expected rather than -6"), so it moves in front.
 route_replace() { # words... dev DEV
+  src6_ready "$@"
   if [ "$1" = -6 ]; then shift; ip -6 route replace "$@"; else ip route replace "$@"; fi
+}
+# The kernel refuses an IPv6 route whose preferred source is still in DAD ("Invalid source address"), as an
+# address just put on the bridge (or back on the uplink) is: wait for it, 10 s at most (then ip says why).
+src6_ready() { # route words...
+  s6=; while [ $# -gt 1 ]; do [ "$1" = src ] && s6=$2; shift; done
+  case "$s6" in *:*) ;; *) return 0 ;; esac
+  n6=0; until ip -6 -o addr show -tentative | grep -qF " $s6/"; do n6=$((n6+1)); [ $n6 -lt 50 ] || return 0; sleep 0.2; done
 }
 
 has_v4() { ip -o -4 addr show dev "$1" scope global 2>/dev/null | grep -q inet; }
@@ -174,6 +182,8 @@ apply_bridge() {
     for r in $ROUTES; do
       IFS=$ifs
       # The step names the ip command itself (an IPv6 route is '-6 default via ...').
+      # shellcheck disable=SC2086
+      src6_ready $r
       # shellcheck disable=SC2086
       case "$METHOD/$r" in
         */|dhcp/default*) ;;

@@ -50,7 +50,7 @@ restore_snapshot() { # dir: the host as it was before the transaction's first st
   # shellcheck disable=SC2086
   snap_routes | while read -r r; do grep -qxF "$r" "$d/routes" || ip route del $r; done
   # shellcheck disable=SC2086
-  while read -r r; do snap_routes | grep -qxF "$r" || ip route replace $r || echo "cannot restore the route $r"; done <"$d/routes"
+  while read -r r; do snap_routes | grep -qxF "$r" || { src6_ready $r; ip route replace $r; } || echo "cannot restore the route $r"; done <"$d/routes"
 }
 
 # Files a run installed before its transaction (listed in $STAGE/installed as "<n> <path>", the
