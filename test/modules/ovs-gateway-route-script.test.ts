@@ -14,12 +14,14 @@ const part = (n: string) => readFileSync(new URL(`../../../src/modules/ovs_gatew
 const V4 = `default via 10.179.82.1 dev eth0
 10.98.0.0/16 dev eth0 scope link
 10.99.0.0/16 via 10.179.82.1 dev eth0 metric 200
+10.20.0.0/16 via 10.179.82.1 dev eth0 src 10.179.82.11 metric 200 mtu 1400 advmss 1360
 10.179.82.0/24 dev eth0 proto kernel scope link src 10.179.82.11
 `;
 const V6 = `fd5c:8a::/64 dev eth0 proto kernel metric 256 pref medium
 fd5c:77::/64 dev eth0 proto ra metric 1024 expires 597sec pref medium
 fd5c:62::10c dev eth0 proto dhcp metric 100 pref medium
 fd5c:99::/48 via fd5c:8a::1 dev eth0 metric 300 pref medium
+fd5c:98::/48 via fd5c:8a::1 dev eth0 src fd5c:8a::11 metric 300 mtu 1400 advmss 1340 pref medium
 fe80::/64 dev eth0 proto kernel metric 256 pref medium
 default via fd5c:8a::1 dev eth0 metric 1024 pref medium
 `;
@@ -45,10 +47,12 @@ function run(t: { teardown(f: () => void): void }, call: string): { out: string;
   return { out, log: readFileSync(path.join(dir, 'log'), 'utf8').split('\n').filter(Boolean) };
 }
 
-test('the rollback\'s snapshot holds the static routes of both families with their metrics; not the kernel\'s, RAs\' or DHCPv6\'s', (t) => {
+test('the rollback\'s snapshot holds the static routes of both families with their metrics, src, mtu and advmss; not the kernel\'s, RAs\' or DHCPv6\'s', (t) => {
   t.deepEqual(run(t, 'snap_routes').out.split('\n').filter(Boolean), [
     'default via 10.179.82.1 dev eth0', '10.98.0.0/16 dev eth0 scope link', '10.99.0.0/16 via 10.179.82.1 dev eth0 metric 200',
-    'fd5c:99::/48 via fd5c:8a::1 dev eth0 metric 300', 'default via fd5c:8a::1 dev eth0 metric 1024',
+    '10.20.0.0/16 via 10.179.82.1 dev eth0 src 10.179.82.11 metric 200 mtu 1400 advmss 1360',
+    'fd5c:99::/48 via fd5c:8a::1 dev eth0 metric 300', 'fd5c:98::/48 via fd5c:8a::1 dev eth0 src fd5c:8a::11 metric 300 mtu 1400 advmss 1340',
+    'default via fd5c:8a::1 dev eth0 metric 1024',
   ]);
 });
 
