@@ -39,6 +39,19 @@ export async function v6Addr(l: VmUplinkLab, dev: string, prefix: string): Promi
 }
 
 /**
+ * Until `dev` holds an address in `prefix` of length `len` (out of DAD) and the RA's default route: [address,
+ * length], or what it holds after `ms` (the caller asserts it).
+ */
+export async function untilRaAddr(l: VmUplinkLab, dev: string, prefix: string, len = '64', ms = 180_000): Promise<string[]> {
+  let got: string[] = [];
+  for (const until = Date.now() + ms; Date.now() < until; await sleep(3000)) {
+    got = await v6Addr(l, dev, prefix);
+    if (got[1] === len && raDefault(dev, '\\d+').test(await l.sh('ip -6 route show default').catch(() => ''))) return got;
+  }
+  return got;
+}
+
+/**
  * The router first (the lab's namespace gets `prefix::1` to reach the host over IPv6, the second VM `prefix::2`
  * and dnsmasq), then the host's NM bond; waits until bond0 holds its IPv4 address, its IPv6 one (`kind`) and the
  * RA's default route. Returns [address, prefix length].

@@ -7,12 +7,17 @@
 // both: an injected failure rolled back to the VLAN under NM's own profiles; the move keeping the address (a lease:
 // the peer leases exactly one address, so the same address again means the same client) and SSH on br-ex; a second
 // run and --check changing nothing; a port's cable cut (AB: the active port fails over; LACP: the wire cut at both
-// ends, the aggregate carries on); a power cycle the boot oneshot brings the address back on br-ex from.
+// ends, the aggregate carries on); a power cycle the boot oneshot brings the address back on br-ex from. `slaac`:
+// the VLAN's profile also takes NM's own SLAAC from the peer's RAs on the VLAN; the rollback gives it back to the
+// VLAN, the move keeps the same address (ovs-if-br-ex's eui64 token) and the RA's default route on br-ex, SSH and
+// ping over IPv6 reach it, the cable cut is pinged over IPv6, the power cycle brings both addresses back.
 import type { ExecutionContext } from 'ava';
 import { run, sleep } from '../../src/lab/run.js';
+import { interfaceId } from '../../src/modules/ovs_gateway/ipv6-auto.js';
 import { labPing } from '../helpers/lab-ping.js';
+import { raDefault, reachV6, untilRaAddr } from './bond-ipv6-auto.js';
 import { waitForLease } from './bond-dhcp.js';
-import { assertMovedOntoBrEx, assertSecondRunIdle, esc, failure, recordProbe, type VmUplinkLab } from './bond-lab.js';
+import { assertMovedOntoBrEx, assertSecondRunIdle, atAddress, esc, failure, recordProbe, type VmUplinkLab } from './bond-lab.js';
 import { assertLacpPartner, wireCutDrill, type LacpLab } from './lacp-lab.js';
 import { lacpVlanLab, VLAN, VLAN_SNAPSHOT, vlanLab, vlanTheHost, type VlanLab } from './vlan-lab.js';
 import { BOND_LINES, failoverDrill, idleAfterReboot, rebootUntil, rollbackDrill, untilOutput } from './vm-drills.js';
@@ -32,6 +37,10 @@ const NM_WARNINGS = 'journalctl -u NetworkManager --no-pager -o cat --since -15m
 const LEASES = '/run/v21-dhcp.leases';
 const LACP_OPTIONS = 'mode=802.3ad,lacp_rate=fast,miimon=100,xmit_hash_policy=layer3+4';
 const lease = new RegExp(`inet ${esc(VLAN.host4)}/24 .*dynamic`);
+/** The /64 the peer's RAs announce on the VLAN (vlanLab's `ra`). */
+const PREFIX6 = VLAN.gw6.replace(/::1$/, '');
+/** VLAN_SNAPSHOT without the RA default route's countdown (`expires 1786sec`). */
+const SNAPSHOT6 = `{ ${VLAN_SNAPSHOT}; } | sed -E 's/ expires [0-9]+sec//g'`;
 /** Lines as a set: NM enslaves a bond's ports in whichever order their activations end (after a boot). */
 const lineSet = (text: string) => text.trim().split('\n').sort();
 
@@ -70,28 +79,45 @@ export interface Scenario {
   raw: VmUplinkLab;
   /** The LACP lab (switch VM) seen at the node address; undefined on the active-backup bond. */
   lacp?: LacpLab;
+  /** NM's SLAAC address on the VLAN before the move (`slaac`) and its prefix length. */
+  slaac?: { addr: string; len: string };
+  /** What the host reads as (VLAN_SNAPSHOT; with SLAAC, without the RA route's countdown). */
+  snapshot: string;
+  /** In probe names and notes: dhcp, static or slaac. */
+  what: string;
   mac: string; bondBefore: string; note(what: string): void; step(what: string, since: number): void;
 }
 
-/** The two VMs with the node address on bond0.100 over NM's bond0 (`dhcp`: a lease, else static; `lacp`: 802.3ad), the role on the nm backend. */
-export async function nmVlanBondHost(t: ExecutionContext, lab: string, o: { dhcp: boolean; lacp?: boolean }): Promise<Scenario> {
+/**
+ * The two VMs with the node address on bond0.100 over NM's bond0 (`dhcp`: a lease, else static; `lacp`: 802.3ad;
+ * `slaac`: static IPv4 and NM's SLAAC from the peer's RAs on the VLAN), the role on the nm backend.
+ */
+export async function nmVlanBondHost(t: ExecutionContext, lab: string, o: { dhcp: boolean; lacp?: boolean; slaac?: boolean }): Promise<Scenario> {
   t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const { note, step } = scenarioLog(t, lab);
   const at = Date.now();
-  const labs = o.lacp ? await lacpVlanLab(t, lab, { nmOvs: true, dhcp: o.dhcp }) : { v: await vlanLab(t, lab, { nmOvs: true, dhcp: o.dhcp }) };
+  const far = { nmOvs: true, dhcp: o.dhcp, ra: Boolean(o.slaac) };
+  const labs = o.lacp ? await lacpVlanLab(t, lab, far) : { v: await vlanLab(t, lab, far) };
   const { v } = labs;
-  const at0 = await vlanTheHost(v, { ...(o.dhcp ? { dhcp: true } : { v4: true, nm: true }), ...(o.lacp ? { nmBond: LACP_OPTIONS } : {}) });
+  const at0 = await vlanTheHost(v, { ...(o.dhcp ? { dhcp: true } : { v4: true, nm: true }), ...(o.lacp ? { nmBond: LACP_OPTIONS } : {}), slaac: Boolean(o.slaac) });
   const raw: VmUplinkLab = { ...at0, role: (vars = {}, check = false) => at0.role({ configure_ovs_backend: 'nm', ...vars }, check) };
   const l = diagnosed(raw, v, note);
   if (o.dhcp) t.regex(await waitForLease(l, DEV, lease), lease, 'the VLAN holds its lease');
-  step(`VMs up, host on ${DEV} (NM's ${o.lacp ? 'LACP' : 'active-backup'} bond and VLAN profiles, ${o.dhcp ? 'DHCP' : 'static'})`, at);
+  const [addr, len] = o.slaac ? await untilRaAddr(l, DEV, PREFIX6) : [];
+  if (o.slaac) {
+    t.is(len, '64', `${DEV} holds a SLAAC address in ${PREFIX6}::/64 and the RA's default route`);
+    t.regex(await l.sh(`ip -o -6 addr show dev ${DEV} scope global`), /dynamic noprefixroute/, 'NM\'s own SLAAC');
+  }
+  const what = o.slaac ? 'slaac' : o.dhcp ? 'dhcp' : 'static';
+  step(`VMs up, host on ${DEV} (NM's ${o.lacp ? 'LACP' : 'active-backup'} bond and VLAN profiles, ${o.dhcp ? 'DHCP' : 'static'}${o.slaac ? `, SLAAC ${addr}/${len}` : ''})`, at);
   t.is(await untilOutput(l, HELD, HELD_BEFORE), HELD_BEFORE, 'NM holds the bond, its ports and the VLAN under their own profiles');
   const lacp = 'lacp' in labs ? { ...labs.lacp, l } : undefined;
   if (lacp) {
     const bond = await assertLacpPartner(t, lacp, ' before the move');
     t.regex(bond, /Bonding Mode: IEEE 802\.3ad Dynamic link aggregation\nTransmit Hash Policy: layer3\+4[\s\S]*LACP rate: fast/);
   }
-  return { l, raw, v, lab, dhcp: o.dhcp, ...(lacp ? { lacp } : {}), mac: (await l.sh(`cat /sys/class/net/${DEV}/address`)).trim(), bondBefore: await l.sh(BOND_LINES), note, step };
+  return { l, raw, v, lab, dhcp: o.dhcp, ...(lacp ? { lacp } : {}), ...(o.slaac ? { slaac: { addr: addr!, len: len! } } : {}),
+    snapshot: o.slaac ? SNAPSHOT6 : VLAN_SNAPSHOT, what, mac: (await l.sh(`cat /sys/class/net/${DEV}/address`)).trim(), bondBefore: await l.sh(BOND_LINES), note, step };
 }
 
 /** After a rollback: NM holds everything under its own profiles again, no ovs-* profile left, the bond as before. */
@@ -108,7 +134,7 @@ async function backUnderNm(t: ExecutionContext, c: Scenario): Promise<void> {
 /** An injected failure (a check target nothing answers) rolled back within the window to NM's own profiles. */
 export async function injectedFailure(t: ExecutionContext, c: Scenario): Promise<void> {
   const { l } = c;
-  await recordProbe(l, `probe-vlan-nm${c.lacp ? 'lacp' : 'bond'}-${c.dhcp ? 'dhcp' : 'static'}-fresh`);
+  await recordProbe(l, `probe-vlan-nm${c.lacp ? 'lacp' : 'bond'}-${c.what}-fresh`);
   const dead = VLAN.gw4.replace(/\.1$/, '.254');
   const at = Date.now();
   if (c.dhcp) {
@@ -120,9 +146,9 @@ export async function injectedFailure(t: ExecutionContext, c: Scenario): Promise
     c.step('lease back on the VLAN after the injected failure', at);
     t.regex(await l.sh('ip route show default'), new RegExp(`default via ${esc(VLAN.gw4)} dev ${esc(DEV)} proto dhcp`));
   } else {
-    const before = await l.sh(VLAN_SNAPSHOT);
-    await rollbackDrill(t, l, { vars: { configure_ovs_check_targets: [dead] }, target: dead, uplink: DEV, snapshot: VLAN_SNAPSHOT, before, settleMs: 60_000,
-      what: 'the VLAN and NM\'s bond (options, ports, MACs), the address and routes' });
+    const before = await l.sh(c.snapshot);
+    await rollbackDrill(t, l, { vars: { configure_ovs_check_targets: [dead] }, target: dead, uplink: DEV, snapshot: c.snapshot, before, settleMs: c.slaac ? 150_000 : 60_000,
+      what: `the VLAN and NM's bond (options, ports, MACs), the address${c.slaac ? ', the SLAAC address and the RA\'s default route' : ''} and routes` });
     c.step('injected failure rolled back', at);
   }
   await backUnderNm(t, c);
@@ -137,6 +163,10 @@ export async function moveOntoBrEx(t: ExecutionContext, c: Scenario): Promise<()
   await assertMovedOntoBrEx(t, l, move, DEV);
   t.is(await untilOutput(l, ACTIVE, PROFILES), PROFILES, 'ovs-if-phys0 a vlan profile under OVS, NM\'s bond and port profiles still active');
   t.is((await l.sh('nmcli -g vlan.parent,vlan.id connection show ovs-if-phys0')).trim(), `bond0\n${VLAN.id}`);
+  if (c.slaac) {
+    const ip6 = (await l.sh('nmcli -g ipv6.method,ipv6.addr-gen-mode,ipv6.token connection show ovs-if-br-ex')).trim().replaceAll('\\', '');
+    t.regex(ip6, new RegExp(`^auto\\neui64\\n${esc(interfaceId(c.slaac.addr))}$`), `ovs-if-br-ex makes the VLAN's SLAAC address from its identifier:\n${ip6}`);
+  }
   const onBrEx = async () => {
     if (dhcp) t.regex(await l.sh('ip -o -4 addr show dev br-ex'), lease, 'the same lease, now on br-ex');
     else t.regex(await l.sh('ip -o -4 addr show dev br-ex'), new RegExp(`inet ${esc(VLAN.host4)}/24 `), 'the same address, now on br-ex');
@@ -147,6 +177,11 @@ export async function moveOntoBrEx(t: ExecutionContext, c: Scenario): Promise<()
     t.deepEqual(lineSet(await l.sh(BOND_LINES)), lineSet(c.bondBefore), 'NM\'s bond with its mode, options and ports as before');
     if (dhcp) t.regex(await c.v.peerSh(`cat ${LEASES}`), new RegExp(`${esc(mac)} ${esc(VLAN.host4)} `), 'the one lease is the VLAN MAC\'s');
     if (c.lacp) await assertLacpPartner(t, c.lacp, ' on br-ex');
+    if (c.slaac) {
+      t.deepEqual(await untilRaAddr(l, 'br-ex', PREFIX6), [c.slaac.addr, c.slaac.len], 'the same SLAAC address on br-ex');
+      t.regex(await l.sh('ip -6 route show default'), raDefault('br-ex', '48'), 'the RA\'s default route on br-ex at metric 48');
+      await reachV6(t, l, c.slaac.addr);
+    }
   };
   await onBrEx();
   return onBrEx;
@@ -155,14 +190,17 @@ export async function moveOntoBrEx(t: ExecutionContext, c: Scenario): Promise<()
 /** The rest after the rollback: move, second run and --check, a port's cable cut. Returns onBrEx (moveOntoBrEx). */
 export async function moveIdleFailover(t: ExecutionContext, c: Scenario): Promise<() => Promise<void>> {
   const { l, lacp } = c;
-  const what = `${c.dhcp ? 'dhcp' : 'static'}`;
+  const { what } = c;
   const onBrEx = await moveOntoBrEx(t, c);
   await recordProbe(l, `probe-vlan-nm${lacp ? 'lacp' : 'bond'}-${what}-moved`);
   const at = Date.now();
-  await assertSecondRunIdle(t, l, VLAN_SNAPSHOT, await l.sh(VLAN_SNAPSHOT));
+  await assertSecondRunIdle(t, l, c.snapshot, await l.sh(c.snapshot));
   c.step('second run and --check', at);
-  const cut = lacp ? await wireCutDrill(t, lacp, c.lab) : await failoverDrill(t, l, c.lab, 'eth1', 'eth2');
-  c.note(`${lacp ? 'eth1 wire cut under NM\'s own LACP' : 'failover under NM\'s own active-backup'} bond profile, VLAN on it under OVS (${what}): ${cut.lost} of 300 pings lost, longest gap ${cut.gap.toFixed(2)} s`);
+  // With SLAAC the cut is pinged over IPv6 (the host reached at its SLAAC address on br-ex).
+  const pinged = c.slaac ? atAddress(l, c.slaac.addr, l.gw) : l;
+  const cutAt = Date.now();
+  const cut = lacp ? await wireCutDrill(t, { ...lacp, l: pinged }, c.lab) : await failoverDrill(t, pinged, c.lab, 'eth1', 'eth2');
+  c.step(`${lacp ? 'eth1 wire cut under NM\'s own LACP' : 'failover under NM\'s own active-backup'} bond profile, VLAN on it under OVS (${what}, ping ${pinged.ip}): ${cut.lost} of 300 pings lost, longest gap ${cut.gap.toFixed(2)} s; drill`, cutAt);
   t.true(cut.lost < 30, `the far end learnt the way over the other port at once (${cut.lost} of 300 lost)`);
   t.is(await untilOutput(l, ACTIVE, PROFILES), PROFILES, 'every profile still active after the cable came back');
   if (lacp) await assertLacpPartner(t, lacp, ' after the wire came back');
@@ -175,15 +213,18 @@ export async function moveIdleFailover(t: ExecutionContext, c: Scenario): Promis
  */
 export async function powerCycle(t: ExecutionContext, c: Scenario, onBrEx: () => Promise<void>): Promise<void> {
   const { l } = c;
-  const want = c.dhcp ? lease : new RegExp(`inet ${esc(VLAN.host4)}/24 `);
+  // With SLAAC: the IPv4 address and the SLAAC address (out of DAD) both on br-ex.
+  const v4 = c.dhcp ? lease : new RegExp(`inet ${esc(VLAN.host4)}/24 `);
+  const want = c.slaac ? new RegExp(`^(?=[\\s\\S]*${v4.source})(?=[\\s\\S]*inet6 ${esc(c.slaac.addr)}/64 )`) : v4;
+  const probe = c.slaac ? 'ip -o addr show dev br-ex scope global -tentative' : 'ip -o -4 addr show dev br-ex';
   const at = Date.now();
-  await rebootUntil(t, c.raw, c.lab, 'ip -o -4 addr show dev br-ex', want);
+  await rebootUntil(t, c.raw, c.lab, probe, want);
   c.step(`power cycle until the ${c.dhcp ? 'lease' : 'address'} is on br-ex`, at);
   t.is(await untilOutput(l, ACTIVE, PROFILES), PROFILES, 'the same profiles active after the reboot');
   t.is((await l.sh('ovs-vsctl list-ports br-ex')).trim(), DEV);
   await onBrEx();
   const idle = Date.now();
-  await idleAfterReboot(t, l, { uplink: DEV, eth0Ip: c.v.lab.ip, probe: 'ip -o -4 addr show dev br-ex', want });
+  await idleAfterReboot(t, l, { uplink: DEV, eth0Ip: c.v.lab.ip, probe, want });
   c.step('runs after the reboot (refused beside eth0, then idle)', idle);
   t.is(await untilOutput(l, ACTIVE, PROFILES), PROFILES, 'the profiles as the boot made them');
   if (c.lacp) await assertLacpPartner(t, c.lacp, ' after the power cycle and the runs');
