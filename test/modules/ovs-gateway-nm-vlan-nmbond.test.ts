@@ -2,7 +2,8 @@
 // and VLAN profiles; test/vm/nm-vlan-nmbond-uplink.test.ts): MCO's shape - ovs-if-phys0 a vlan profile naming
 // the bond as its parent, the bond and its ports left under their own profiles (no ovs-parent-<bond>, nothing
 // deleted), a VLAN NM holds taken over by the activation; a lease on such a VLAN moves (ovs-if-br-ex's DHCP),
-// on a kernel-made bond it is still refused, and so is SLAAC/DHCPv6 on a VLAN on a bond.
+// on a kernel-made bond it is still refused; NM's SLAAC on such a VLAN moves (ovs-if-br-ex's token), DHCPv6
+// there and IPv6 from RAs on a VLAN on a kernel-made bond are still refused.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { ovsGatewayArgs } from '../../src/modules/ovs_gateway/args.js';
@@ -85,16 +86,29 @@ test('once moved (the saved prev read back): a lease on a VLAN on NM\'s bond is 
   t.is(again.txn.nm, m.txn.nm, 'the same profiles from the saved prev');
 });
 
-test('still refused: a lease on a VLAN on a kernel-made bond, SLAAC/DHCPv6 on a VLAN on a bond', (t) => {
+test('NM\'s SLAAC on a VLAN on NM\'s own bond moves (ovs-if-br-ex: auto, eui64, the token); still refused: DHCPv6 there, a lease or SLAAC on a VLAN on a kernel-made bond', (t) => {
   const s = vlanOnNmBond({ dhcp: true });
   Object.assign(s.nm.devices.find((d) => d.device === 'bond0')!, { state: 'connected (externally)' });
   t.throws(() => planUplink(s, args()), { message: /the uplink bond0\.42 is a VLAN on the kernel-made bond bond0 with a DHCP address; the nm backend moves a lease on a VLAN on a bond NetworkManager holds under its own profile only so far - use backend: ovs/ });
   t.notThrows(() => planUplink(s, args({ backend: 'ovs' })), 'the ovs backend moves it');
-  const v6 = vlanOnNmBond({ vlanNm: true });
-  const vlan = v6.links.find((l) => l.name === 'bond0.42')!;
-  vlan.addrs = vlan.addrs.map((a) => (a.family === 'inet6' ? { ...a, dynamic: true, mngtmpaddr: true } : a));
-  v6.routes.push({ family: 6, dst: 'default', gateway: 'fe80::1', dev: 'bond0.42', protocol: 'ra', metric: 1024 });
-  t.throws(() => planUplink(v6, args()), { message: /the uplink bond0\.42 is a VLAN on the bond bond0 with a SLAAC\/DHCPv6 address; the nm backend moves VLANs on a bond with static or DHCPv4 addresses only so far/ });
+  const slaac = () => {
+    const v6 = vlanOnNmBond({ vlanNm: true });
+    const vlan = v6.links.find((l) => l.name === 'bond0.42')!;
+    vlan.addrs = vlan.addrs.map((a) => (a.family === 'inet6' ? { ...a, dynamic: true, mngtmpaddr: true } : a));
+    v6.routes.push({ family: 6, dst: 'default', gateway: 'fe80::1', dev: 'bond0.42', protocol: 'ra', metric: 1024 });
+    return v6;
+  };
+  const m = move(slaac());
+  t.like(parseEnvText(m.txn.env!), { METHOD6: 'auto', TOKENS6: '::0:0:0:11', VLAN_PARENT_NM: BOND_CONN });
+  t.regex(m.txn.nm!, /type ovs-interface con-name ovs-if-br-ex .* ipv6\.method auto ipv6\.addr-gen-mode eui64 ipv6\.token ::0:0:0:11 /);
+  t.notRegex(m.txn.nm!, /fd5c:8b::11/, 'the SLAAC address is made again, not set');
+  const dhcp6 = slaac();
+  dhcp6.nmDhcp6 = { 'bond0.42': { duid: '00:04:aa:bb', iaid: 7, addrs: [] } };
+  dhcp6.links.find((l) => l.name === 'bond0.42')!.addrs.find((a) => a.family === 'inet6')!.prefixlen = 128;
+  t.throws(() => planUplink(dhcp6, args()), { message: /the uplink bond0\.42 is a VLAN on the active-backup bond bond0 with a DHCPv6 address; the nm backend moves NetworkManager's SLAAC on a VLAN on an active-backup bond NetworkManager holds under its own profile only so far - use backend: ovs/ });
+  const kernel = slaac();
+  Object.assign(kernel.nm.devices.find((d) => d.device === 'bond0')!, { state: 'connected (externally)' });
+  t.throws(() => planUplink(kernel, args()), { message: /the uplink bond0\.42 is a VLAN on the kernel-made bond bond0 with a SLAAC address; the nm backend moves NetworkManager's SLAAC on a VLAN on an active-backup bond/ });
 });
 
 test('the bond under our own ovs-parent profile (a kernel-made bond the nm backend moved) is not taken for NM\'s own', (t) => {
@@ -163,4 +177,34 @@ test('recorded host with a static address on a VLAN on NM\'s own LACP bond: the 
   const bond = s.links.find((l) => l.name === 'bond0')!;
   bond.addrs = bond.addrs.filter((a) => a.scope !== 'link');
   t.notThrows(() => planUplink(s, args({ uplink: undefined })));
+  // NM's SLAAC on such a VLAN is proven on an active-backup bond only (nm-vlan-nmbond-slaac-uplink.test.ts).
+  s.links.find((l) => l.name === 'bond0.100')!.addrs.push({ family: 'inet6', local: 'fd21:100::3efb:372d:93ab:0', prefixlen: 64, scope: 'global', dynamic: true });
+  s.routes.push({ family: 6, dst: 'default', gateway: 'fe80::1', dev: 'bond0.100', protocol: 'ra', metric: 400 });
+  t.throws(() => planUplink(s, args({ uplink: undefined })), { message: /the uplink bond0\.100 is a VLAN on the 802\.3ad bond bond0 with a SLAAC address; the nm backend moves NetworkManager's SLAAC on a VLAN on an active-backup bond NetworkManager holds under its own profile only so far - use backend: ovs/ });
+});
+
+// Recorded on the VM host of test/vm/nm-vlan-nmbond-slaac-uplink.test.ts: bond0.100 on NM's active-backup bond0,
+// its vlan profile with a static IPv4 address and ipv6.method auto, NM's SLAAC (stable-privacy) from the peer's
+// RAs on the VLAN and the RA's default route, before the move.
+test('recorded host with NM\'s SLAAC on a VLAN on NM\'s own bond: ovs-if-br-ex makes the same address from its identifier, the bond stays NM\'s', (t) => {
+  const s = parseGatewayProbe(caseText('probe-vlan-nmbond-slaac-fresh.txt'));
+  t.like(s.links.find((l) => l.name === 'bond0.100')!.addrs.find((a) => a.local === 'fd21:100::3efb:372d:93ab:0'), { prefixlen: 64, dynamic: true }, 'NM\'s SLAAC as recorded');
+  const m = move(s, { uplink: undefined });
+  t.regex(m.summary, /^move bond0\.100 into br-ex/);
+  t.like(parsePrev(m.txn.prev!), { iface: 'bond0.100', method: 'static', addrs: ['172.31.221.11/24'], v6: { method: 'auto', raDefault: true },
+    device: { kind: 'vlan', id: 100, parent: 'bond0', parentNmConn: s.nm.devices.find((d) => d.device === 'bond0')!.conUuid } });
+  t.like(parseEnvText(m.txn.env!), { METHOD6: 'auto', TOKENS6: '::3efb:372d:93ab:0', DUID6: '', BACKEND: 'nm' });
+  t.regex(m.txn.nm!, /type ovs-interface con-name ovs-if-br-ex .* ipv4\.method manual ipv4\.addresses 172\.31\.221\.11\/24 ipv4\.gateway 172\.31\.221\.1 .*ipv6\.method auto ipv6\.addr-gen-mode eui64 ipv6\.token ::3efb:372d:93ab:0 /);
+  t.notRegex(m.txn.nm!, /fd21:100::3efb|ipv6\.dhcp-duid/, 'the SLAAC address is made again, not set; no DHCPv6 identity');
+  t.regex(m.txn.nm!, /type vlan con-name ovs-if-phys0 .*vlan\.parent bond0 vlan\.id 100 /);
+  t.notRegex(m.txn.nm!, /ovs-parent|ovs-slave|type bond|ip link delete/, 'NM\'s bond and its ports stay as they are');
+});
+
+test('recorded host after the nm backend moved the VLAN on NM\'s own bond with NM\'s SLAAC: the same address on br-ex, converged', (t) => {
+  const s = parseGatewayProbe(caseText('probe-vlan-nmbond-slaac-moved.txt'));
+  t.deepEqual(s.bridges.find((b) => b.name === 'br-ex')?.ports, ['bond0.100']);
+  t.like(s.links.find((l) => l.name === 'br-ex')!.addrs.find((a) => a.local === 'fd21:100::3efb:372d:93ab:0'), { prefixlen: 64, dynamic: true }, 'the same SLAAC address on br-ex');
+  t.like(s.routes.find((r) => r.family === 6 && r.dst === 'default'), { dev: 'br-ex', protocol: 'ra', metric: 48 }, 'the RA\'s default route on br-ex');
+  t.like(parsePrev(s.files[prevPath('br-ex')]!), { v6: { method: 'auto' }, device: { parentNmConn: s.nm.devices.find((d) => d.device === 'bond0')!.conUuid } });
+  t.deepEqual(planUplink(s, args({ uplink: undefined })).filter(isTxnChange), []);
 });
