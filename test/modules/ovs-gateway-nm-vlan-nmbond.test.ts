@@ -177,13 +177,13 @@ test('recorded host with a static address on a VLAN on NM\'s own LACP bond: the 
   const bond = s.links.find((l) => l.name === 'bond0')!;
   bond.addrs = bond.addrs.filter((a) => a.scope !== 'link');
   t.notThrows(() => planUplink(s, args({ uplink: undefined })));
-  // NM's SLAAC on such a VLAN is proven on an active-backup bond only (nm-vlan-nmbond-slaac-uplink.test.ts).
+  // NM's SLAAC on such a VLAN is proven on an active-backup bond only (nm-vlan-nmbond-ipv6-auto-uplink.test.ts).
   s.links.find((l) => l.name === 'bond0.100')!.addrs.push({ family: 'inet6', local: 'fd21:100::3efb:372d:93ab:0', prefixlen: 64, scope: 'global', dynamic: true });
   s.routes.push({ family: 6, dst: 'default', gateway: 'fe80::1', dev: 'bond0.100', protocol: 'ra', metric: 400 });
   t.throws(() => planUplink(s, args({ uplink: undefined })), { message: /the uplink bond0\.100 is a VLAN on the 802\.3ad bond bond0 with a SLAAC address; the nm backend moves NetworkManager's SLAAC on a VLAN on an active-backup bond NetworkManager holds under its own profile only so far - use backend: ovs/ });
 });
 
-// Recorded on the VM host of test/vm/nm-vlan-nmbond-slaac-uplink.test.ts: bond0.100 on NM's active-backup bond0,
+// Recorded on the VM host of test/vm/nm-vlan-nmbond-ipv6-auto-uplink.test.ts: bond0.100 on NM's active-backup bond0,
 // its vlan profile with a static IPv4 address and ipv6.method auto, NM's SLAAC (stable-privacy) from the peer's
 // RAs on the VLAN and the RA's default route, before the move.
 test('recorded host with NM\'s SLAAC on a VLAN on NM\'s own bond: ovs-if-br-ex makes the same address from its identifier, the bond stays NM\'s', (t) => {

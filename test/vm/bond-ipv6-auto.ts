@@ -22,8 +22,8 @@ export const LEASES6 = '/run/vmx-dhcp6.leases';
  * router's eth0 takes no RAs (routedBond): a constructed prefix took its lifetimes from an address its kernel
  * had made by SLAAC from these very RAs, so they ran down (seen: 30 s left on the host ~20 min in).
  */
-const RANGES: Record<V6Kind, (p: string) => string[]> = {
-  slaac: () => ['--dhcp-range=::,constructor:eth0,ra-only,64,10m'],
+export const RANGES: Record<V6Kind, (p: string, iface?: string) => string[]> = {
+  slaac: (_p, iface = 'eth0') => [`--dhcp-range=::,constructor:${iface},ra-only,64,10m`],
   dhcp6: (p) => [`--dhcp-range=${p}::100,${p}::1ff,64,10m`, `--dhcp-leasefile=${LEASES6}`],
 };
 

@@ -24,7 +24,7 @@ const OURS = 'nmcli -t -f NAME,TYPE,DEVICE connection show --active | grep -E "^
 const PROFILES = 'br-ex:ovs-bridge:br-ex\novs-if-br-ex:ovs-interface:br-ex\novs-if-phys0:bond:bond0\novs-port-br-ex:ovs-port:br-ex\n'
   + 'ovs-port-phys0:ovs-port:bond0\novs-slave-eth1:802-3-ethernet:eth1\novs-slave-eth2:802-3-ethernet:eth2';
 /** NM's DHCPv6 client on a device: the DUID, IAID and address it holds (the lease's other options left out). */
-const dhcp6Of = (dev: string) => `nmcli -t -f DHCP6 device show ${dev} | grep -E ":(dhcp6_client_id|iaid|ip6_address) = " | sed -E "s/^DHCP6\\.OPTION\\[[0-9]+\\]://" | LC_ALL=C sort`;
+export const dhcp6Of = (dev: string) => `nmcli -t -f DHCP6 device show ${dev} | grep -E ":(dhcp6_client_id|iaid|ip6_address) = " | sed -E "s/^DHCP6\\.OPTION\\[[0-9]+\\]://" | LC_ALL=C sort`;
 
 /** The bond under test: its NM options and what differs by mode. */
 export interface NmV6Bond {

@@ -7,15 +7,17 @@
 // both: an injected failure rolled back to the VLAN under NM's own profiles; the move keeping the address (a lease:
 // the peer leases exactly one address, so the same address again means the same client) and SSH on br-ex; a second
 // run and --check changing nothing; a port's cable cut (AB: the active port fails over; LACP: the wire cut at both
-// ends, the aggregate carries on); a power cycle the boot oneshot brings the address back on br-ex from. `slaac`:
-// the VLAN's profile also takes NM's own SLAAC from the peer's RAs on the VLAN; the rollback gives it back to the
-// VLAN, the move keeps the same address (ovs-if-br-ex's eui64 token) and the RA's default route on br-ex, SSH and
-// ping over IPv6 reach it, the cable cut is pinged over IPv6, the power cycle brings both addresses back.
+// ends, the aggregate carries on); a power cycle the boot oneshot brings the address back on br-ex from. `v6`:
+// the VLAN's profile (static IPv4) also takes IPv6 from the peer's RAs on the VLAN - NM's own SLAAC, or NM's
+// DHCPv6 lease (RAs saying managed); the rollback gives it back to the VLAN, the move keeps the same address
+// (ovs-if-br-ex's eui64 token / the VLAN's DUID and IAID, the server's one lease) and the RA's default route on
+// br-ex, SSH and ping over IPv6 reach it, the cable cut is pinged over IPv6, the power cycle brings both back.
 import type { ExecutionContext } from 'ava';
 import { run, sleep } from '../../src/lab/run.js';
 import { interfaceId } from '../../src/modules/ovs_gateway/ipv6-auto.js';
 import { labPing } from '../helpers/lab-ping.js';
-import { raDefault, reachV6, untilRaAddr } from './bond-ipv6-auto.js';
+import { LEASES6, raDefault, reachV6, untilRaAddr, type V6Kind } from './bond-ipv6-auto.js';
+import { dhcp6Of } from './nm-bond-ipv6-auto.js';
 import { waitForLease } from './bond-dhcp.js';
 import { assertMovedOntoBrEx, assertSecondRunIdle, atAddress, esc, failure, recordProbe, type VmUplinkLab } from './bond-lab.js';
 import { assertLacpPartner, wireCutDrill, type LacpLab } from './lacp-lab.js';
@@ -79,45 +81,52 @@ export interface Scenario {
   raw: VmUplinkLab;
   /** The LACP lab (switch VM) seen at the node address; undefined on the active-backup bond. */
   lacp?: LacpLab;
-  /** NM's SLAAC address on the VLAN before the move (`slaac`) and its prefix length. */
-  slaac?: { addr: string; len: string };
+  /** The VLAN's IPv6 from RAs before the move (`v6`): its kind, address and prefix length, NM's DHCPv6 lines (dhcp6Of). */
+  v6?: { kind: V6Kind; addr: string; len: string; lease: string };
   /** What the host reads as (VLAN_SNAPSHOT; with SLAAC, without the RA route's countdown). */
   snapshot: string;
-  /** In probe names and notes: dhcp, static or slaac. */
+  /** In probe names and notes: dhcp, static, slaac or dhcp6. */
   what: string;
   mac: string; bondBefore: string; note(what: string): void; step(what: string, since: number): void;
 }
 
 /**
  * The two VMs with the node address on bond0.100 over NM's bond0 (`dhcp`: a lease, else static; `lacp`: 802.3ad;
- * `slaac`: static IPv4 and NM's SLAAC from the peer's RAs on the VLAN), the role on the nm backend.
+ * `v6`: static IPv4 and NM's SLAAC or DHCPv6 from the peer's RAs on the VLAN), the role on the nm backend.
  */
-export async function nmVlanBondHost(t: ExecutionContext, lab: string, o: { dhcp: boolean; lacp?: boolean; slaac?: boolean }): Promise<Scenario> {
+export async function nmVlanBondHost(t: ExecutionContext, lab: string, o: { dhcp: boolean; lacp?: boolean; v6?: V6Kind }): Promise<Scenario> {
   t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const { note, step } = scenarioLog(t, lab);
   const at = Date.now();
-  const far = { nmOvs: true, dhcp: o.dhcp, ra: Boolean(o.slaac) };
+  const far = { nmOvs: true, dhcp: o.dhcp, ...(o.v6 ? { ra: o.v6 } : {}) };
   const labs = o.lacp ? await lacpVlanLab(t, lab, far) : { v: await vlanLab(t, lab, far) };
   const { v } = labs;
-  const at0 = await vlanTheHost(v, { ...(o.dhcp ? { dhcp: true } : { v4: true, nm: true }), ...(o.lacp ? { nmBond: LACP_OPTIONS } : {}), slaac: Boolean(o.slaac) });
+  const at0 = await vlanTheHost(v, { ...(o.dhcp ? { dhcp: true } : { v4: true, nm: true }), ...(o.lacp ? { nmBond: LACP_OPTIONS } : {}), v6Auto: Boolean(o.v6) });
   const raw: VmUplinkLab = { ...at0, role: (vars = {}, check = false) => at0.role({ configure_ovs_backend: 'nm', ...vars }, check) };
   const l = diagnosed(raw, v, note);
   if (o.dhcp) t.regex(await waitForLease(l, DEV, lease), lease, 'the VLAN holds its lease');
-  const [addr, len] = o.slaac ? await untilRaAddr(l, DEV, PREFIX6) : [];
-  if (o.slaac) {
-    t.is(len, '64', `${DEV} holds a SLAAC address in ${PREFIX6}::/64 and the RA's default route`);
-    t.regex(await l.sh(`ip -o -6 addr show dev ${DEV} scope global`), /dynamic noprefixroute/, 'NM\'s own SLAAC');
+  const want6 = o.v6 === 'dhcp6' ? '128' : '64';
+  const [addr, len] = o.v6 ? await untilRaAddr(l, DEV, PREFIX6, want6, 300_000) : [];
+  let lease6 = '';
+  if (o.v6) {
+    t.is(len, want6, `${DEV} holds a ${o.v6} address in ${PREFIX6}::/64 (/${want6}) and the RA's default route`);
+    if (o.v6 === 'slaac') t.regex(await l.sh(`ip -o -6 addr show dev ${DEV} scope global`), /dynamic noprefixroute/, 'NM\'s own SLAAC');
+    else {
+      t.regex(await v.peerSh(`cat ${LEASES6}`), new RegExp(` ${esc(addr!)} `), 'the DHCPv6 server leased it');
+      lease6 = (await l.sh(dhcp6Of(DEV))).trim();
+      t.regex(lease6, new RegExp(`dhcp6_client_id = [0-9a-f:]+\\n[\\s\\S]*ip6_address = ${esc(addr!)}`), lease6);
+    }
   }
-  const what = o.slaac ? 'slaac' : o.dhcp ? 'dhcp' : 'static';
-  step(`VMs up, host on ${DEV} (NM's ${o.lacp ? 'LACP' : 'active-backup'} bond and VLAN profiles, ${o.dhcp ? 'DHCP' : 'static'}${o.slaac ? `, SLAAC ${addr}/${len}` : ''})`, at);
+  const what = o.v6 ?? (o.dhcp ? 'dhcp' : 'static');
+  step(`VMs up, host on ${DEV} (NM's ${o.lacp ? 'LACP' : 'active-backup'} bond and VLAN profiles, ${o.dhcp ? 'DHCP' : 'static'}${o.v6 ? `, ${o.v6} ${addr}/${len}` : ''})`, at);
   t.is(await untilOutput(l, HELD, HELD_BEFORE), HELD_BEFORE, 'NM holds the bond, its ports and the VLAN under their own profiles');
   const lacp = 'lacp' in labs ? { ...labs.lacp, l } : undefined;
   if (lacp) {
     const bond = await assertLacpPartner(t, lacp, ' before the move');
     t.regex(bond, /Bonding Mode: IEEE 802\.3ad Dynamic link aggregation\nTransmit Hash Policy: layer3\+4[\s\S]*LACP rate: fast/);
   }
-  return { l, raw, v, lab, dhcp: o.dhcp, ...(lacp ? { lacp } : {}), ...(o.slaac ? { slaac: { addr: addr!, len: len! } } : {}),
-    snapshot: o.slaac ? SNAPSHOT6 : VLAN_SNAPSHOT, what, mac: (await l.sh(`cat /sys/class/net/${DEV}/address`)).trim(), bondBefore: await l.sh(BOND_LINES), note, step };
+  return { l, raw, v, lab, dhcp: o.dhcp, ...(lacp ? { lacp } : {}), ...(o.v6 ? { v6: { kind: o.v6, addr: addr!, len: len!, lease: lease6 } } : {}),
+    snapshot: o.v6 ? SNAPSHOT6 : VLAN_SNAPSHOT, what, mac: (await l.sh(`cat /sys/class/net/${DEV}/address`)).trim(), bondBefore: await l.sh(BOND_LINES), note, step };
 }
 
 /** After a rollback: NM holds everything under its own profiles again, no ovs-* profile left, the bond as before. */
@@ -147,8 +156,8 @@ export async function injectedFailure(t: ExecutionContext, c: Scenario): Promise
     t.regex(await l.sh('ip route show default'), new RegExp(`default via ${esc(VLAN.gw4)} dev ${esc(DEV)} proto dhcp`));
   } else {
     const before = await l.sh(c.snapshot);
-    await rollbackDrill(t, l, { vars: { configure_ovs_check_targets: [dead] }, target: dead, uplink: DEV, snapshot: c.snapshot, before, settleMs: c.slaac ? 150_000 : 60_000,
-      what: `the VLAN and NM's bond (options, ports, MACs), the address${c.slaac ? ', the SLAAC address and the RA\'s default route' : ''} and routes` });
+    await rollbackDrill(t, l, { vars: { configure_ovs_check_targets: [dead] }, target: dead, uplink: DEV, snapshot: c.snapshot, before, settleMs: c.v6 ? 150_000 : 60_000,
+      what: `the VLAN and NM's bond (options, ports, MACs), the address${c.v6 ? `, the ${c.v6.kind} address and the RA's default route` : ''} and routes` });
     c.step('injected failure rolled back', at);
   }
   await backUnderNm(t, c);
@@ -163,9 +172,9 @@ export async function moveOntoBrEx(t: ExecutionContext, c: Scenario): Promise<()
   await assertMovedOntoBrEx(t, l, move, DEV);
   t.is(await untilOutput(l, ACTIVE, PROFILES), PROFILES, 'ovs-if-phys0 a vlan profile under OVS, NM\'s bond and port profiles still active');
   t.is((await l.sh('nmcli -g vlan.parent,vlan.id connection show ovs-if-phys0')).trim(), `bond0\n${VLAN.id}`);
-  if (c.slaac) {
+  if (c.v6?.kind === 'slaac') {
     const ip6 = (await l.sh('nmcli -g ipv6.method,ipv6.addr-gen-mode,ipv6.token connection show ovs-if-br-ex')).trim().replaceAll('\\', '');
-    t.regex(ip6, new RegExp(`^auto\\neui64\\n${esc(interfaceId(c.slaac.addr))}$`), `ovs-if-br-ex makes the VLAN's SLAAC address from its identifier:\n${ip6}`);
+    t.regex(ip6, new RegExp(`^auto\\neui64\\n${esc(interfaceId(c.v6.addr))}$`), `ovs-if-br-ex makes the VLAN's SLAAC address from its identifier:\n${ip6}`);
   }
   const onBrEx = async () => {
     if (dhcp) t.regex(await l.sh('ip -o -4 addr show dev br-ex'), lease, 'the same lease, now on br-ex');
@@ -177,14 +186,24 @@ export async function moveOntoBrEx(t: ExecutionContext, c: Scenario): Promise<()
     t.deepEqual(lineSet(await l.sh(BOND_LINES)), lineSet(c.bondBefore), 'NM\'s bond with its mode, options and ports as before');
     if (dhcp) t.regex(await c.v.peerSh(`cat ${LEASES}`), new RegExp(`${esc(mac)} ${esc(VLAN.host4)} `), 'the one lease is the VLAN MAC\'s');
     if (c.lacp) await assertLacpPartner(t, c.lacp, ' on br-ex');
-    if (c.slaac) {
-      t.deepEqual(await untilRaAddr(l, 'br-ex', PREFIX6), [c.slaac.addr, c.slaac.len], 'the same SLAAC address on br-ex');
-      t.regex(await l.sh('ip -6 route show default'), raDefault('br-ex', '48'), 'the RA\'s default route on br-ex at metric 48');
-      await reachV6(t, l, c.slaac.addr);
-    }
+    if (c.v6) await sameV6OnBrEx(t, c, c.v6);
   };
   await onBrEx();
   return onBrEx;
+}
+
+/** On br-ex: the same IPv6 address (DHCPv6: from the VLAN's DUID and IAID, one lease), the RA's route at metric 48, ping and SSH over IPv6. */
+async function sameV6OnBrEx(t: ExecutionContext, c: Scenario, v6: NonNullable<Scenario['v6']>): Promise<void> {
+  const { l } = c;
+  t.deepEqual(await untilRaAddr(l, 'br-ex', PREFIX6, v6.len), [v6.addr, v6.len], `the same ${v6.kind} address on br-ex`);
+  t.regex(await l.sh('ip -6 route show default'), raDefault('br-ex', '48'), 'the RA\'s default route on br-ex at metric 48');
+  if (v6.kind === 'dhcp6') {
+    t.is((await l.sh(dhcp6Of('br-ex'))).trim(), v6.lease, 'br-ex\'s client sent the VLAN\'s DUID and IAID and holds the same address');
+    const leases = (await c.v.peerSh(`cat ${LEASES6}`)).split('\n').filter((s) => s.includes(`${PREFIX6}::`));
+    t.is(leases.length, 1, `one lease, the same address:\n${leases.join('\n')}`);
+    t.true(leases[0]?.includes(` ${v6.addr} `), leases[0]);
+  }
+  await reachV6(t, l, v6.addr);
 }
 
 /** The rest after the rollback: move, second run and --check, a port's cable cut. Returns onBrEx (moveOntoBrEx). */
@@ -197,7 +216,7 @@ export async function moveIdleFailover(t: ExecutionContext, c: Scenario): Promis
   await assertSecondRunIdle(t, l, c.snapshot, await l.sh(c.snapshot));
   c.step('second run and --check', at);
   // With SLAAC the cut is pinged over IPv6 (the host reached at its SLAAC address on br-ex).
-  const pinged = c.slaac ? atAddress(l, c.slaac.addr, l.gw) : l;
+  const pinged = c.v6 ? atAddress(l, c.v6.addr, l.gw) : l;
   const cutAt = Date.now();
   const cut = lacp ? await wireCutDrill(t, { ...lacp, l: pinged }, c.lab) : await failoverDrill(t, pinged, c.lab, 'eth1', 'eth2');
   c.step(`${lacp ? 'eth1 wire cut under NM\'s own LACP' : 'failover under NM\'s own active-backup'} bond profile, VLAN on it under OVS (${what}, ping ${pinged.ip}): ${cut.lost} of 300 pings lost, longest gap ${cut.gap.toFixed(2)} s; drill`, cutAt);
@@ -213,10 +232,10 @@ export async function moveIdleFailover(t: ExecutionContext, c: Scenario): Promis
  */
 export async function powerCycle(t: ExecutionContext, c: Scenario, onBrEx: () => Promise<void>): Promise<void> {
   const { l } = c;
-  // With SLAAC: the IPv4 address and the SLAAC address (out of DAD) both on br-ex.
+  // With IPv6 from RAs: the IPv4 address and the IPv6 one (out of DAD) both on br-ex.
   const v4 = c.dhcp ? lease : new RegExp(`inet ${esc(VLAN.host4)}/24 `);
-  const want = c.slaac ? new RegExp(`^(?=[\\s\\S]*${v4.source})(?=[\\s\\S]*inet6 ${esc(c.slaac.addr)}/64 )`) : v4;
-  const probe = c.slaac ? 'ip -o addr show dev br-ex scope global -tentative' : 'ip -o -4 addr show dev br-ex';
+  const want = c.v6 ? new RegExp(`^(?=[\\s\\S]*${v4.source})(?=[\\s\\S]*inet6 ${esc(c.v6.addr)}/${c.v6.len} )`) : v4;
+  const probe = c.v6 ? 'ip -o addr show dev br-ex scope global -tentative' : 'ip -o -4 addr show dev br-ex';
   const at = Date.now();
   await rebootUntil(t, c.raw, c.lab, probe, want);
   c.step(`power cycle until the ${c.dhcp ? 'lease' : 'address'} is on br-ex`, at);

@@ -9,6 +9,7 @@ import { run, sleep } from '../../src/lab/run.js';
 import type { HostState } from '../../src/lab/state.js';
 import { shellJoin } from '../../src/transports/quote.js';
 import { atAddress, BOND_SNAPSHOT, vmUplinkLab, type VmUplinkLab } from './bond-lab.js';
+import { RANGES, type V6Kind } from './bond-ipv6-auto.js';
 import { lacpSwitchLab, type LacpLab } from './lacp-lab.js';
 import { vmSh } from './vm-ssh.js';
 import { SNAPSHOT } from '../roles-lab/uplink-helpers.js';
@@ -29,9 +30,9 @@ export interface VlanLab { lab: VmUplinkLab; peer: HostState; peerSh(cmd: string
  * peer serves one address (VLAN.host4) on the VLAN with dnsmasq, so only the same client gets it again.
  * `protocol` 802.1ad: the peer's VLAN is a QinQ service VLAN (S-tag, ethertype 0x88a8): an 802.1Q VLAN on
  * the host hears nothing from it. `ra`: the peer sends router advertisements on the VLAN every 10 s (dnsmasq,
- * SLAAC only: the /64 of VLAN.gw6).
+ * the /64 of VLAN.gw6): SLAAC only, or sending hosts to its DHCPv6 range (bond-ipv6-auto.ts RANGES, LEASES6).
  */
-export async function vlanLab(t: ExecutionContext, name: string, opts: { dhcp?: boolean; nmOvs?: boolean; protocol?: '802.1ad'; ra?: boolean } = {}): Promise<VlanLab> {
+export async function vlanLab(t: ExecutionContext, name: string, opts: { dhcp?: boolean; nmOvs?: boolean; protocol?: '802.1ad'; ra?: V6Kind } = {}): Promise<VlanLab> {
   const lab = await vmUplinkLab(t, name, 3, { hosts: 2, vms: 2, ...(opts.nmOvs ? { nmOvs: true } : {}) });
   const peer = lab.state.hosts[1]!;
   await vmSh(lab.state, peer, 'nmcli device set eth1 managed no 2>/dev/null || true; ip link set eth1 up');
@@ -43,7 +44,7 @@ export async function vlanLab(t: ExecutionContext, name: string, opts: { dhcp?: 
  * VLAN 100 (bond0.100 the VLAN's gateways and DHCP server, routing to the lab bridge on its eth0). Returns
  * the VLAN's lab (the switch as its peer) and the LACP lab (for assertLacpPartner and wireCutDrill).
  */
-export async function lacpVlanLab(t: ExecutionContext, name: string, opts: { dhcp?: boolean; nmOvs?: boolean; ra?: boolean } = {}): Promise<{ v: VlanLab; lacp: LacpLab }> {
+export async function lacpVlanLab(t: ExecutionContext, name: string, opts: { dhcp?: boolean; nmOvs?: boolean; ra?: V6Kind } = {}): Promise<{ v: VlanLab; lacp: LacpLab }> {
   const lacp = await lacpSwitchLab(t, name, opts.nmOvs ? { nmOvs: true } : {});
   // The switch's bridge sw0 (bond0 and eth3) is on the lab bridge beside its eth0: only eth0 answers ARP for
   // its lab address, so the lab's namespace routes the VLAN's subnet to eth0, not through the bridge.
@@ -52,7 +53,7 @@ export async function lacpVlanLab(t: ExecutionContext, name: string, opts: { dhc
 }
 
 /** The peer's end of VLAN 100 on `parent` (its gateways, DHCP and RAs when asked, routing), the lab namespace's routes to it. */
-async function vlanFarEnd(lab: VmUplinkLab, peer: HostState, parent: string, opts: { dhcp?: boolean; protocol?: '802.1ad'; ra?: boolean }): Promise<VlanLab> {
+async function vlanFarEnd(lab: VmUplinkLab, peer: HostState, parent: string, opts: { dhcp?: boolean; protocol?: '802.1ad'; ra?: V6Kind }): Promise<VlanLab> {
   const peerSh = (cmd: string) => vmSh(lab.state, peer, cmd);
   const vdev = `${parent}.${VLAN.id}`;
   // The peer is the test's far end: no firewall between the lab bridge and the VLAN.
@@ -67,7 +68,7 @@ async function vlanFarEnd(lab: VmUplinkLab, peer: HostState, parent: string, opt
   }
   if (opts.ra) {
     await peerSh(shellJoin(['systemd-run', '--quiet', '--unit=v21-ra', 'dnsmasq', '--keep-in-foreground', '--user=root', '--port=0',
-      `--interface=${vdev}`, '--bind-interfaces', '--enable-ra', `--ra-param=${vdev},10,600`, `--dhcp-range=::,constructor:${vdev},ra-only,64,10m`, '--log-dhcp']));
+      `--interface=${vdev}`, '--bind-interfaces', '--enable-ra', `--ra-param=${vdev},10,600`, ...RANGES[opts.ra](VLAN.gw6.replace(/::1$/, ''), vdev), '--log-dhcp']));
   }
   // The lab's namespace (the controller's side) reaches the VLAN through the peer.
   const ns = (args: string[]) => run('ip', ['-n', lab.state.netns, ...args]);
@@ -81,12 +82,12 @@ async function vlanFarEnd(lab: VmUplinkLab, peer: HostState, parent: string, opt
  * Moves the host's node address onto bond0.100 the way an installer leaves it: kernel devices (static) or
  * NetworkManager profiles (dhcp: bond, ports and the VLAN with a DHCP client, as RHEL installers make them;
  * nm with v4: the same profiles, the VLAN's IPv4 static; kernelBond: the kernel's bond, the VLAN NM's profile
- * on it, DHCP or static as `dhcp` says; `slaac`: NM's VLAN profile with ipv6.method auto, for vlanLab's `ra`).
+ * on it, DHCP or static as `dhcp` says; `v6Auto`: NM's VLAN profile with ipv6.method auto, for vlanLab's `ra`).
  * `v4`/`v6`: static addresses and default routes of each family; `nmBond`:
  * NM's bond.options (default active-backup, miimon 100, updelay 200, primary eth1). Detached (the session's path
  * moves), then returns the lab seen at the node address (v4 if any, else v6).
  */
-export async function vlanTheHost(v: VlanLab, opts: { v4?: boolean; v6?: boolean; dhcp?: boolean; nm?: boolean; kernelBond?: boolean; nmBond?: string; slaac?: boolean }): Promise<VmUplinkLab> {
+export async function vlanTheHost(v: VlanLab, opts: { v4?: boolean; v6?: boolean; dhcp?: boolean; nm?: boolean; kernelBond?: boolean; nmBond?: string; v6Auto?: boolean }): Promise<VmUplinkLab> {
   const { lab } = v;
   const dev = VLAN.dev;
   const unmanage = 'for d in eth0 eth1 eth2; do nmcli device set "$d" managed no 2>/dev/null || true; done';
@@ -101,7 +102,7 @@ export async function vlanTheHost(v: VlanLab, opts: { v4?: boolean; v6?: boolean
     `nmcli connection add type bond con-name bond0 ifname bond0 bond.options ${shellJoin([opts.nmBond ?? 'mode=active-backup,miimon=100,updelay=200,primary=eth1'])} ipv4.method disabled ipv6.method ignore`,
     'nmcli connection add type ethernet con-name bond0-eth1 ifname eth1 master bond0 slave-type bond',
     'nmcli connection add type ethernet con-name bond0-eth2 ifname eth2 master bond0 slave-type bond',
-    `nmcli connection add type vlan con-name ${dev} ifname ${dev} dev bond0 id ${VLAN.id} ${ip4} ipv6.method ${opts.slaac ? 'auto' : 'ignore'}`,
+    `nmcli connection add type vlan con-name ${dev} ifname ${dev} dev bond0 id ${VLAN.id} ${ip4} ipv6.method ${opts.v6Auto ? 'auto' : 'ignore'}`,
     'nmcli connection up bond0', 'nmcli connection up bond0-eth1', 'nmcli connection up bond0-eth2', `nmcli connection up ${dev}`];
   // kernelBond: the bond made in the kernel (its ports unmanaged, as `kernel`), the VLAN NM's profile on it.
   const kernelBond = [...kernel.slice(0, 8), nm.find((c) => c.includes('type vlan'))!, `nmcli connection up ${dev}`];

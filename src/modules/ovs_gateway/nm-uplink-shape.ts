@@ -28,7 +28,7 @@ export function nmShapeRefusal(u: UplinkConfig): string | undefined {
   }
   if (d?.kind === 'vlan' && d.parentBond) {
     // NM's SLAAC on a VLAN on an active-backup bond NM holds under its own profile moves as on a bond: ovs-if-br-ex
-    // makes the same address from its identifier (test/vm/nm-vlan-nmbond-slaac-uplink.test.ts, power cycle too);
+    // makes the same address from its identifier (test/vm/nm-vlan-nmbond-ipv6-auto-uplink.test.ts, power cycle too);
     // DHCPv6 there, and IPv6 from RAs on a VLAN on a kernel-made or an LACP bond, are not proven.
     const dhcp6 = u.v6 && (u.v6.method === 'dhcp' || Boolean(u.v6.dhcp6Seen || u.v6.duid) || u.v6.iaid !== undefined);
     if (u.v6 && (dhcp6 || !d.parentNmConn || bond?.mode !== 'active-backup')) {
