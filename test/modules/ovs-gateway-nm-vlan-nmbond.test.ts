@@ -2,8 +2,8 @@
 // and VLAN profiles; test/vm/nm-vlan-nmbond-uplink.test.ts): MCO's shape - ovs-if-phys0 a vlan profile naming
 // the bond as its parent, the bond and its ports left under their own profiles (no ovs-parent-<bond>, nothing
 // deleted), a VLAN NM holds taken over by the activation; a lease on such a VLAN moves (ovs-if-br-ex's DHCP),
-// on a kernel-made bond it is still refused; NM's SLAAC on such a VLAN moves (ovs-if-br-ex's token), DHCPv6
-// there and IPv6 from RAs on a VLAN on a kernel-made bond are still refused.
+// on a kernel-made bond it is still refused; NM's SLAAC and DHCPv6 on such a VLAN (active-backup) move
+// (ovs-if-br-ex's token / the VLAN's DUID and IAID), IPv6 from RAs on a VLAN on a kernel-made or LACP bond is still refused.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { ovsGatewayArgs } from '../../src/modules/ovs_gateway/args.js';
@@ -86,7 +86,7 @@ test('once moved (the saved prev read back): a lease on a VLAN on NM\'s bond is 
   t.is(again.txn.nm, m.txn.nm, 'the same profiles from the saved prev');
 });
 
-test('NM\'s SLAAC on a VLAN on NM\'s own bond moves (ovs-if-br-ex: auto, eui64, the token); still refused: DHCPv6 there, a lease or SLAAC on a VLAN on a kernel-made bond', (t) => {
+test('NM\'s SLAAC and DHCPv6 on a VLAN on NM\'s own bond move (ovs-if-br-ex: the token / the DUID and IAID); still refused: a lease, SLAAC or DHCPv6 on a VLAN on a kernel-made bond', (t) => {
   const s = vlanOnNmBond({ dhcp: true });
   Object.assign(s.nm.devices.find((d) => d.device === 'bond0')!, { state: 'connected (externally)' });
   t.throws(() => planUplink(s, args()), { message: /the uplink bond0\.42 is a VLAN on the kernel-made bond bond0 with a DHCP address; the nm backend moves a lease on a VLAN on a bond NetworkManager holds under its own profile only so far - use backend: ovs/ });
@@ -105,10 +105,13 @@ test('NM\'s SLAAC on a VLAN on NM\'s own bond moves (ovs-if-br-ex: auto, eui64, 
   const dhcp6 = slaac();
   dhcp6.nmDhcp6 = { 'bond0.42': { duid: '00:04:aa:bb', iaid: 7, addrs: [] } };
   dhcp6.links.find((l) => l.name === 'bond0.42')!.addrs.find((a) => a.family === 'inet6')!.prefixlen = 128;
-  t.throws(() => planUplink(dhcp6, args()), { message: /the uplink bond0\.42 is a VLAN on the active-backup bond bond0 with a DHCPv6 address; the nm backend moves NetworkManager's SLAAC on a VLAN on an active-backup bond NetworkManager holds under its own profile only so far - use backend: ovs/ });
-  const kernel = slaac();
+  t.regex(move(dhcp6).txn.nm!, /con-name ovs-if-br-ex .* ipv6\.method auto ipv6\.dhcp-duid 00:04:aa:bb ipv6\.dhcp-iaid 00:00:00:07 /, 'DHCPv6 there: the VLAN\'s DUID and IAID');
+  const kernel = dhcp6;
   Object.assign(kernel.nm.devices.find((d) => d.device === 'bond0')!, { state: 'connected (externally)' });
-  t.throws(() => planUplink(kernel, args()), { message: /the uplink bond0\.42 is a VLAN on the kernel-made bond bond0 with a SLAAC address; the nm backend moves NetworkManager's SLAAC on a VLAN on an active-backup bond/ });
+  t.throws(() => planUplink(kernel, args()), { message: /the uplink bond0\.42 is a VLAN on the kernel-made bond bond0 with a DHCPv6 address; the nm backend moves NetworkManager's SLAAC and DHCPv6 on a VLAN on an active-backup bond/ });
+  const kernelSlaac = slaac();
+  Object.assign(kernelSlaac.nm.devices.find((d) => d.device === 'bond0')!, { state: 'connected (externally)' });
+  t.throws(() => planUplink(kernelSlaac, args()), { message: /the uplink bond0\.42 is a VLAN on the kernel-made bond bond0 with a SLAAC address; the nm backend moves NetworkManager's SLAAC and DHCPv6 on a VLAN on an active-backup bond/ });
 });
 
 test('the bond under our own ovs-parent profile (a kernel-made bond the nm backend moved) is not taken for NM\'s own', (t) => {
@@ -177,10 +180,10 @@ test('recorded host with a static address on a VLAN on NM\'s own LACP bond: the 
   const bond = s.links.find((l) => l.name === 'bond0')!;
   bond.addrs = bond.addrs.filter((a) => a.scope !== 'link');
   t.notThrows(() => planUplink(s, args({ uplink: undefined })));
-  // NM's SLAAC on such a VLAN is proven on an active-backup bond only (nm-vlan-nmbond-ipv6-auto-uplink.test.ts).
+  // NM's SLAAC (and DHCPv6) on such a VLAN is proven on an active-backup bond only (nm-vlan-nmbond-ipv6-auto-uplink.test.ts).
   s.links.find((l) => l.name === 'bond0.100')!.addrs.push({ family: 'inet6', local: 'fd21:100::3efb:372d:93ab:0', prefixlen: 64, scope: 'global', dynamic: true });
   s.routes.push({ family: 6, dst: 'default', gateway: 'fe80::1', dev: 'bond0.100', protocol: 'ra', metric: 400 });
-  t.throws(() => planUplink(s, args({ uplink: undefined })), { message: /the uplink bond0\.100 is a VLAN on the 802\.3ad bond bond0 with a SLAAC address; the nm backend moves NetworkManager's SLAAC on a VLAN on an active-backup bond NetworkManager holds under its own profile only so far - use backend: ovs/ });
+  t.throws(() => planUplink(s, args({ uplink: undefined })), { message: /the uplink bond0\.100 is a VLAN on the 802\.3ad bond bond0 with a SLAAC address; the nm backend moves NetworkManager's SLAAC and DHCPv6 on a VLAN on an active-backup bond NetworkManager holds under its own profile only so far - use backend: ovs/ });
 });
 
 // Recorded on the VM host of test/vm/nm-vlan-nmbond-ipv6-auto-uplink.test.ts: bond0.100 on NM's active-backup bond0,
@@ -200,11 +203,30 @@ test('recorded host with NM\'s SLAAC on a VLAN on NM\'s own bond: ovs-if-br-ex m
   t.notRegex(m.txn.nm!, /ovs-parent|ovs-slave|type bond|ip link delete/, 'NM\'s bond and its ports stay as they are');
 });
 
-test('recorded host after the nm backend moved the VLAN on NM\'s own bond with NM\'s SLAAC: the same address on br-ex, converged', (t) => {
-  const s = parseGatewayProbe(caseText('probe-vlan-nmbond-slaac-moved.txt'));
-  t.deepEqual(s.bridges.find((b) => b.name === 'br-ex')?.ports, ['bond0.100']);
-  t.like(s.links.find((l) => l.name === 'br-ex')!.addrs.find((a) => a.local === 'fd21:100::3efb:372d:93ab:0'), { prefixlen: 64, dynamic: true }, 'the same SLAAC address on br-ex');
-  t.like(s.routes.find((r) => r.family === 6 && r.dst === 'default'), { dev: 'br-ex', protocol: 'ra', metric: 48 }, 'the RA\'s default route on br-ex');
-  t.like(parsePrev(s.files[prevPath('br-ex')]!), { v6: { method: 'auto' }, device: { parentNmConn: s.nm.devices.find((d) => d.device === 'bond0')!.conUuid } });
-  t.deepEqual(planUplink(s, args({ uplink: undefined })).filter(isTxnChange), []);
+for (const [kind, addr, len] of [['slaac', 'fd21:100::3efb:372d:93ab:0', 64], ['dhcp6', 'fd21:100::13c', 128]] as const) {
+  test(`recorded host after the nm backend moved the VLAN on NM's own bond with NM's ${kind}: the same address on br-ex, converged`, (t) => {
+    const s = parseGatewayProbe(caseText(`probe-vlan-nmbond-${kind}-moved.txt`));
+    t.deepEqual(s.bridges.find((b) => b.name === 'br-ex')?.ports, ['bond0.100']);
+    t.like(s.links.find((l) => l.name === 'br-ex')!.addrs.find((a) => a.local === addr), { prefixlen: len, dynamic: true }, `the same ${kind} address on br-ex`);
+    t.like(s.routes.find((r) => r.family === 6 && r.dst === 'default'), { dev: 'br-ex', protocol: 'ra', metric: 48 }, 'the RA\'s default route on br-ex');
+    t.like(parsePrev(s.files[prevPath('br-ex')]!), { v6: { method: 'auto' }, device: { parentNmConn: s.nm.devices.find((d) => d.device === 'bond0')!.conUuid } });
+    t.deepEqual(planUplink(s, args({ uplink: undefined })).filter(isTxnChange), []);
+  });
+}
+
+// Recorded on the VM host of test/vm/nm-vlan-nmbond-ipv6-auto-uplink.test.ts (DHCPv6): bond0.100 on NM's
+// active-backup bond0, its vlan profile with a static IPv4 address and ipv6.method auto, NM's DHCPv6 lease
+// (RAs saying managed) and the RA's default route, before the move.
+test('recorded host with NM\'s DHCPv6 lease on a VLAN on NM\'s own bond: ovs-if-br-ex sends the VLAN\'s DUID and IAID, the bond stays NM\'s', (t) => {
+  const s = parseGatewayProbe(caseText('probe-vlan-nmbond-dhcp6-fresh.txt'));
+  t.like(s.nmDhcp6?.['bond0.100'], { duid: '00:04:32:11:2e:d9:51:b2:1a:02:c5:2d:95:d1:eb:6b:0d:c1', addrs: ['fd21:100::13c'] }, 'NM\'s lease as recorded');
+  const m = move(s, { uplink: undefined });
+  t.regex(m.summary, /^move bond0\.100 into br-ex/);
+  t.like(parsePrev(m.txn.prev!), { iface: 'bond0.100', method: 'static', addrs: ['172.31.221.11/24'], v6: { method: 'auto', raDefault: true },
+    device: { kind: 'vlan', id: 100, parent: 'bond0', parentNmConn: s.nm.devices.find((d) => d.device === 'bond0')!.conUuid } });
+  t.like(parseEnvText(m.txn.env!), { METHOD6: 'auto', TOKENS6: '', DUID6: '00:04:32:11:2e:d9:51:b2:1a:02:c5:2d:95:d1:eb:6b:0d:c1', IAID6: String(0xf2e6dfcd), BACKEND: 'nm' });
+  t.regex(m.txn.nm!, /type ovs-interface con-name ovs-if-br-ex .* ipv6\.method auto ipv6\.dhcp-duid 00:04:32:11:2e:d9:51:b2:1a:02:c5:2d:95:d1:eb:6b:0d:c1 ipv6\.dhcp-iaid f2:e6:df:cd /);
+  t.notRegex(m.txn.nm!, /ipv6\.token|fd21:100::13c/, 'no SLAAC address to keep, the lease is not static');
+  t.regex(m.txn.nm!, /type vlan con-name ovs-if-phys0 .*vlan\.parent bond0 vlan\.id 100 /);
+  t.notRegex(m.txn.nm!, /ovs-parent|ovs-slave|type bond|ip link delete/, 'NM\'s bond and its ports stay as they are');
 });
