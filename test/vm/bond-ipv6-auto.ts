@@ -22,10 +22,15 @@ export const LEASES6 = '/run/vmx-dhcp6.leases';
  * router's eth0 takes no RAs (routedBond): a constructed prefix took its lifetimes from an address its kernel
  * had made by SLAAC from these very RAs, so they ran down (seen: 30 s left on the host ~20 min in).
  */
-export const RANGES: Record<V6Kind, (p: string, iface?: string) => string[]> = {
-  slaac: (_p, iface = 'eth0') => [`--dhcp-range=::,constructor:${iface},ra-only,64,10m`],
+export const RANGES: Record<V6Kind, (p: string, dev?: string) => string[]> = {
+  slaac: (_p, dev = 'eth0') => [`--dhcp-range=::,constructor:${dev},ra-only,64,10m`],
   dhcp6: (p) => [`--dhcp-range=${p}::100,${p}::1ff,64,10m`, `--dhcp-leasefile=${LEASES6}`],
 };
+
+/** The router's dnsmasq on `dev` (a /64 of `prefix` on it): RAs every 10 s, `kind`'s addressing (RANGES). */
+export const raDnsmasq = (kind: V6Kind, prefix: string, dev: string, unit: string) => shellJoin(['systemd-run', '--quiet', `--unit=${unit}`, 'dnsmasq',
+  '--keep-in-foreground', '--user=root', '--port=0', `--interface=${dev}`, '--bind-interfaces', '--enable-ra', `--ra-param=${dev},10,600`,
+  ...RANGES[kind](prefix, dev), '--log-dhcp']);
 
 /** BOND_SNAPSHOT without the RA default route's countdown (`expires 1786sec`). */
 export const V6_SNAPSHOT = `{ ${BOND_SNAPSHOT}; } | sed -E 's/ expires [0-9]+sec//g'`;
@@ -60,8 +65,7 @@ export async function routedBond(l: VmUplinkLab, kind: V6Kind, prefix: string, n
   await run('ip', ['-n', l.state.netns, '-6', 'addr', 'add', `${prefix}::1/64`, 'dev', l.state.bridge, 'nodad']);
   // The router takes no RAs itself (see RANGES).
   await peerSh(l, `sysctl -qw net.ipv6.conf.eth0.accept_ra=0 && ip -6 addr add ${prefix}::2/64 dev eth0 nodad`);
-  await peerSh(l, shellJoin(['systemd-run', '--quiet', '--unit=vmx-ra', 'dnsmasq', '--keep-in-foreground', '--user=root', '--port=0',
-    '--interface=eth0', '--bind-interfaces', '--enable-ra', '--ra-param=eth0,10,600', ...RANGES[kind](prefix), '--log-dhcp']));
+  await peerSh(l, raDnsmasq(kind, prefix, 'eth0', 'vmx-ra'));
   await nmBondUp(l, nmOptions, ['ipv4.method', 'manual', 'ipv4.addresses', `${l.ip}/24`, 'ipv4.gateway', l.gw, 'ipv6.method', 'auto']);
   const len = kind === 'slaac' ? '64' : '128';
   for (const until = Date.now() + 300_000; ;) {

@@ -9,12 +9,14 @@ import { run, sleep } from '../../src/lab/run.js';
 import type { HostState } from '../../src/lab/state.js';
 import { shellJoin } from '../../src/transports/quote.js';
 import { atAddress, BOND_SNAPSHOT, vmUplinkLab, type VmUplinkLab } from './bond-lab.js';
-import { RANGES, type V6Kind } from './bond-ipv6-auto.js';
 import { lacpSwitchLab, type LacpLab } from './lacp-lab.js';
 import { vmSh } from './vm-ssh.js';
+import { raDnsmasq, type V6Kind } from './bond-ipv6-auto.js';
 import { SNAPSHOT } from '../roles-lab/uplink-helpers.js';
 
 export const VLAN = { id: 100, dev: 'bond0.100', host4: '172.31.221.11', gw4: '172.31.221.1', host6: 'fd21:100::11', gw6: 'fd21:100::1', lab6: 'fd21:1::1', peer6: 'fd21:1::2' };
+/** The VLAN's IPv6 /64 (VLAN.gw6's), the one the peer advertises with `ra`. */
+export const VLAN_PREFIX6 = VLAN.gw6.replace(/::1$/, '');
 export const BOND_ARGS = ['mode', 'active-backup', 'miimon', '100', 'updelay', '200'];
 
 /** SNAPSHOT plus a VLAN device's MAC, protocol and id. */
@@ -29,8 +31,8 @@ export interface VlanLab { lab: VmUplinkLab; peer: HostState; peerSh(cmd: string
  * Two VMs with three NICs: the host under test and the peer (the VLAN's far end and router). `dhcp`: the
  * peer serves one address (VLAN.host4) on the VLAN with dnsmasq, so only the same client gets it again.
  * `protocol` 802.1ad: the peer's VLAN is a QinQ service VLAN (S-tag, ethertype 0x88a8): an 802.1Q VLAN on
- * the host hears nothing from it. `ra`: the peer sends router advertisements on the VLAN every 10 s (dnsmasq,
- * the /64 of VLAN.gw6): SLAAC only, or sending hosts to its DHCPv6 range (bond-ipv6-auto.ts RANGES, LEASES6).
+ * the host hears nothing from it. `ra`: the peer is the VLAN's IPv6 router (bond-ipv6-auto.ts's dnsmasq: RAs
+ * every 10 s for VLAN.gw6's /64, SLAAC only or sending hosts to its DHCPv6 range).
  */
 export async function vlanLab(t: ExecutionContext, name: string, opts: { dhcp?: boolean; nmOvs?: boolean; protocol?: '802.1ad'; ra?: V6Kind } = {}): Promise<VlanLab> {
   const lab = await vmUplinkLab(t, name, 3, { hosts: 2, vms: 2, ...(opts.nmOvs ? { nmOvs: true } : {}) });
@@ -66,10 +68,8 @@ async function vlanFarEnd(lab: VmUplinkLab, peer: HostState, parent: string, opt
       `--interface=${vdev}`, '--bind-interfaces', `--dhcp-range=${VLAN.host4},${VLAN.host4},255.255.255.0,10m`,
       `--dhcp-option=3,${VLAN.gw4}`, '--dhcp-leasefile=/run/v21-dhcp.leases', '--log-dhcp']));
   }
-  if (opts.ra) {
-    await peerSh(shellJoin(['systemd-run', '--quiet', '--unit=v21-ra', 'dnsmasq', '--keep-in-foreground', '--user=root', '--port=0',
-      `--interface=${vdev}`, '--bind-interfaces', '--enable-ra', `--ra-param=${vdev},10,600`, ...RANGES[opts.ra](VLAN.gw6.replace(/::1$/, ''), vdev), '--log-dhcp']));
-  }
+  // The router takes no RAs itself (bond-ipv6-auto.ts: a constructed prefix would take their lifetimes).
+  if (opts.ra) await peerSh(`echo 0 >/proc/sys/net/ipv6/conf/${vdev}/accept_ra && ${raDnsmasq(opts.ra, VLAN_PREFIX6, vdev, 'v21-ra')}`);
   // The lab's namespace (the controller's side) reaches the VLAN through the peer.
   const ns = (args: string[]) => run('ip', ['-n', lab.state.netns, ...args]);
   await ns(['-6', 'addr', 'add', `${VLAN.lab6}/64`, 'dev', lab.state.bridge, 'nodad']);
