@@ -9,7 +9,9 @@
 // nothing, cutting the active port's cable fails over under br-ex (IPv6 pings, gap measured), and after a power
 // cycle the boot oneshot makes bond0 and bond0.100 again and networkd brings the same address and route back.
 import test, { type ExecutionContext } from 'ava';
+import { readFile } from 'node:fs/promises';
 import { sleep } from '../../src/lab/run.js';
+import { consoleLog } from '../../src/lab/vm/qemu.js';
 import { activePort, assertMovedOntoBrEx, assertSecondRunIdle, atAddress, esc, recordProbe, type VmUplinkLab } from './bond-lab.js';
 import { LEASES6, raDefault, reachV6, v6Addr, type V6Kind } from './bond-ipv6-auto.js';
 import { VLAN, VLAN_PREFIX6, VLAN_SNAPSHOT, vlanLab, vlanTheHost, type VlanLab } from './vlan-lab.js';
@@ -46,6 +48,16 @@ async function assertOnBrEx(t: ExecutionContext, l: VmUplinkLab, kind: V6Kind, w
   await reachV6(t, l, want.addr);
 }
 
+/** A failed scenario: the host's view (over the VLAN, else its serial console) and the router's, on stderr before the lab goes. */
+async function diagnose(t: ExecutionContext, v: VlanLab, l: VmUplinkLab): Promise<void> {
+  if (t.passed) return;
+  const host = await l.sh(['ip -br addr; ip route; ip -6 route; ovs-vsctl show; cat /etc/hostwire/configure-ovs/br-ex.env',
+    'journalctl -b --no-pager -o short-precise --since -25min | grep -E "configure-ovs|NetworkManager|systemd-networkd|dhcp" | tail -n 150; true'].join('; '), 90_000)
+    .catch(async (e: Error) => `${e.message}\n${await readFile(consoleLog(l.host), 'utf8').then((c) => c.slice(-6000)).catch(() => '(no console log)')}`);
+  const peer = await v.peerSh(`ip neigh; ip -6 neigh; journalctl -u v21-ra --no-pager -o short-precise | tail -n 40; cat ${LEASES6} 2>/dev/null; true`).catch((e: Error) => e.message);
+  console.error(`--- the host after the failure:\n${host}\n--- the router:\n${peer}`);
+}
+
 /** The whole scenario: `kind` from the peer's RAs on the VLAN, taken by the kernel (slaac) or NM's VLAN profile (dhcp6). */
 async function vlanIpv6AutoScenario(t: ExecutionContext, lab: string, kind: V6Kind): Promise<void> {
   t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
@@ -54,6 +66,7 @@ async function vlanIpv6AutoScenario(t: ExecutionContext, lab: string, kind: V6Ki
   let at = Date.now();
   const v: VlanLab = await vlanLab(t, lab, { ra: kind });
   const l = await vlanTheHost(v, kind === 'slaac' ? { v4: true } : { v4: true, kernelBond: true, v6Auto: true });
+  t.teardown(() => diagnose(t, v, l));
   const [addr, len] = await autoOn(l, DEV, kind);
   t.is(len, LEN[kind], `${DEV} holds a ${kind} address in ${VLAN_PREFIX6}::/64 and the RA's default route`);
   step(`VMs up, host on ${DEV} (kernel bond, static IPv4, ${kind} ${addr}/${len})`, at);
