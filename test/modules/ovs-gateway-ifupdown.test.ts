@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ovsGatewayArgs } from '../../src/modules/ovs_gateway/args.js';
 import { parseEnvText, parsePrev } from '../../src/modules/ovs_gateway/env.js';
-import { iscStringHex } from '../../src/modules/ovs_gateway/ifupdown.js';
+import { ifupdownLease, iscStringHex } from '../../src/modules/ovs_gateway/ifupdown.js';
 import { parseGatewayProbe, type GatewayState } from '../../src/modules/ovs_gateway/parse.js';
 import { isTxnChange, planUplink, type TxnChange } from '../../src/modules/ovs_gateway/plan-uplink.js';
 
@@ -55,6 +55,8 @@ test('refused before any change: no client id, a client id of dhclient.conf, a d
   refused(withIfupdown(s, () => ({ up: ['lo'] })), /not started by ifupdown/);
   refused(withIfupdown(s, (x) => ({ stanzas: [...x.stanzas, { file: '/etc/network/interfaces', text: 'iface eth0 inet6 auto' }] })), /not one `iface eth0 inet dhcp`/);
   refused(withIfupdown(s, () => ({ duids: {} })), /no DUID is recorded/);
+  // A stanza of another interface is not the uplink's.
+  refused(withIfupdown(s, (x) => ({ stanzas: x.stanzas.map((y) => ({ ...y, text: y.text.replace('eth0', 'eth.') })) })), /not one `iface eth0 inet dhcp` \(found: none\)/);
   refused({ ...s, nm: { ...s.nm, running: true, ovsPlugin: true } }, /the nm backend does not take it over/);
 });
 
@@ -114,4 +116,10 @@ test('a rollback before dhclient was stopped leaves it running and the stanza un
   t.is(r.stanza, STANZA);
   t.regex(r.out, /dhclient runs on eth0 already/);
   t.deepEqual(r.log, []);
+});
+
+test('an interface name is the host\'s text, never a pattern: "eth(0" is refused with its reason, not a regular-expression error', (t) => {
+  const st = { up: ['eth(0'], stanzas: [{ file: '/etc/network/interfaces', text: 'iface eth(0 inet static' }], clientIdLines: [], duids: {},
+    dhclients: [{ pid: 7, argv: ['/sbin/dhclient', '-4', '-v', '-i', '-pf', '/run/dhclient.eth(0.pid', 'eth(0'] }] };
+  t.throws(() => ifupdownLease({ ifupdown: st }, 'eth(0', '0a:58:0a:bc:92:0b'), { message: /"eth\(0" is held by ISC dhclient, but its ifupdown stanzas are not one `iface eth\(0 inet dhcp`/ });
 });

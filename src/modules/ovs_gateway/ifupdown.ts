@@ -88,8 +88,10 @@ export function ifupdownLease(s: { ifupdown?: IfupdownState }, iface: string, ma
   const d = mine[0]!;
   const cmd = shown(d.argv.join(' '));
   if (argAfter(d.argv, '-pf') !== `/run/dhclient.${iface}.pid` || !st.up.includes(iface)) refuse(iface, `not started by ifupdown (pid ${d.pid}: ${cmd}; ifupdown has ${st.up.length ? st.up.join(', ') : 'no interface'} up)`);
-  const own = st.stanzas.filter((x) => new RegExp(`^\\s*iface\\s+${iface.replace(/[.+]/g, '\\$&')}\\s`).test(x.text));
-  const dhcp = own.filter((x) => new RegExp(`^\\s*iface\\s+\\S+\\s+inet\\s+dhcp\\s*$`).test(x.text));
+  // Compared word by word: the interface name is the host's, never part of a regular expression.
+  const words = (x: { text: string }) => x.text.trim().split(/\s+/);
+  const own = st.stanzas.filter((x) => words(x)[0] === 'iface' && words(x)[1] === iface && words(x).length > 2);
+  const dhcp = own.filter((x) => words(x).join(' ') === `iface ${iface} inet dhcp`);
   if (own.length !== 1 || dhcp.length !== 1) refuse(iface, `but its ifupdown stanzas are not one \`iface ${iface} inet dhcp\` (found: ${own.map((x) => `${shown(x.text)} in ${x.file}`).join('; ') || 'none'})`);
   const stanza = dhcp[0]!;
   if (!STANZA_FILE.test(stanza.file)) refuse(iface, `its stanza is in ${shown(stanza.file)}, not /etc/network/interfaces or interfaces.d`);
