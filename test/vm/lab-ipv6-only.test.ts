@@ -5,9 +5,8 @@
 // default route is anywhere - as on nspawn hosts, where a power cycle re-makes eth0 without it.
 import test from 'ava';
 import { labReboot } from '../../src/lab/index.js';
-import { run, sleep } from '../../src/lab/run.js';
-import { shellJoin } from '../../src/transports/quote.js';
-import { atAddress, esc, vmUplinkLab } from './bond-lab.js';
+import { esc, vmUplinkLab } from './bond-lab.js';
+import { makeIpv6Only } from './ipv6-only.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 
 const LAB = 'nbv6only';
@@ -21,20 +20,8 @@ test.serial('an IPv6-only VM host (the lab\'s marker) keeps no IPv4 after a powe
   const note = (what: string) => { t.log(what); console.error(`[${LAB}] ${what}`); };
   const lab = await vmUplinkLab(t, LAB, 1);
   note(`VM up: ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  await run('ip', ['-n', lab.state.netns, '-6', 'addr', 'add', `${GW6}/64`, 'dev', lab.state.bridge, 'nodad']);
   const bootId = (await lab.sh('cat /proc/sys/kernel/random/boot_id')).trim();
-  // Detached: the session's own IPv4 path goes with the profile's activation.
-  const steps = ['mkdir -p /var/lib/hostwire', `echo ${HOST6} >/var/lib/hostwire/lab-ipv6-only`,
-    shellJoin(['nmcli', 'connection', 'add', 'type', 'ethernet', 'con-name', 'lab6', 'ifname', 'eth0', 'ipv4.method', 'disabled',
-      'ipv6.method', 'manual', 'ipv6.addresses', `${HOST6}/64`, 'ipv6.gateway', GW6]),
-    'nmcli connection up lab6'].join(' && ');
-  await lab.sh(shellJoin(['systemd-run', '--quiet', '--collect', '--unit=nb-v6only', 'sh', '-c', `sleep 1; ${steps}`]));
-  const l = atAddress(lab, HOST6, GW6);
-  let v6 = '';
-  for (let i = 0; i < 100 && !v6.includes(`inet6 ${HOST6}/64`); i++) {
-    await sleep(3000);
-    v6 = await l.sh('ip -o -6 addr show dev eth0 scope global 2>/dev/null; true', 60_000).catch(() => '');
-  }
+  const { at6: l, held: v6 } = await makeIpv6Only(lab, { host6: HOST6, gw6: GW6, unit: 'nb-v6only' });
   t.regex(v6, new RegExp(`inet6 ${esc(HOST6)}/64`), 'the host answers SSH over IPv6 on eth0');
   t.is((await l.sh(V4)).trim(), '', 'no IPv4 before the power cycle');
 

@@ -8,14 +8,13 @@
 // from /run again: br-ex holds the same IPv6 address and default route, SSH answers there, no IPv4 anywhere, and
 // a run afterwards changes nothing (no idleAfterReboot: under the marker the seed leaves eth0 bare).
 import test from 'ava';
-import { run, sleep } from '../../src/lab/run.js';
-import { shellJoin } from '../../src/transports/quote.js';
 import { labPing } from '../helpers/lab-ping.js';
 import { ACTIVE_PROFILES, brExProfiles, IF_BR_EX_IP } from '../helpers/nm-backend.js';
 import { SNAPSHOT } from '../roles-lab/uplink-helpers.js';
-import { assertMovedOntoBrEx, assertSecondRunIdle, atAddress, esc, failure, vmUplinkLab, type VmUplinkLab } from './bond-lab.js';
+import { assertMovedOntoBrEx, assertSecondRunIdle, esc, failure, vmUplinkLab, type VmUplinkLab } from './bond-lab.js';
 import { rebootUntil, untilOutput } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { makeIpv6Only } from './ipv6-only.js';
 import { scenarioLog } from './scenario-log.js';
 
 const LAB = 'p6v6nm';
@@ -30,20 +29,8 @@ test.serial('nm backend, IPv6-only static uplink on a VM: move over IPv6, idempo
   const { note, step } = scenarioLog(t, LAB);
   const base = await vmUplinkLab(t, LAB, 1, { nmOvs: true });
   step('VM up', started);
-  await run('ip', ['-n', base.state.netns, '-6', 'addr', 'add', `${GW6}/64`, 'dev', base.state.bridge, 'nodad']);
-  // Detached: the session's own IPv4 path goes with the profile's activation.
-  const steps = ['mkdir -p /var/lib/hostwire', `echo ${HOST6} >/var/lib/hostwire/lab-ipv6-only`,
-    shellJoin(['nmcli', 'connection', 'add', 'type', 'ethernet', 'con-name', 'lab6', 'ifname', 'eth0', 'ipv4.method', 'disabled',
-      'ipv6.method', 'manual', 'ipv6.addresses', `${HOST6}/64`, 'ipv6.gateway', GW6]),
-    'nmcli connection up lab6'].join(' && ');
-  await base.sh(shellJoin(['systemd-run', '--quiet', '--collect', '--unit=p6-v6only', 'sh', '-c', `sleep 1; ${steps}`]));
-  const at6 = atAddress(base, HOST6, GW6);
+  const { at6, held } = await makeIpv6Only(base, { host6: HOST6, gw6: GW6, unit: 'p6-v6only' });
   const l: VmUplinkLab = { ...at6, role: (vars = {}, check = false) => at6.role({ configure_ovs_backend: 'nm', ...vars }, check) };
-  let held = '';
-  for (let i = 0; i < 100 && !/lab6[\s\S]*inet6 /.test(held); i++) {
-    await sleep(3000);
-    held = await l.sh('nmcli -g GENERAL.CONNECTION device show eth0; ip -o -6 addr show dev eth0 scope global -tentative', 60_000).catch(() => '');
-  }
   t.regex(held, new RegExp(`lab6[\\s\\S]*inet6 ${esc(HOST6)}/64`), 'eth0 holds its profile\'s IPv6 address (SSH over IPv6)');
   t.is((await l.sh(NO_V4)).trim(), '', 'no IPv4 before the move');
 
