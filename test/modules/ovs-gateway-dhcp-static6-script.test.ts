@@ -78,3 +78,38 @@ test('the move\'s check of a DHCP uplink wants the static IPv6 default route at 
   t.regex(run(t, `${env}; routes_ok; echo "rc=$?"`, { v4: lease, v6: 'default via fd5c:8b::1 metric 48 pref medium\n' }).out, /^rc=0\n$/);
   t.regex(run(t, `${env}; routes_ok; echo "rc=$?"`, { v6: 'default via fd5c:8b::1 metric 48 pref medium\n' }).out, /no default route on br-ex \(DHCP\)[\s\S]*rc=1/);
 });
+
+// Routes with a preferred source, mtu and advmss (a default route's too): the replay compares them as well, so a
+// route NM's profile put back without them is replaced with them (route_on compared destination, gateway and
+// metric only: the route stayed without them), and the move's check wants them on the bridge's default route.
+const ATTR_ROUTES = ['10.99.0.0/16 via 10.138.160.1 metric 200 src 10.138.160.12 mtu 1400 advmss 1360', '-6 default via fd5c:8b::1 metric 100 src fd5c:8b::11 mtu 1450 advmss 1390'];
+
+test('restore_prev puts back a route that came back without its src, mtu and advmss; one that has them is left alone', (t) => {
+  const p = renderPrev({ iface: 'eth0', mac: MAC, mtu: 1500, method: 'dhcp', addrs: ['fd5c:8b::11/64'], routes: ATTR_ROUTES, gateways: ['10.138.160.1', 'fd5c:8b::1'] });
+  const r = run(t, 'sleep() { :; }; restore_prev br-ex', {
+    'br-ex.prev': p,
+    addr: '2: eth0    inet6 fd5c:8b::11/64 scope global noprefixroute \\       valid_lft forever preferred_lft forever\n',
+    v4: '10.99.0.0/16 via 10.138.160.1 proto static metric 200 \n',
+    v6: 'default via fd5c:8b::1 proto static src fd5c:8b::11 metric 100 mtu 1450 advmss 1390 pref medium\n',
+  });
+  t.deepEqual(r.log.filter((l) => / (addr|route) replace /.test(l)), [`ip route replace ${ATTR_ROUTES[0]} dev eth0`], r.out);
+  // Only the mtu differs (or is locked: never recorded so): not the recorded route either.
+  for (const v4 of ['10.99.0.0/16 via 10.138.160.1 proto static src 10.138.160.12 metric 200 mtu 1300 advmss 1360 \n',
+    '10.99.0.0/16 via 10.138.160.1 proto static src 10.138.160.12 metric 200 mtu lock 1400 advmss 1360 \n']) {
+    const again = run(t, 'sleep() { :; }; restore_prev br-ex', { 'br-ex.prev': p, v4, v6: 'default via fd5c:8b::1 proto static src fd5c:8b::11 metric 100 mtu 1450 advmss 1390 pref medium\n' });
+    t.deepEqual(again.log.filter((l) => / route replace /.test(l)), [`ip route replace ${ATTR_ROUTES[0]} dev eth0`], v4);
+  }
+  const same = run(t, 'sleep() { :; }; restore_prev br-ex', { 'br-ex.prev': p, v4: '10.99.0.0/16 via 10.138.160.1 proto static src 10.138.160.12 metric 200 mtu 1400 advmss 1360 \n',
+    v6: 'default via fd5c:8b::1 proto static src fd5c:8b::11 metric 100 mtu 1450 advmss 1390 pref medium\n' });
+  t.deepEqual(same.log.filter((l) => / route replace /.test(l)), [], same.out);
+});
+
+test('the move\'s check wants a default route\'s src, mtu and advmss on the bridge\'s default route', (t) => {
+  const env = `BRIDGE=br-ex METHOD=static METHOD6= METRIC=48 ROUTES='default via 10.138.160.1 src 10.138.160.12 mtu 1450 advmss 1410 metric 48;10.99.0.0/16 via 10.138.160.1 metric 200'`;
+  t.regex(run(t, `${env}; routes_ok; echo "rc=$?"`, { v4: 'default via 10.138.160.1 src 10.138.160.12 metric 48 mtu 1450 advmss 1410 \n' }).out, /^rc=0\n$/);
+  t.regex(run(t, `${env}; routes_ok; echo "rc=$?"`, { v4: 'default via 10.138.160.1 proto static src 10.138.160.12 metric 48 mtu 1450 advmss 1410 \n' }).out, /^rc=0\n$/, 'NM\'s');
+  t.regex(run(t, `${env}; routes_ok; echo "rc=$?"`, { v4: 'default via 10.138.160.1 metric 48 \n' }).out,
+    /default route "default via 10\.138\.160\.1 src 10\.138\.160\.12 mtu 1450 advmss 1410 metric 48" missing on br-ex[\s\S]*rc=1/);
+  t.regex(run(t, `${env}; routes_ok; echo "rc=$?"`, { v4: 'default via 10.138.160.1 src 10.138.160.12 metric 100 mtu 1450 advmss 1410 \ndefault via 10.138.160.1 metric 48 \n' }).out,
+    /missing on br-ex[\s\S]*rc=1/, 'the attributes on another metric\'s route are not the bridge\'s');
+});

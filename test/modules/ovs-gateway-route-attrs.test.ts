@@ -1,6 +1,6 @@
 // The uplink's routes move with their preferred source (src) and per-route mtu/advmss, both families, both
 // backends (uplink-routes.ts); every value is checked before it reaches a command line, a saved .prev again;
-// what is not carried (a locked metric, other metrics, a realm, src/mtu on a default route) stays refused,
+// a default route's too (at the bridge's metric); what is not carried (a locked metric, other metrics, a realm) stays refused,
 // each route named (uplink-unmovable.ts). The probe reads the main table out of the `-all` sections
 // (parse.ts), a recording made before that out of its own. Recorded on nspawn lab hosts (Debian 12,
 // iproute2 6.1, kernel 6.18) with the module's own probe after:
@@ -45,9 +45,8 @@ test('recorded host, nm backend: the attributes as NetworkManager route attribut
   t.is(/ipv6\.routes '([^']*)'/.exec(move!.txn.nm!)?.[1], 'fd5c:99::/48 fd5c:8a::1 300 src=fd5c:8a::12 mtu=1400 advmss=1340');
 });
 
-test('recorded host: what is still not carried is refused, each route named; the carried ones are no reason', (t) => {
+test('recorded host: what is still not carried is refused, each route named; the carried ones (a default route\'s src too) are no reason', (t) => {
   t.deepEqual(unmovable(probe('probe-route-attrs-mixed-fresh'), 'eth0', false), [
-    'the route "default" (IPv4) on "eth0" has "src on a default route"',
     'the route "10.21.0.0/16" (IPv4) on "eth0" has "mtu lock"',
     'the route "10.22.0.0/16" (IPv4) on "eth0" has "flow", "metric rtt", "advmss lock"',
     'the route "10.23.0.0/16" (IPv4) on "eth0" has "metric window"',
@@ -55,7 +54,7 @@ test('recorded host: what is still not carried is refused, each route named; the
   ]);
   t.deepEqual(unmovable(probe('probe-route-attrs-fresh'), 'eth0', false), []);
   const e = t.throws(() => planOf(probe('probe-route-attrs-mixed-fresh'), 'nm'));
-  t.regex(e!.message, /The move carries only main-table routes with a gateway, metric, onlink, src, mtu and advmss \(a default route: its gateway and metric\)/);
+  t.regex(e!.message, /The move carries only main-table routes with a gateway, metric, onlink, src, mtu and advmss \(default routes too, at the bridge's metric\)/);
 });
 
 test('the locked metrics out of the probe\'s text: IPv6 lines marked -6, the metric before each lock', (t) => {

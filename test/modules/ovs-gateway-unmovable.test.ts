@@ -61,7 +61,7 @@ test('a recording made before the other tables and rules were probed plans as be
   t.true(plan(s, 'ovs').some(isTxnChange));
 });
 
-test('host values in a refusal are quoted, escaped and cut short; a DHCP lease\'s own route with its source is no reason', (t) => {
+test('host values in a refusal are quoted, escaped and cut short; a DHCP lease\'s own route is no reason, whatever it has', (t) => {
   const s = probe(REC);
   const long = `10.0.0.0/8\u0007${'x'.repeat(500)}`;
   const hostile: GatewayState = { ...s, routes: [{ family: 4, dst: long, nexthops: [{ dev: 'eth0' }] }],
@@ -75,5 +75,8 @@ test('host values in a refusal are quoted, escaped and cut short; a DHCP lease\'
   const lease: GatewayState = { ...s, otherRoutes: [], rules: [], routes: [
     { family: 4, dst: 'default', gateway: '10.165.86.1', dev: 'eth0', protocol: 'dhcp', prefsrc: '10.165.86.11', metric: 100 } as Route] };
   t.deepEqual(unmovable(lease, 'eth0', true), []);
-  t.is(unmovable(lease, 'eth0', false).length, 1, 'the same route on a static uplink would lose its source');
+  t.deepEqual(unmovable(lease, 'eth0', false), [], 'the same route on a static uplink moves with its source (a default route\'s src is carried)');
+  const rtt: GatewayState = { ...lease, routes: lease.routes.map((r) => ({ ...r, metrics: [{ rtt: 10 }] })) };
+  t.deepEqual(unmovable(rtt, 'eth0', true), [], 'the lease\'s own route comes back with the lease, whatever it has');
+  t.deepEqual(unmovable(rtt, 'eth0', false), ['the route "default" (IPv4) on "eth0" has "metric rtt"'], 'on a static uplink it would lose its rtt');
 });

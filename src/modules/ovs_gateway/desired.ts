@@ -5,7 +5,7 @@ import { renderEnv, type BridgeEnv, type UplinkConfig } from './env.js';
 import type { Addr, GatewayState, Route } from './parse.js';
 import { ETC_DIR } from './script/index.js';
 import { interfaceId } from './ipv6-auto.js';
-import { isDefaultWords, parseRouteWords, routeMetrics } from './uplink-routes.js';
+import { isDefaultWords, parseRouteWords, routeMetrics, type RouteSpec } from './uplink-routes.js';
 
 export const envPath = (bridge: string) => `${ETC_DIR}/${bridge}.env`;
 export const nftTableName = (uplink: string) => `hostwire_${uplink.replace(/[^A-Za-z0-9_]/g, '_')}`;
@@ -71,10 +71,10 @@ export function driftOf(s: GatewayState, e: BridgeEnv): string[] {
   if (up?.addrs.some((a) => a.scope === 'global')) d.push(`${e.uplink} still holds addresses`);
   d.push(...staticRouteDrift(s, e));
   for (const r of e.routes.filter(isDefaultWords)) {
-    const via = / via (\S+)/.exec(r)?.[1];
-    const family = r.startsWith('-6 ') ? 6 : 4;
-    const ok = s.routes.some((x) => x.family === family && x.dst === 'default' && x.dev === e.bridge && (x.metric ?? 0) === e.metric && (!via || x.gateway === via));
-    if (!ok) d.push(`route "${r}" missing on ${e.bridge}`);
+    const w = parseRouteWords(r);
+    const same = s.routes.filter((x) => x.family === w.family && x.dst === 'default' && x.dev === e.bridge && (x.metric ?? 0) === e.metric && (!w.via || x.gateway === w.via));
+    if (!same.length) d.push(`route "${r}" missing on ${e.bridge}`);
+    else d.push(...attrDrift(r, w, same, e.bridge));
   }
   if (e.method === 'dhcp' && !s.routes.some((x) => x.family === 4 && x.dst === 'default' && x.dev === e.bridge)) d.push(`no default route on ${e.bridge}`);
   if (e.v6) d.push(...ipv6Drift(s, e, link.addrs));
@@ -84,17 +84,22 @@ export function driftOf(s: GatewayState, e: BridgeEnv): string[] {
 
 /**
  * The uplink's other routes on the bridge: same destination, gateway and metric (ip shows no IPv4 metric 0), and
- * the same preferred source, mtu and advmss - one that lost them (put back by hand without) is drift too.
+ * the same preferred source, mtu and advmss - one that lost them (put back by hand without) is drift too (a default
+ * route's: driftOf).
  */
 function staticRouteDrift(s: GatewayState, e: BridgeEnv): string[] {
   return e.routes.filter((r) => !isDefaultWords(r)).flatMap((r) => {
     const w = parseRouteWords(r);
     const same = s.routes.filter((x) => x.family === w.family && x.dev === e.bridge && x.dst === w.dst && x.gateway === w.via && (x.metric ?? 0) === (w.metric ?? 0));
-    if (!same.length) return [`route "${r}" missing on ${e.bridge}`];
-    const m = (x: Route) => routeMetrics(x);
-    return same.some((x) => x.prefsrc === w.src && m(x).mtu === w.mtu && m(x).advmss === w.advmss) ? []
-      : [`route "${r}" on ${e.bridge} differs (now: src ${same[0]!.prefsrc ?? 'none'}, mtu ${m(same[0]!).mtu ?? 'none'}, advmss ${m(same[0]!).advmss ?? 'none'})`];
+    return same.length ? attrDrift(r, w, same, e.bridge) : [`route "${r}" missing on ${e.bridge}`];
   });
+}
+
+/** A route found on the bridge (`same`: its matches) without the recorded src, mtu and advmss - a default route's too. */
+function attrDrift(r: string, w: RouteSpec, same: Route[], bridge: string): string[] {
+  const m = (x: Route) => routeMetrics(x);
+  return same.some((x) => x.prefsrc === w.src && m(x).mtu === w.mtu && m(x).advmss === w.advmss) ? []
+    : [`route "${r}" on ${bridge} differs (now: src ${same[0]!.prefsrc ?? 'none'}, mtu ${m(same[0]!).mtu ?? 'none'}, advmss ${m(same[0]!).advmss ?? 'none'})`];
 }
 
 /** SLAAC/DHCPv6 on the bridge: an address per recorded token (or any global one) and a default route from RAs at the metric. */

@@ -8,7 +8,7 @@ import type { Ipv6Auto } from './ipv6-auto.js';
 import { RUN_DIR } from './script/index.js';
 import { nmDeviceProfiles, nmDeviceExtraNames, nmDevicePrepare, nmDeviceSlaves, nmDeviceLinkLocal } from './nm-device-profiles.js';
 import { nmUp, nmUpInBackground } from './nm-background.js';
-import { isDefaultWords, nmRoute, parseRouteWords } from './uplink-routes.js';
+import { isDefaultWords, nmRoute, parseRouteWords, type RouteSpec } from './uplink-routes.js';
 import { nmUuid } from './nm-uuid.js';
 
 export interface NmNames { bridge: string; portBridge: string; portPhys: string; ifPhys: string; ifBridge: string }
@@ -32,8 +32,12 @@ const add = (words: string[]) => shellJoin(['nmcli', 'connection', 'add', ...wor
 export function nmIpWords(u: UplinkConfig, e: BridgeEnv): { words: string[]; dns: string } {
   const v4 = u.addrs.filter((a) => !a.includes(':'));
   const v6 = u.addrs.filter((a) => a.includes(':'));
-  const gw4 = / via (\S+)/.exec(e.routes.find((r) => r.startsWith('default ')) ?? '')?.[1];
-  const gw6 = / via (\S+)/.exec(e.routes.find((r) => r.startsWith('-6 default ')) ?? '')?.[1];
+  // A default route with src, mtu or advmss is a /0 route of ipv4/ipv6.routes with them as attributes instead of
+  // ipv4/ipv6.gateway, which takes none (NM's documentation names the manual /0 route as the gateway's alternative).
+  const def4 = attrDefault(e.routes, 4);
+  const def6 = attrDefault(e.routes, 6);
+  const gw4 = def4 ? undefined : / via (\S+)/.exec(e.routes.find((r) => r.startsWith('default ')) ?? '')?.[1];
+  const gw6 = def6 ? undefined : / via (\S+)/.exec(e.routes.find((r) => r.startsWith('-6 default ')) ?? '')?.[1];
   const has4 = e.method === 'dhcp' || v4.length > 0;
   const has6 = v6.length > 0 || Boolean(e.v6);
   const ip4 = e.method === 'dhcp'
@@ -43,10 +47,11 @@ export function nmIpWords(u: UplinkConfig, e: BridgeEnv): { words: string[]; dns
   const static6 = v6.length ? [...(e.v6 ? [] : ['ipv6.method', 'manual']), 'ipv6.addresses', v6.join(','), ...(gw6 ? ['ipv6.gateway', gw6] : [])] : [];
   // DHCPv6 without RAs (ipv6.method dhcp) brings no default route: the uplink's own one (its profile's) goes
   // along as a route - NM takes no ipv6.gateway without a static address.
-  const route6 = e.v6?.method === 'dhcp' && !v6.length && gw6 ? [`::/0 ${gw6}`] : [];
+  const route6 = def6 ? [nmRoute({ ...def6, dst: '::/0' })] : e.v6?.method === 'dhcp' && !v6.length && gw6 ? [`::/0 ${gw6}`] : [];
   // The uplink's other routes (uplink-routes.ts) with their gateway and metric, as MCO copies the profile's routes.
   const others = e.routes.filter((r) => !isDefaultWords(r)).map(parseRouteWords);
-  const routes4 = others.filter((r) => r.family === 4).map(nmRoute);
+  // A lease's IPv4 default route is the lease's (DHCP).
+  const routes4 = [...(def4 && e.method !== 'dhcp' ? [nmRoute({ ...def4, dst: '0.0.0.0/0' })] : []), ...others.filter((r) => r.family === 4).map(nmRoute)];
   const routes6 = [...route6, ...others.filter((r) => r.family === 6).map(nmRoute)];
   const ip6 = has6 ? [...auto6, ...static6] : ['ipv6.method', 'ignore'];
   // A family must come up for the activation to count (NM refuses DNS servers on a disabled/ignored family).
@@ -55,6 +60,12 @@ export function nmIpWords(u: UplinkConfig, e: BridgeEnv): { words: string[]; dns
     words: [...ip4, ...(has4 && routes4.length ? ['ipv4.routes', routes4.join(', ')] : []), ...ip6, ...(has6 && routes6.length ? ['ipv6.routes', routes6.join(', ')] : []), ...mayFail, 'ipv4.route-metric', String(e.metric), 'ipv6.route-metric', String(e.metric)],
     dns: `${has4 ? ' ${DNS:+ipv4.dns "$DNS"}' : ''}${has6 ? ' ${DNS6:+ipv6.dns "$DNS6"}' : ''}`,
   };
+}
+
+/** The family's default route when it has a src, mtu or advmss (the bridge's metric in its words, desiredEnv). */
+function attrDefault(routes: string[], family: 4 | 6): RouteSpec | undefined {
+  const r = routes.filter(isDefaultWords).map(parseRouteWords).find((x) => x.family === family);
+  return r && (r.src !== undefined || r.mtu !== undefined || r.advmss !== undefined) ? r : undefined;
 }
 
 /** The IAID as NM prints it in a lease (`iaid = 2b:50:67:35`) and takes it in ipv6.dhcp-iaid: four colon-separated bytes. */

@@ -3,7 +3,8 @@
 // back by itself (proto ra: router advertisements; DHCP's routes come back with the lease, see uplink-config).
 // MCO's configure-ovs copies the profile's ipv4.routes/ipv6.routes onto ovs-if-br-ex; here they are read
 // from the kernel, so routes set by hand or by another tool move too, each with its gateway and metric, and
-// its preferred source (`src`) and per-route `mtu`/`advmss` (what else a route has is refused, uplink-unmovable.ts).
+// its preferred source (`src`) and per-route `mtu`/`advmss`, a default route's too (what else a route has is refused,
+// uplink-unmovable.ts).
 // They come from the host, so each is checked word by word before it reaches a command line.
 import { isIP } from 'node:net';
 import { HostwireError } from '../../errors.js';

@@ -1,6 +1,6 @@
 // What uses the uplink but would not move onto the bridge with it: the move carries the main table's unicast
 // routes of the device with their gateway, metric, onlink, preferred source (src) and per-route mtu/advmss
-// (uplink-routes.ts; a default route with its gateway and metric only) and nothing else. Multipath routes
+// (uplink-routes.ts; a default route too, at the bridge's metric) and nothing else. Multipath routes
 // through it, its routes in other tables, routes with more to them (other per-route metrics such as rtt or
 // window, a locked metric, a realm, an expiry...) and policy rules naming it as iif/oif would be left behind on a
 // device that no longer holds the addresses, or lose part of what they are; they are refused before any change, each named. Everything here is
@@ -25,11 +25,6 @@ function extraMetrics(r: Route): string[] {
   return Object.keys(m).filter((k) => !Object.hasOwn(ROUTE_METRICS, k)).map((k) => `metric ${k}`);
 }
 
-/** A default route moves with its gateway and metric only (the bridge's metric; NM's ipv4.gateway has no attributes). */
-const defaultExtras = (r: Route): string[] => r.dst !== 'default' ? [] : [
-  ...(r.prefsrc !== undefined ? ['src on a default route'] : []),
-  ...Object.keys((Array.isArray(r.metrics) && r.metrics[0]) || {}).filter((k) => Object.hasOwn(ROUTE_METRICS, k)).map((k) => `${k} on a default route`)];
-
 /** Its metrics locked (`mtu lock 1400`), as the probe's text shows them. */
 const lockOf = (r: Route, locked: LockedRoute[] = []): string[] =>
   locked.filter((l) => l.family === r.family && l.dst === r.dst && (l.dev === undefined || l.dev === r.dev)).flatMap((l) => l.locked.map((k) => `${k} lock`));
@@ -37,7 +32,7 @@ const lockOf = (r: Route, locked: LockedRoute[] = []): string[] =>
 /** What of a carried route the move would lose: its keys beyond the plain ones, IPv6's pref unless medium. */
 export function extraAttributes(r: Route, locked?: LockedRoute[]): string[] {
   const raw = r as unknown as Record<string, unknown>;
-  const extra = [...Object.keys(raw).filter((k) => !PLAIN_KEYS.has(k) && !(k === 'pref' && raw[k] === 'medium')), ...extraMetrics(r), ...defaultExtras(r), ...lockOf(r, locked)];
+  const extra = [...Object.keys(raw).filter((k) => !PLAIN_KEYS.has(k) && !(k === 'pref' && raw[k] === 'medium')), ...extraMetrics(r), ...lockOf(r, locked)];
   const flags = Array.isArray(raw.flags) ? raw.flags.filter((f) => !PLAIN_FLAGS.has(String(f))).map((f) => `flag ${String(f)}`) : [];
   if (raw.scope !== undefined && !['link', 'global', 'universe'].includes(String(raw.scope))) extra.push('scope');
   return [...extra, ...flags];
@@ -71,5 +66,5 @@ export function refuseUnmovable(s: GatewayState, iface: string, dhcp: boolean): 
   const why = unmovable(s, iface, dhcp);
   if (!why.length) return;
   throw new HostwireError('command-failed', `ovs_gateway: the uplink ${shown(iface, 20)} cannot move to the bridge as it is: ${why.slice(0, 5).join('; ')}${why.length > 5 ? `; and ${why.length - 5} more` : ''}. `
-    + 'The move carries only main-table routes with a gateway, metric, onlink, src, mtu and advmss (a default route: its gateway and metric): remove or change these first (or move them by hand after the move).');
+    + 'The move carries only main-table routes with a gateway, metric, onlink, src, mtu and advmss (default routes too, at the bridge\'s metric): remove or change these first (or move them by hand after the move).');
 }

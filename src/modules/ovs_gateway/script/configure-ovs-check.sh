@@ -19,12 +19,22 @@ routes_ok() { # the bridge's env is loaded
     IFS=$ifs
     case "$METHOD/$r" in dhcp/default*) continue ;; */default*) fam=-4 ;; */-6\ default*) fam=-6 ;; *) continue ;; esac
     via=$(echo "$r" | sed -n 's/.* via \([^ ]*\).*/\1/p')
-    have=$(ip $fam route show default dev "$BRIDGE" 2>/dev/null)
-    if ! echo "$have" | grep -q " metric $METRIC\( \|$\)" || { [ -n "$via" ] && ! echo "$have" | grep -qF "via $via "; }; then
+    have=$(ip $fam route show default dev "$BRIDGE" 2>/dev/null | grep " metric $METRIC\( \|$\)")
+    # shellcheck disable=SC2086
+    if [ -z "$have" ] || { [ -n "$via" ] && ! echo "$have" | grep -qF "via $via "; } || ! attrs_on "$have" $r; then
       IFS=$ifs; fail "default route \"$r\" missing on $BRIDGE (default routes now: $(ip $fam route show default | tr '\n' ';'))"; return 1
     fi
   done
   IFS=$ifs
+}
+
+# The recorded route's src, mtu and advmss are on the route ip printed (`... src A metric M mtu N advmss N`).
+attrs_on() { # lines words...
+  l=" $(echo "$1" | tr '\n' ' ') "; shift
+  while [ $# -gt 1 ]; do
+    case "$1" in src|mtu|advmss) case "$l" in *" $1 $2 "*) ;; *) return 1 ;; esac ;; esac
+    shift
+  done
 }
 
 ssh_path_ok() { # the SSH client must still come through the bridge that took its uplink

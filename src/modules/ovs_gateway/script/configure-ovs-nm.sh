@@ -61,15 +61,23 @@ nm_ports_back() { # bond bond-profile-uuid; MEMBERS, NM_UNMANAGED as loaded
 }
 
 # A recorded route (its words, `-6 default via ...` too) is on $1 already: same destination, gateway and metric
-# (ip shows no IPv4 metric 0). A profile NM re-activated has put its routes back: replacing them would relabel them.
+# (ip shows no IPv4 metric 0), and the same src, mtu and advmss - one that came back without them (NM's profile
+# lacks them, or they were lost) is replaced. A profile NM re-activated has put its routes back: replacing them
+# would relabel them. A locked metric (`mtu lock N`) is never recorded, so such a route is not this one.
 route_on() { # dev words...
   dev=$1; shift; fam=-4; [ "$1" = -6 ] && { fam=-6; shift; }
-  dst=$1; shift; via=; metric=
+  dst=$1; shift; via=; metric=; src=; mtu=; advmss=
   case "$dst" in *:*) fam=-6 ;; esac # an IPv6 prefix is written without -6
-  while [ $# -gt 0 ]; do case "$1" in via) via=$2; shift 2 ;; metric) metric=$2; shift 2 ;; *) shift ;; esac; done
-  ip "$fam" route show table main dev "$dev" 2>/dev/null | awk -v d="$dst" -v v="$via" -v m="${metric:-0}" '
-    $1 == d { gv = ""; gm = 0; for (i = 2; i < NF; i++) { if ($i == "via") gv = $(i + 1); if ($i == "metric") gm = $(i + 1) }
-      if (gv == v && gm == m) f = 1 }
+  while [ $# -gt 0 ]; do case "$1" in
+    via) via=$2; shift 2 ;; metric) metric=$2; shift 2 ;; src) src=$2; shift 2 ;; mtu) mtu=$2; shift 2 ;; advmss) advmss=$2; shift 2 ;; *) shift ;;
+  esac; done
+  ip "$fam" route show table main dev "$dev" 2>/dev/null | awk -v d="$dst" -v v="$via" -v m="${metric:-0}" -v s="$src" -v mt="$mtu" -v a="$advmss" '
+    $1 == d { gv = ""; gm = 0; gs = ""; gt = ""; ga = ""
+      for (i = 2; i < NF; i++) {
+        if ($i == "via") gv = $(i + 1); if ($i == "metric") gm = $(i + 1); if ($i == "src") gs = $(i + 1)
+        if ($i == "mtu") gt = $(i + 1); if ($i == "advmss") ga = $(i + 1)
+      }
+      if (gv == v && gm == m && gs == s && gt == mt && ga == a) f = 1 }
     END { exit !f }'
 }
 # A DHCP uplink given back: its static addresses (IPv6 beside the lease) and routes that are not there yet, its
