@@ -6,8 +6,9 @@
 // them back on eth0 exactly; the move puts them on br-ex as they were, the default routes at the bridge's metric
 // (ovs: ip route in br-ex.env's ROUTES; nm: src=/mtu=/advmss= in ovs-if-br-ex's ipv4/ipv6.routes, a default route
 // as 0.0.0.0/0 or ::/0 there instead of ipv4/ipv6.gateway); a second run and --check change nothing; a route that
-// lost its attributes or went is drift (--check names it, a run puts it back); ovs: after a power cycle the boot
-// oneshot puts them back on br-ex; the reverse move (`configure-ovs restore br-ex`) puts them back on eth0 exactly.
+// lost its attributes or went is drift (--check names it, a run puts it back); after a power cycle the boot
+// oneshot (ovs) or NM from the profiles (nm) puts them back on br-ex and a run after it changes nothing; the
+// reverse move (`configure-ovs restore br-ex`) puts them back on eth0 exactly.
 // A run with HW_RECORD_DIR set keeps the module's probe output.
 import test, { type ExecutionContext } from 'ava';
 import { execa } from 'execa';
@@ -117,11 +118,9 @@ async function scenario(t: ExecutionContext, backend: 'ovs' | 'nm'): Promise<voi
   t.deepEqual(repaired.failed, [], failure(repaired));
   t.is(await routesBecome(l, 'br-ex', onBridge), onBridge, 'all four routes back on br-ex with their attributes');
 
-  if (backend === 'ovs') {
-    t.log(`reboot: SSH on br-ex ${(await rebootLabHost(l.host)).toFixed(1)} s after the power cycle began`);
-    t.is(await routesBecome(l, 'br-ex', onBridge), onBridge, 'the boot oneshot put all four routes back on br-ex');
-    t.deepEqual((await l.role(vars)).changed, [], 'a run after the reboot');
-  }
+  t.log(`reboot: SSH on br-ex ${(await rebootLabHost(l.host)).toFixed(1)} s after the power cycle began`);
+  t.is(await routesBecome(l, 'br-ex', onBridge), onBridge, 'the boot oneshot put all four routes back on br-ex');
+  t.deepEqual((await l.role(vars)).changed, [], 'a run after the reboot');
 
   started = Date.now();
   await l.host.sh('/usr/local/libexec/hostwire/configure-ovs restore br-ex');
