@@ -61,13 +61,20 @@ test('the activation: the kernel VLAN and bond go, NM\'s bond up, then its ports
   const at = order.map((w) => up.indexOf(w));
   t.false(at.includes(-1), `every step planned: ${order.filter((_, i) => at[i] === -1).join(', ')}`);
   t.deepEqual([...at].sort((a, b) => a - b), at, 'in this order');
-  t.regex(up, /^i=0; until nmcli --wait 60 connection up ovs-slave-eth1; do i=\$\(\(i\+1\)\); \[ \$i -lt 3 \] \|\| exit 1; sleep 1; done$/m);
+  t.regex(up, /^i=0; until \[ "\$\(nmcli -g GENERAL\.STATE connection show ovs-slave-eth1 2>\/dev\/null\)" = activated \] \|\| nmcli --wait 60 connection up ovs-slave-eth1; do i=\$\(\(i\+1\)\); \[ \$i -lt 3 \] \|\| exit 1; sleep 1; done$/m);
+  // At boot NM's autoconnect runs ovs-parent-bond0 (and the VLAN's own profile on it) before these lines: such a bond
+  // is kept, not deleted and activated again (that churn cost a VM's boot oneshot 200 s, a port's activation failed).
+  const parent = nmUuid('ovs-parent-bond0');
+  t.regex(up, new RegExp(`^held=0; if \\[ "\\$\\(nmcli -g GENERAL\\.CON-UUID device show bond0 2>/dev/null\\)" = ${parent} \\]; then case "\\$\\(nmcli -g GENERAL\\.STATE connection show ovs-parent-bond0 2>/dev/null\\)" in activat\\*\\) held=1;`, 'm'));
+  for (const w of ['if [ -e /proc/net/vlan/bond0.42 ]', 'if [ -d /sys/class/net/bond0/bonding ]', 'nmcli --wait 60 connection up ovs-parent-bond0']) {
+    t.true(up.split('\n').some((l) => l.startsWith('[ $held = 1 ] || ') && l.includes(w)), `only where NM does not run the bond under ovs-parent-bond0: ${w}`);
+  }
   t.is(up.split('\n').filter((l) => l.includes('addr_gen_mode')).length, 1, 'the link-local written back once, for the parent bond');
   // `down` (and the start of `up`) delete every profile of ours, the bond's and its ports' too.
   t.regex(nm, /^nmcli connection delete ovs-if-br-ex ovs-parent-bond0 ovs-slave-eth1 ovs-slave-eth2 ovs-if-phys0 ovs-port-phys0 ovs-port-br-ex br-ex 2>\/dev\/null \|\| true\nnmcli connection reload$/m);
 });
 
-test('refused before any change: a QinQ VLAN, a VLAN on a balance-rr bond, a lease on the VLAN of a kernel-made bond, a bond that carries more', (t) => {
+test('refused before any change: a QinQ VLAN, a VLAN on a balance-rr bond, a bond that carries more (a lease on the VLAN of a kernel-made bond moves)', (t) => {
   const refused = (s: GatewayState, why: RegExp, o: Record<string, unknown> = {}) => t.throws(() => planUplink(s, args(o)), { message: why });
   let s = vlanOnBond();
   s.links.find((l) => l.name === 'bond0.42')!.info!.protocol = '802.1ad';
@@ -78,7 +85,8 @@ test('refused before any change: a QinQ VLAN, a VLAN on a balance-rr bond, a lea
   refused(s, /the uplink bond0\.42 is a VLAN on the balance-rr bond bond0; the nm backend moves VLANs on LACP \(802\.3ad\) and active-backup bonds only so far - use backend: ovs/);
   s = vlanOnBond();
   for (const a of s.links.find((l) => l.name === 'bond0.42')!.addrs) a.dynamic = a.family === 'inet';
-  refused(s, /the uplink bond0\.42 is a VLAN on the kernel-made bond bond0 with a DHCP address; the nm backend moves a lease on a VLAN on a bond NetworkManager holds under its own profile only so far/);
+  // A lease on the VLAN of a kernel-made bond is moved now (through a power cycle: test/vm/nm-vlan-kbond-dhcp-uplink.test.ts).
+  t.notThrows(() => planUplink(s, args()), 'a lease on the VLAN of a kernel-made bond');
   // NM's own bond (MCO's shape) is moved now: ovs-gateway-nm-vlan-nmbond.test.ts.
   // The recorded host as it is: the bond holds the node address itself and carries bond0.42 - the bond made again would drop them.
   refused(parseGatewayProbe(caseText('probe-bond-fresh.txt')), /the uplink bond0\.42 is a VLAN on the bond bond0, which also carries 10\.138\.195\.11\/24, fd5c:8b::11\/64; the nm backend makes the bond again under its own profile and would drop them/);
@@ -108,11 +116,20 @@ test('recorded VLAN-on-bond host, moved by the nm backend: converged; the bond N
 });
 
 // Recorded on the VM host of test/vm/nm-vlan-kbond-dhcp-uplink.test.ts (HW_RECORD_DIR): bond0.100 with a lease under
-// NM's own vlan profile, on the kernel's bond0 (NM shows it externally, eth1+eth2 unmanaged), before the move.
-test('recorded host with a lease on a VLAN on a kernel-made bond (NM\'s vlan profile): refused before any change, the ovs backend moves it', (t) => {
+// NM's own vlan profile, on the kernel's bond0 (NM shows it externally, eth1+eth2 unmanaged), before and after the move.
+test('recorded host with a lease on a VLAN on a kernel-made bond (NM\'s vlan profile): moved - the bond under ovs-parent-bond0, the lease on ovs-if-br-ex with the MAC as client id; converged after it', (t) => {
   const s = parseGatewayProbe(caseText('probe-vlan-kbond-dhcp-fresh.txt'));
   t.like(s.nm.devices.find((d) => d.device === 'bond0'), { state: 'connected (externally)' });
   t.like(s.nm.devices.find((d) => d.device === 'bond0.100'), { state: 'connected' });
-  t.throws(() => planUplink(s, args({ uplink: undefined })), { message: /the uplink bond0\.100 is a VLAN on the kernel-made bond bond0 with a DHCP address; the nm backend moves a lease on a VLAN on a bond NetworkManager holds under its own profile only so far - use backend: ovs/ });
-  t.regex(move(s, { uplink: undefined, backend: 'ovs' }).summary, /^move bond0\.100 into br-ex/);
+  const m = move(s, { uplink: undefined });
+  t.regex(m.summary, /^move bond0\.100 into br-ex/);
+  const env = parseEnvText(m.txn.env!);
+  t.like(env, { UPLINK: 'bond0.100', METHOD: 'dhcp', KIND: 'vlan', VLAN_PARENT: 'bond0', MEMBERS: 'eth1 eth2', BACKEND: 'nm' });
+  const nm = m.txn.nm!;
+  t.regex(nm, /^nmcli connection add type bond con-name ovs-parent-bond0 .*bond\.options mode=active-backup,miimon=100,updelay=200,primary=eth1/m);
+  t.regex(nm.split('\n').find((l) => l.includes('con-name ovs-if-br-ex'))!, / ipv4\.method auto ipv4\.dhcp-client-id mac /);
+  t.true(nm.includes('[ $held = 1 ] || nmcli --wait 60 connection up ovs-parent-bond0'), 'a bond NM runs under ovs-parent-bond0 (at boot) is kept');
+  const moved = parseGatewayProbe(caseText('probe-vlan-kbond-dhcp-moved.txt'));
+  t.like(moved.nm.devices.find((d) => d.device === 'bond0'), { state: 'connected', conUuid: nmUuid('ovs-parent-bond0') });
+  t.deepEqual(planUplink(moved, args({ uplink: undefined })).filter(isTxnChange), [], 'a second run changes nothing');
 });

@@ -12,6 +12,7 @@ import { shellJoin } from '../../transports/quote.js';
 import type { BridgeEnv } from './env.js';
 import type { BondSpec } from './uplink-device.js';
 import { nmLog, nmUp } from './nm-background.js';
+import { nmUuid } from './nm-uuid.js';
 
 /** `ip link add type bond` option -> NM's bond.options key (where they differ). */
 const NM_BOND_KEY: Record<string, string> = { peer_notify_delay: 'peer_notif_delay' };
@@ -97,7 +98,7 @@ export function nmDevicePrepare(e: BridgeEnv, vlanNmConn?: string): string[] {
     // race ours to make it again).
     return vlanNmConn ? [] : [vlan];
   }
-  if (d?.kind === 'vlan') return d.parentBond ? [vlan, ...parentBondUp(d.parent, d.parentBond.members)] : [vlan];
+  if (d?.kind === 'vlan') return d.parentBond ? parentBondUp(d.parent, d.parentBond.members, vlan) : [vlan];
   return d?.kind === 'bond' ? bondFromProfile(e.uplink, d.members) : [];
 }
 
@@ -114,14 +115,25 @@ function bondFromProfile(bond: string, members: string[]): string[] {
  * link-local back (see nmDeviceLinkLocal). Seen on a VM host: with the bond's activation in the background and
  * the ports handed over first, a port's activation failed ("A dependency of the connection failed") as NM's
  * autoconnect and ours raced for the bond; a port is tried again (3 times) as the rollback's nm_ports_back does.
+ * At boot (the profiles are in /run: the oneshot adds them again) NM's autoconnect runs ovs-parent-<bond> and
+ * its ports as soon as they are added, and the VLAN's own profile takes the VLAN on that bond with its lease:
+ * deleting that bond then, and activating the bond and a port NM runs already, made NM release and re-enslave
+ * the ports and a port's activation fail, the boot oneshot 200 s on a VM (issue 20). So a bond NM already runs
+ * under ovs-parent-<bond> is kept with the VLAN on it (ovs-if-phys0's activation takes a VLAN over, as on NM's
+ * own bond), and a port already active under its profile is not activated again.
  */
-function parentBondUp(bond: string, members: string[]): string[] {
+function parentBondUp(bond: string, members: string[], vlanDelete: string): string[] {
   const [del, ...managed] = bondFromProfile(bond, members);
+  const parent = nmParentName(bond);
+  const held = `[ "$(nmcli -g GENERAL.CON-UUID device show ${shellJoin([bond])} 2>/dev/null)" = ${nmUuid(parent)} ]`;
+  const state = (c: string) => `"$(nmcli -g GENERAL.STATE connection show ${shellJoin([c])} 2>/dev/null)"`;
   return [
-    del!,
-    nmUp(nmParentName(bond)),
+    `held=0; if ${held}; then case ${state(parent)} in activat*) held=1; echo ${shellJoin([`NetworkManager runs ${bond} under ${parent} already`])} ;; esac; fi`,
+    `[ $held = 1 ] || { ${vlanDelete}; }`,
+    `[ $held = 1 ] || { ${del!}; }`,
+    `[ $held = 1 ] || ${nmUp(parent)}`,
     ...managed,
-    ...members.map((m) => `i=0; until ${nmUp(nmSlaveName(m))}; do i=$((i+1)); [ $i -lt 3 ] || exit 1; sleep 1; done`),
+    ...members.map((m) => `i=0; until [ ${state(nmSlaveName(m))} = activated ] || ${nmUp(nmSlaveName(m))}; do i=$((i+1)); [ $i -lt 3 ] || exit 1; sleep 1; done`),
     ...linkLocalBack(bond),
   ];
 }

@@ -20,7 +20,8 @@ export function nmShapeRefusal(u: UplinkConfig): string | undefined {
   }
   // A VLAN on a NIC and on an active-backup bond with a static address are proven (test/vm/nm-vlan-*-uplink.test.ts),
   // on a kernel-made bond and on one NM holds under its own profile, and a lease on a VLAN on NM's own bond
-  // (test/vm/nm-vlan-nmbond-uplink.test.ts); on an LACP bond the profiles are the same (the LACP bond itself proven under NM).
+  // (test/vm/nm-vlan-nmbond-uplink.test.ts) and on a kernel-made one (nm-vlan-kbond-dhcp-uplink.test.ts); on an
+  // LACP bond the profiles are the same (the LACP bond itself proven under NM).
   const bond = uplinkBond(u.iface, d);
   if (bond && !NM_BOND_MODES.includes(bond.mode)) {
     return d?.kind === 'bond' ? `is a ${bond.mode} bond; the nm backend moves LACP (802.3ad) and active-backup bonds only so far`
@@ -36,12 +37,11 @@ export function nmShapeRefusal(u: UplinkConfig): string | undefined {
       const kind = d.parentNmConn ? `${bond?.mode} ` : 'kernel-made ';
       return `is a VLAN on the ${kind}bond ${d.parent} with a ${dhcp6 ? 'DHCPv6' : 'SLAAC'} address; the nm backend moves NetworkManager's SLAAC and DHCPv6 on a VLAN on an active-backup bond NetworkManager holds under its own profile only so far`;
     }
-    // On a kernel-made bond NM makes the bond again under ovs-parent-<bond>: a lease there is not proven. Tried on a
-    // VM with the lease under NM's own vlan profile (test/vm/nm-vlan-kbond-dhcp-uplink.test.ts, this refusal lifted
-    // for the run): rollback, move (same lease, client id 01:<VLAN MAC>), second run, --check and failover passed,
-    // but the power cycle did not come back (the VM's boot hung: udev-worker blocked > 120 s, not up in 12 min) -
-    // unproven, so refused until a power cycle passes.
-    if (u.method === 'dhcp' && !d.parentNmConn) return `is a VLAN on the kernel-made bond ${d.parent} with a DHCP address; the nm backend moves a lease on a VLAN on a bond NetworkManager holds under its own profile only so far`;
+    // A lease on a VLAN on a kernel-made bond (under NM's own vlan profile): NM makes the bond again under
+    // ovs-parent-<bond> and ovs-if-br-ex takes the same lease (client id 01:<VLAN MAC>); through a power cycle too
+    // since the boot oneshot keeps the bond NM's autoconnect already runs under ovs-parent-<bond> (deleted there, the
+    // ports churned and a boot oneshot took 200 s: the likely cause of a VM boot that once did not finish;
+    // nm-device-profiles.ts) - test/vm/nm-vlan-kbond-dhcp-uplink.test.ts.
   }
   // A bond: a DHCP lease and SLAAC/DHCPv6 from RAs on it are moved (test/vm/nm-bond-dhcp-uplink.test.ts,
   // nm-bond-ipv6-auto-uplink.test.ts; on LACP nm-bond-lacp-ipv6-auto-uplink.test.ts): ovs-if-br-ex's IP waits for the bond's carrier, so the ports'
