@@ -3,24 +3,16 @@
 // With a lease and with a static address: an injected failure rolls back to the VLAN under NM's own profile, NM's
 // view as before; the move keeps the address (the lease) and SSH on br-ex; a second run and --check change nothing;
 // cutting the active port fails over. A third scenario (its own VMs) power-cycles the host after the DHCP move.
-// The LACP bond's scenarios: nm-vlan-nmlacp-uplink.test.ts.
+// The LACP bond's scenarios: nm-vlan-nmlacp-uplink.test.ts; with IPv6 from RAs: nm-vlan-nmbond-ipv6-auto-uplink.test.ts.
 import test from 'ava';
-import { injectedFailure, moveIdleFailover, moveOntoBrEx, nmVlanBondHost, powerCycle } from './nm-vlan-nmbond.js';
+import { moveOntoBrEx, nmVlanBondHost, nmVlanBondScenario, powerCycle } from './nm-vlan-nmbond.js';
 
 test.serial('nm backend, DHCP on a VLAN on NM\'s own active-backup bond on a VM: rollback to NM\'s profiles, the move keeps the lease, idempotent, --check, failover', async (t) => {
-  const started = Date.now();
-  const c = await nmVlanBondHost(t, 'vlnmbdhcp', { dhcp: true });
-  await injectedFailure(t, c);
-  await moveIdleFailover(t, c);
-  c.note(`whole scenario: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  await nmVlanBondScenario(t, 'vlnmbdhcp', { dhcp: true, cycle: false });
 });
 
 test.serial('nm backend, static address on a VLAN on NM\'s own active-backup bond on a VM: rollback exactly, move, idempotent, --check, failover', async (t) => {
-  const started = Date.now();
-  const c = await nmVlanBondHost(t, 'vlnmbstat', { dhcp: false });
-  await injectedFailure(t, c);
-  await moveIdleFailover(t, c);
-  c.note(`whole scenario: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  await nmVlanBondScenario(t, 'vlnmbstat', { dhcp: false, cycle: false });
 });
 
 test.serial('nm backend, DHCP on a VLAN on NM\'s own active-backup bond on a VM: a power cycle keeps the lease on br-ex, the runs after it change nothing', async (t) => {

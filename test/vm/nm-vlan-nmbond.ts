@@ -227,6 +227,19 @@ export async function moveIdleFailover(t: ExecutionContext, c: Scenario): Promis
 }
 
 /**
+ * One scenario whole on its own VMs (nmVlanBondHost's `o`): the injected failure, the move, the second run and
+ * --check, the port's cable cut and (`cycle`) the power cycle, its duration noted.
+ */
+export async function nmVlanBondScenario(t: ExecutionContext, lab: string, o: { dhcp: boolean; lacp?: boolean; v6?: V6Kind; cycle: boolean }): Promise<void> {
+  const started = Date.now();
+  const c = await nmVlanBondHost(t, lab, o);
+  await injectedFailure(t, c);
+  const onBrEx = await moveIdleFailover(t, c);
+  if (o.cycle) await powerCycle(t, c, onBrEx);
+  c.note(`whole scenario: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
+/**
  * A power cycle after the move: NM brings its bond, ports and (old) VLAN profile up at boot; the boot oneshot makes
  * our profiles again and ovs-if-phys0 takes the VLAN over, the address (the lease) back on br-ex; the runs after it.
  */
