@@ -78,7 +78,7 @@ test('refused before any change: a QinQ VLAN, a VLAN on a balance-rr bond, a bon
   const refused = (s: GatewayState, why: RegExp, o: Record<string, unknown> = {}) => t.throws(() => planUplink(s, args(o)), { message: why });
   let s = vlanOnBond();
   s.links.find((l) => l.name === 'bond0.42')!.info!.protocol = '802.1ad';
-  refused(s, /ovs_gateway: the uplink bond0\.42 is an 802\.1ad \(QinQ\) VLAN on bond0; the nm backend moves 802\.1ad VLANs on a NIC only so far \(NetworkManager's vlan\.protocol is not proven under OVS on a bond\) - use backend: ovs/);
+  refused(s, /ovs_gateway: the uplink bond0\.42 is an 802\.1ad \(QinQ\) VLAN on the kernel-made bond bond0; the nm backend moves 802\.1ad VLANs on a NIC and, with a static address, on an active-backup bond NetworkManager holds under its own profile only so far - use backend: ovs/);
   t.notThrows(() => planUplink(s, args({ backend: 'ovs' })), 'the ovs backend moves it');
   s = vlanOnBond();
   s.links.find((l) => l.name === 'bond0')!.info!.mode = 'balance-rr';

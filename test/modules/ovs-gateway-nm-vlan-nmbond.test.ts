@@ -116,6 +116,29 @@ test('NM\'s SLAAC and DHCPv6 on a VLAN on NM\'s own bond move (ovs-if-br-ex: the
   t.throws(() => planUplink(kernelSlaac, args()), { message: /the uplink bond0\.42 is a VLAN on the kernel-made bond bond0 with a SLAAC address; the nm backend moves NetworkManager's SLAAC on a VLAN on an active-backup or LACP \(802\.3ad\) bond NetworkManager holds under its own profile, and its DHCPv6 there on an active-backup bond, only so far/ });
 });
 
+test('an 802.1ad VLAN on NM\'s own active-backup bond with a static address moves (ovs-if-phys0 with vlan.protocol 802.1ad); with a lease, or on an LACP or kernel-made bond, still refused', (t) => {
+  const qinq = (o: { dhcp?: boolean } = {}) => {
+    const s = vlanOnNmBond({ vlanNm: true, ...o });
+    s.links.find((l) => l.name === 'bond0.42')!.info!.protocol = '802.1ad';
+    return s;
+  };
+  const m = move(qinq());
+  t.like(parseEnvText(m.txn.env!), { KIND: 'vlan', VLAN_PROTO: '802.1ad', VLAN_PARENT: 'bond0', VLAN_PARENT_NM: BOND_CONN });
+  t.regex(m.txn.nm!, /type vlan con-name ovs-if-phys0 .* vlan\.parent bond0 vlan\.id 42 vlan\.protocol 802\.1ad 802-3-ethernet\.mtu /);
+  const refused = (s: GatewayState, why: RegExp) => {
+    t.throws(() => planUplink(s, args()), { message: why });
+    t.notThrows(() => planUplink(s, args({ backend: 'ovs' })), 'the ovs backend moves it');
+  };
+  const tail = /; the nm backend moves 802\.1ad VLANs on a NIC and, with a static address, on an active-backup bond NetworkManager holds under its own profile only so far - use backend: ovs/;
+  refused(qinq({ dhcp: true }), new RegExp(`the uplink bond0\\.42 is an 802\\.1ad \\(QinQ\\) VLAN on the active-backup bond bond0 with a DHCP lease${tail.source}`));
+  const lacp = qinq();
+  Object.assign(lacp.links.find((l) => l.name === 'bond0')!.info!, { mode: '802.3ad' });
+  refused(lacp, new RegExp(`the uplink bond0\\.42 is an 802\\.1ad \\(QinQ\\) VLAN on the 802\\.3ad bond bond0${tail.source}`));
+  const kernel = qinq();
+  Object.assign(kernel.nm.devices.find((d) => d.device === 'bond0')!, { state: 'connected (externally)' });
+  refused(kernel, new RegExp(`the uplink bond0\\.42 is an 802\\.1ad \\(QinQ\\) VLAN on the kernel-made bond bond0${tail.source}`));
+});
+
 test('the bond under our own ovs-parent profile (a kernel-made bond the nm backend moved) is not taken for NM\'s own', (t) => {
   const s = vlanOnNmBond();
   Object.assign(s.nm.devices.find((d) => d.device === 'bond0')!, { conUuid: nmUuid('ovs-parent-bond0') });
@@ -191,6 +214,28 @@ test('recorded host with a static address on a VLAN on NM\'s own LACP bond: the 
   Object.assign(vlan.addrs.at(-1)!, { local: 'fd21:100::13c', prefixlen: 128 });
   s.nmDhcp6 = { 'bond0.100': { duid: '00:04:aa:bb', iaid: 7, addrs: ['fd21:100::13c'] } };
   t.throws(() => planUplink(s, args({ uplink: undefined })), { message: /the uplink bond0\.100 is a VLAN on the 802\.3ad bond bond0 with a DHCPv6 address; the nm backend moves NetworkManager's SLAAC on a VLAN on an active-backup or LACP \(802\.3ad\) bond NetworkManager holds under its own profile, and its DHCPv6 there on an active-backup bond, only so far - use backend: ovs/ });
+});
+
+// Recorded on the VM host of test/vm/nm-vlan-nmbond-uplink.test.ts (the 802.1ad test): bond0.100 an 802.1ad VLAN
+// (NM's vlan profile with vlan.protocol 802.1ad, 172.31.221.11/24 static) on NM's active-backup bond0, before the move.
+test('recorded host with a static address on an 802.1ad VLAN on NM\'s own active-backup bond: ovs-if-phys0 carries vlan.protocol 802.1ad, the bond stays NM\'s', (t) => {
+  const s = parseGatewayProbe(caseText('probe-vlan-nmbond-qinq-static-fresh.txt'));
+  t.is(s.links.find((l) => l.name === 'bond0.100')!.info!.protocol, '802.1ad');
+  const m = move(s, { uplink: undefined });
+  t.regex(m.summary, /^move bond0\.100 into br-ex/);
+  t.like(parseEnvText(m.txn.env!), { KIND: 'vlan', VLAN_PROTO: '802.1ad', VLAN_PARENT: 'bond0', BACKEND: 'nm' });
+  t.like(parsePrev(m.txn.prev!), { iface: 'bond0.100', method: 'static', addrs: ['172.31.221.11/24'], nmConn: s.nm.devices.find((d) => d.device === 'bond0.100')!.conUuid,
+    device: { kind: 'vlan', id: 100, protocol: '802.1ad', parent: 'bond0', parentNmConn: s.nm.devices.find((d) => d.device === 'bond0')!.conUuid } });
+  t.regex(m.txn.nm!, /type vlan con-name ovs-if-phys0 .*vlan\.parent bond0 vlan\.id 100 vlan\.protocol 802\.1ad /);
+  t.notRegex(m.txn.nm!, /ovs-parent|ovs-slave|ip link delete/);
+});
+
+test('recorded host after the nm backend moved the 802.1ad VLAN on NM\'s own bond: converged, not refused as QinQ again', (t) => {
+  const s = parseGatewayProbe(caseText('probe-vlan-nmbond-qinq-static-moved.txt'));
+  t.deepEqual(s.bridges.find((b) => b.name === 'br-ex')?.ports, ['bond0.100']);
+  t.is(s.links.find((l) => l.name === 'bond0.100')!.info!.protocol, '802.1ad', 'NM made the VLAN 802.1ad from ovs-if-phys0');
+  t.like(parsePrev(s.files[prevPath('br-ex')]!)?.device, { kind: 'vlan', protocol: '802.1ad', parentNmConn: s.nm.devices.find((d) => d.device === 'bond0')!.conUuid });
+  t.deepEqual(planUplink(s, args({ uplink: undefined })).filter(isTxnChange), []);
 });
 
 // Recorded on the VM host of test/vm/nm-vlan-nmbond-ipv6-auto-uplink.test.ts: bond0.100 on NM's active-backup bond0,

@@ -83,7 +83,7 @@ test.serial('nm backend, VLAN on an active-backup bond on a VM: rollback exactly
   c.step('injected failure rolled back', at);
 
   await moveOntoBrEx(t, c);
-  // NM 1.42 has vlan.protocol (802.1ad stays refused: not proven under OVS).
+  // NM 1.42 has vlan.protocol (802.1ad on a kernel-made bond stays refused: proven on NM's own bond only).
   c.note(`NM's vlan.protocol of ovs-if-phys0: ${(await l.sh('nmcli -g vlan.protocol connection show ovs-if-phys0 2>&1; true')).trim()}`);
   await recordProbe(l, 'probe-vlan-bond-nm-moved');
 

@@ -4,7 +4,10 @@
 // view as before; the move keeps the address (the lease) and SSH on br-ex; a second run and --check change nothing;
 // cutting the active port fails over. A third scenario (its own VMs) power-cycles the host after the DHCP move.
 // The LACP bond's scenarios: nm-vlan-nmlacp-uplink.test.ts; with IPv6 from RAs: nm-vlan-nmbond-ipv6-auto-uplink.test.ts.
+// An 802.1ad (QinQ) VLAN on the bond with a static address, against an 802.1ad far end, runs every drill on one
+// pair of VMs (rollback, move, second run and --check, failover, power cycle).
 import test from 'ava';
+import { vmLabName } from './lab-name.js';
 import { moveOntoBrEx, nmVlanBondHost, nmVlanBondScenario, powerCycle } from './nm-vlan-nmbond.js';
 
 test.serial('nm backend, DHCP on a VLAN on NM\'s own active-backup bond on a VM: rollback to NM\'s profiles, the move keeps the lease, idempotent, --check, failover', async (t) => {
@@ -20,4 +23,8 @@ test.serial('nm backend, DHCP on a VLAN on NM\'s own active-backup bond on a VM:
   const c = await nmVlanBondHost(t, 'vlnmbboot', { dhcp: true });
   await powerCycle(t, c, await moveOntoBrEx(t, c));
   c.note(`whole scenario: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+});
+
+test.serial('nm backend, static address on an 802.1ad (QinQ) VLAN on NM\'s own active-backup bond on a VM: rollback exactly, move, idempotent, --check, failover, power cycle', async (t) => {
+  await nmVlanBondScenario(t, vmLabName('vlnmbqinq'), { dhcp: false, protocol: '802.1ad', cycle: true });
 });

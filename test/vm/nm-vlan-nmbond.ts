@@ -12,6 +12,9 @@
 // DHCPv6 lease (RAs saying managed); the rollback gives it back to the VLAN, the move keeps the same address
 // (ovs-if-br-ex's eui64 token / the VLAN's DUID and IAID, the server's one lease) and the RA's default route on
 // br-ex, SSH and ping over IPv6 reach it, the cable cut is pinged over IPv6, the power cycle brings both back.
+// `protocol` 802.1ad: the VLAN a QinQ one on both ends (NM's bond0.100 profile with vlan.protocol 802.1ad, the
+// peer's an 802.1ad VLAN), so only an S-tagged VLAN on the host reaches the far end: SSH on the node address after
+// the move, the cable cut and the power cycle proves ovs-if-phys0's vlan.protocol on the bond.
 import type { ExecutionContext } from 'ava';
 import { run, sleep } from '../../src/lab/run.js';
 import { interfaceId } from '../../src/modules/ovs_gateway/ipv6-auto.js';
@@ -85,23 +88,29 @@ export interface Scenario {
   v6?: { kind: V6Kind; addr: string; len: string; lease: string };
   /** What the host reads as (VLAN_SNAPSHOT; with SLAAC, without the RA route's countdown). */
   snapshot: string;
-  /** In probe names and notes: dhcp, static, slaac or dhcp6. */
+  /** In probe names and notes: dhcp, static, slaac or dhcp6 (an 802.1ad VLAN: qinq-static ...). */
   what: string;
+  /** The VLAN's protocol on both ends, as `ip -d link` shows it. */
+  proto: string;
   mac: string; bondBefore: string; note(what: string): void; step(what: string, since: number): void;
 }
 
 /**
  * The two VMs with the node address on bond0.100 over NM's bond0 (`dhcp`: a lease, else static; `lacp`: 802.3ad;
- * `v6`: static IPv4 and NM's SLAAC or DHCPv6 from the peer's RAs on the VLAN), the role on the nm backend.
+ * `v6`: static IPv4 and NM's SLAAC or DHCPv6 from the peer's RAs on the VLAN; `protocol`: the VLAN's on both ends, 802.1Q
+ * unless given - active-backup only), the role on the nm backend.
  */
-export async function nmVlanBondHost(t: ExecutionContext, lab: string, o: { dhcp: boolean; lacp?: boolean; v6?: V6Kind }): Promise<Scenario> {
+export async function nmVlanBondHost(t: ExecutionContext, lab: string, o: { dhcp: boolean; lacp?: boolean; v6?: V6Kind; protocol?: '802.1ad' }): Promise<Scenario> {
   t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const { note, step } = scenarioLog(t, lab);
   const at = Date.now();
+  if (o.protocol && o.lacp) throw new Error('an 802.1ad VLAN is drilled on the active-backup lab only (lacpVlanLab\'s switch makes an 802.1Q VLAN)');
+  const qinq = o.protocol ? { protocol: o.protocol } : {};
   const far = { nmOvs: true, dhcp: o.dhcp, ...(o.v6 ? { ra: o.v6 } : {}) };
-  const labs = o.lacp ? await lacpVlanLab(t, lab, far) : { v: await vlanLab(t, lab, far) };
+  const labs = o.lacp ? await lacpVlanLab(t, lab, far) : { v: await vlanLab(t, lab, { ...far, ...qinq }) };
   const { v } = labs;
-  const at0 = await vlanTheHost(v, { ...(o.dhcp ? { dhcp: true } : { v4: true, nm: true }), ...(o.lacp ? { nmBond: LACP_OPTIONS } : {}), v6Auto: Boolean(o.v6) });
+  if (o.protocol) t.regex(await v.peerSh(`ip -d -o link show dev eth1.${VLAN.id}`), /vlan protocol 802\.1ad id /, 'the far end is an 802.1ad VLAN');
+  const at0 = await vlanTheHost(v, { ...(o.dhcp ? { dhcp: true } : { v4: true, nm: true }), ...(o.lacp ? { nmBond: LACP_OPTIONS } : {}), v6Auto: Boolean(o.v6), ...qinq });
   const raw: VmUplinkLab = { ...at0, role: (vars = {}, check = false) => at0.role({ configure_ovs_backend: 'nm', ...vars }, check) };
   const l = diagnosed(raw, v, note);
   if (o.dhcp) t.regex(await waitForLease(l, DEV, lease), lease, 'the VLAN holds its lease');
@@ -117,8 +126,10 @@ export async function nmVlanBondHost(t: ExecutionContext, lab: string, o: { dhcp
       t.regex(lease6, new RegExp(`dhcp6_client_id = [0-9a-f:]+\\n[\\s\\S]*ip6_address = ${esc(addr!)}`), lease6);
     }
   }
-  const what = o.v6 ?? (o.dhcp ? 'dhcp' : 'static');
-  step(`VMs up, host on ${DEV} (NM's ${o.lacp ? 'LACP' : 'active-backup'} bond and VLAN profiles, ${o.dhcp ? 'DHCP' : 'static'}${o.v6 ? `, ${o.v6} ${addr}/${len}` : ''})`, at);
+  const what = `${o.protocol ? 'qinq-' : ''}${o.v6 ?? (o.dhcp ? 'dhcp' : 'static')}`;
+  const proto = o.protocol ?? '802.1Q';
+  step(`VMs up, host on ${DEV} (NM's ${o.lacp ? 'LACP' : 'active-backup'} bond and ${proto} VLAN profiles, ${o.dhcp ? 'DHCP' : 'static'}${o.v6 ? `, ${o.v6} ${addr}/${len}` : ''})`, at);
+  t.regex(await l.sh(`ip -d -o link show dev ${DEV}`), new RegExp(`vlan protocol ${esc(proto)} id ${VLAN.id} `), `NM made the host's VLAN ${proto}`);
   t.is(await untilOutput(l, HELD, HELD_BEFORE), HELD_BEFORE, 'NM holds the bond, its ports and the VLAN under their own profiles');
   const lacp = 'lacp' in labs ? { ...labs.lacp, l } : undefined;
   if (lacp) {
@@ -126,7 +137,7 @@ export async function nmVlanBondHost(t: ExecutionContext, lab: string, o: { dhcp
     t.regex(bond, /Bonding Mode: IEEE 802\.3ad Dynamic link aggregation\nTransmit Hash Policy: layer3\+4[\s\S]*LACP rate: fast/);
   }
   return { l, raw, v, lab, dhcp: o.dhcp, ...(lacp ? { lacp } : {}), ...(o.v6 ? { v6: { kind: o.v6, addr: addr!, len: len!, lease: lease6 } } : {}),
-    snapshot: o.v6 ? SNAPSHOT6 : VLAN_SNAPSHOT, what, mac: (await l.sh(`cat /sys/class/net/${DEV}/address`)).trim(), bondBefore: await l.sh(BOND_LINES), note, step };
+    snapshot: o.v6 ? SNAPSHOT6 : VLAN_SNAPSHOT, what, proto, mac: (await l.sh(`cat /sys/class/net/${DEV}/address`)).trim(), bondBefore: await l.sh(BOND_LINES), note, step };
 }
 
 /** After a rollback: NM holds everything under its own profiles again, no ovs-* profile left, the bond as before. */
@@ -172,6 +183,8 @@ export async function moveOntoBrEx(t: ExecutionContext, c: Scenario): Promise<()
   await assertMovedOntoBrEx(t, l, move, DEV);
   t.is(await untilOutput(l, ACTIVE, PROFILES), PROFILES, 'ovs-if-phys0 a vlan profile under OVS, NM\'s bond and port profiles still active');
   t.is((await l.sh('nmcli -g vlan.parent,vlan.id connection show ovs-if-phys0')).trim(), `bond0\n${VLAN.id}`);
+  // 802.1Q: vlan.protocol left unset (NM's default), as MCO's profile has it.
+  if (c.proto !== '802.1Q') t.is((await l.sh('nmcli -g vlan.protocol connection show ovs-if-phys0')).trim(), c.proto, 'ovs-if-phys0 carries the VLAN\'s protocol');
   if (c.v6?.kind === 'slaac') {
     const ip6 = (await l.sh('nmcli -g ipv6.method,ipv6.addr-gen-mode,ipv6.token connection show ovs-if-br-ex')).trim().replaceAll('\\', '');
     t.regex(ip6, new RegExp(`^auto\\neui64\\n${esc(interfaceId(c.v6.addr))}$`), `ovs-if-br-ex makes the VLAN's SLAAC address from its identifier:\n${ip6}`);
@@ -181,7 +194,7 @@ export async function moveOntoBrEx(t: ExecutionContext, c: Scenario): Promise<()
     else t.regex(await l.sh('ip -o -4 addr show dev br-ex'), new RegExp(`inet ${esc(VLAN.host4)}/24 `), 'the same address, now on br-ex');
     t.regex(await l.sh('ip route show default'), new RegExp(`^default via ${esc(VLAN.gw4)} dev br-ex proto ${dhcp ? 'dhcp' : 'static'} .*metric 48 *$`, 'm'));
     t.is((await l.sh(`ip -o addr show dev ${DEV} scope global; ip -o addr show dev bond0 scope global`)).trim(), '', 'the VLAN and the bond hold no address');
-    t.regex(await l.sh(`ip -d -o link show dev ${DEV}`), new RegExp(`${esc(DEV)}@bond0: .*link/ether ${esc(mac)} .*vlan protocol 802\\.1Q id ${VLAN.id} `));
+    t.regex(await l.sh(`ip -d -o link show dev ${DEV}`), new RegExp(`${esc(DEV)}@bond0: .*link/ether ${esc(mac)} .*vlan protocol ${esc(c.proto)} id ${VLAN.id} `));
     t.is((await l.sh('cat /sys/class/net/br-ex/address')).trim(), mac, 'br-ex has the VLAN\'s MAC');
     t.deepEqual(lineSet(await l.sh(BOND_LINES)), lineSet(c.bondBefore), 'NM\'s bond with its mode, options and ports as before');
     if (dhcp) t.regex(await c.v.peerSh(`cat ${LEASES}`), new RegExp(`${esc(mac)} ${esc(VLAN.host4)} `), 'the one lease is the VLAN MAC\'s');
@@ -230,7 +243,7 @@ export async function moveIdleFailover(t: ExecutionContext, c: Scenario): Promis
  * One scenario whole on its own VMs (nmVlanBondHost's `o`): the injected failure, the move, the second run and
  * --check, the port's cable cut and (`cycle`) the power cycle, its duration noted.
  */
-export async function nmVlanBondScenario(t: ExecutionContext, lab: string, o: { dhcp: boolean; lacp?: boolean; v6?: V6Kind; cycle: boolean }): Promise<void> {
+export async function nmVlanBondScenario(t: ExecutionContext, lab: string, o: { dhcp: boolean; lacp?: boolean; v6?: V6Kind; protocol?: '802.1ad'; cycle: boolean }): Promise<void> {
   const started = Date.now();
   const c = await nmVlanBondHost(t, lab, o);
   await injectedFailure(t, c);

@@ -5,26 +5,24 @@
 // keeps SSH on the same address with bond0.100 as br-ex's one port, both families' addresses and default
 // routes, the bond's options and the VLAN; a second run and --check change nothing; cutting the active
 // port's cable fails over (the gap is logged); a reboot (`lab reboot`) keeps it all (the boot oneshot makes
-// the bond and the VLAN again and re-attaches the VLAN).
-import test from 'ava';
-import { labReboot } from '../../src/lab/index.js';
-import { labSetLink } from '../../src/lab/lab-link.js';
-import { sleep } from '../../src/lab/run.js';
+// the bond and the VLAN again and re-attaches the VLAN). The same scenario with an 802.1ad (QinQ) VLAN on the bond
+// against an 802.1ad far end (its own VMs): only an S-tagged VLAN on the host reaches the peer, so SSH on the node
+// address after the move, the cable cut and the reboot proves the recorded VLAN_PROTO is made again.
+import test, { type ExecutionContext } from 'ava';
 import { labPing } from '../helpers/lab-ping.js';
-import { activePort, assertMovedOntoBrEx, assertSecondRunIdle, esc, longestGap, type VmUplinkLab } from './bond-lab.js';
-import { rollbackDrill } from './vm-drills.js';
+import { activePort, assertMovedOntoBrEx, assertSecondRunIdle, esc, recordProbe, type VmUplinkLab } from './bond-lab.js';
+import { failoverDrill, rebootUntil, rollbackDrill } from './vm-drills.js';
 import { VLAN, VLAN_SNAPSHOT, vlanLab, vlanTheHost } from './vlan-lab.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
-
-const LAB = 'v21vlan';
+import { vmLabName } from './lab-name.js';
 
 /** What the move must leave on the host, asserted after the move and again after a reboot. */
-async function assertVlanOnBrEx(t: import('ava').ExecutionContext, l: VmUplinkLab, mac: string): Promise<void> {
+async function assertVlanOnBrEx(t: ExecutionContext, l: VmUplinkLab, mac: string, proto: string): Promise<void> {
   t.regex(await l.sh('ip -o -6 addr show dev br-ex scope global'), new RegExp(`inet6 ${esc(VLAN.host6)}/64`), 'the IPv6 address on br-ex');
   t.regex(await l.sh('ip route show default'), new RegExp(`default via ${esc(VLAN.gw4)} dev br-ex (proto static )?metric 48`));
   t.regex(await l.sh('ip -6 route show default'), new RegExp(`default via ${esc(VLAN.gw6)} dev br-ex (proto static )?metric 48`));
   t.is((await l.sh(`ip -o addr show dev ${VLAN.dev} scope global`)).trim(), '', 'the VLAN device holds no address');
-  t.regex(await l.sh(`ip -d -o link show dev ${VLAN.dev}`), new RegExp(`${esc(VLAN.dev)}@bond0: .*link/ether ${esc(mac)} .*vlan protocol 802\\.1Q id ${VLAN.id} `));
+  t.regex(await l.sh(`ip -d -o link show dev ${VLAN.dev}`), new RegExp(`${esc(VLAN.dev)}@bond0: .*link/ether ${esc(mac)} .*vlan protocol ${esc(proto)} id ${VLAN.id} `));
   t.regex(await l.sh('ip -o link show dev br-ex'), new RegExp(`link/ether ${esc(mac)} `), 'br-ex has the VLAN\'s MAC');
   const bond = await l.sh('cat /proc/net/bonding/bond0');
   t.regex(bond, /Bonding Mode: fault-tolerance \(active-backup\)[\s\S]*Primary Slave: eth1[\s\S]*MII Polling Interval \(ms\): 100\nUp Delay \(ms\): 200/);
@@ -37,31 +35,39 @@ async function ping6(l: VmUplinkLab) {
   return r;
 }
 
-test.serial('VLAN on an active-backup bond, dual-stack static: rollback, move, idempotent, --check, failover, reboot', async (t) => {
+/** The scenario on its own VMs (`protocol`: the VLAN's on both ends, 802.1Q unless given). */
+async function vlanBondScenario(t: ExecutionContext, lab: string, protocol?: '802.1ad'): Promise<void> {
   t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const started = Date.now();
+  const proto = protocol ?? '802.1Q';
+  const rec = `probe-vlan-kbond-${protocol ? 'qinq' : 'static'}`;
   const step = (what: string, since: number) => t.log(`${what}: ${((Date.now() - since) / 1000).toFixed(0)} s`);
-  const v = await vlanLab(t, LAB);
+  const v = await vlanLab(t, lab, protocol ? { protocol } : {});
+  if (protocol) t.regex(await v.peerSh(`ip -d -o link show dev eth1.${VLAN.id}`), /vlan protocol 802\.1ad id /, 'the far end is an 802.1ad VLAN');
   let at = Date.now();
-  const l = await vlanTheHost(v, { v4: true, v6: true });
-  step('host on bond0.100 (v4+v6)', at);
+  const l = await vlanTheHost(v, { v4: true, v6: true, ...(protocol ? { protocol } : {}) });
+  step(`host on ${VLAN.dev} (v4+v6, ${proto})`, at);
   const mac = (await l.sh(`cat /sys/class/net/${VLAN.dev}/address`)).trim();
   const before = await l.sh(VLAN_SNAPSHOT);
   t.regex(before, new RegExp(`${esc(VLAN.dev)} inet ${esc(VLAN.host4)}/24[\\s\\S]*${esc(VLAN.dev)} inet6 ${esc(VLAN.host6)}/64`));
-  t.regex(before, /vlan protocol 802\.1Q id 100/);
+  t.regex(before, new RegExp(`vlan protocol ${esc(proto)} id 100`));
+  await recordProbe(l, `${rec}-fresh`);
 
   // Injected failure: a check target nothing answers. The host's check fails, it rolls back.
   const dead = VLAN.gw4.replace(/\.1$/, '.254');
+  at = Date.now();
   await rollbackDrill(t, l, { vars: { configure_ovs_check_targets: [dead] }, target: dead, uplink: VLAN.dev, snapshot: VLAN_SNAPSHOT, before, what: 'the VLAN, the bond, both families\' addresses and routes' });
+  step('injected failure rolled back', at);
 
   at = Date.now();
   const move = await l.role();
   step('move', at);
   await assertMovedOntoBrEx(t, l, move, VLAN.dev);
-  await assertVlanOnBrEx(t, l, mac);
+  await assertVlanOnBrEx(t, l, mac, proto);
   const p6 = await ping6(l);
   t.is(p6.code, 0, `IPv6 reaches the host on br-ex:\n${p6.stdout}`);
   const moved = await l.sh(VLAN_SNAPSHOT);
+  await recordProbe(l, `${rec}-moved`);
 
   at = Date.now();
   await assertSecondRunIdle(t, l, VLAN_SNAPSHOT, moved);
@@ -69,41 +75,25 @@ test.serial('VLAN on an active-backup bond, dual-stack static: rollback, move, i
 
   // Failover: cut the active port's cable while the lab pings the host's VLAN address every 50 ms.
   t.is(await activePort(l), 'eth1');
-  const count = 300;
-  const pinging = labPing(l.state, l.ip, ['-i', '0.05', '-c', String(count), '-W', '1'], 120_000);
-  await sleep(3000);
-  await labSetLink(l.host.name, 'eth1', 'down', { name: LAB });
-  const ping = await pinging;
-  const received = Number(/(\d+) received/.exec(ping.stdout)?.[1] ?? 0);
-  const gap = longestGap(ping.stdout, 0.05, count);
-  t.log(`failover eth1 -> ${await activePort(l)} under the VLAN: ${count - received} of ${count} pings lost, longest gap ${gap.toFixed(2)} s`);
-  t.is(await activePort(l), 'eth2');
-  t.true(received > count / 2, `the host kept answering through eth2 (${received} of ${count}):\n${ping.stdout.slice(-400)}`);
-  t.true(gap < 10, `gap ${gap} s`);
-  await labSetLink(l.host.name, 'eth1', 'up', { name: LAB });
-  let back = '';
-  for (let i = 0; i < 20 && back !== 'eth1'; i++) {
-    await sleep(1500);
-    back = await activePort(l);
-  }
-  t.is(back, 'eth1', 'the primary port takes over again once its cable is back');
+  const cut = await failoverDrill(t, l, lab, 'eth1', 'eth2');
+  t.log(`failover eth1 -> eth2 under the ${proto} VLAN: ${cut.lost} of 300 pings lost, longest gap ${cut.gap.toFixed(2)} s`);
 
   // A reboot: nothing but the boot oneshot makes bond0 and bond0.100 again and re-attaches the VLAN.
   at = Date.now();
-  await labReboot(l.host.name, { name: LAB, timeoutMs: 12 * 60_000 });
-  step('reboot (lab address answering)', at);
-  let onBridge = '';
-  for (let i = 0; i < 100 && !onBridge.includes(`inet ${VLAN.host4}/`); i++) {
-    onBridge = await l.sh('ip -o -4 addr show dev br-ex 2>/dev/null; true', 60_000).catch(() => '');
-    if (!onBridge.includes(`inet ${VLAN.host4}/`)) await sleep(3000);
-  }
-  step('reboot (node address on br-ex, SSH on it)', at);
-  t.regex(onBridge, new RegExp(`inet ${esc(VLAN.host4)}/24`), 'after the reboot the node address is on br-ex again');
+  await rebootUntil(t, l, lab, 'ip -o -4 addr show dev br-ex', new RegExp(`inet ${esc(VLAN.host4)}/24`), 12 * 60_000);
+  step('reboot until the node address is on br-ex', at);
   t.is((await l.sh('ovs-vsctl list-ports br-ex')).trim(), VLAN.dev);
   t.regex(await l.sh('ovs-dpctl show'), new RegExp(`system@ovs-system[\\s\\S]*port \\d+: ${esc(VLAN.dev)}(\\s|$)`, 'm'));
-  t.is((await l.sh('systemctl is-active hostwire-configure-ovs.service; true')).trim(), 'active', 'the boot oneshot ran');
-  await assertVlanOnBrEx(t, l, mac);
+  await assertVlanOnBrEx(t, l, mac, proto);
   const after = await ping6(l);
   t.is(after.code, 0, `IPv6 reaches the host on br-ex after the reboot:\n${after.stdout}`);
   t.log(`whole scenario: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
+test.serial('VLAN on an active-backup bond, dual-stack static: rollback, move, idempotent, --check, failover, reboot', async (t) => {
+  await vlanBondScenario(t, vmLabName('v21vlan'));
+});
+
+test.serial('802.1ad (QinQ) VLAN on an active-backup bond, dual-stack static: rollback, move, idempotent, --check, failover, reboot', async (t) => {
+  await vlanBondScenario(t, vmLabName('v21vlanad'), '802.1ad');
 });

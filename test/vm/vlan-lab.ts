@@ -84,16 +84,19 @@ async function vlanFarEnd(lab: VmUplinkLab, peer: HostState, parent: string, opt
  * nm with v4: the same profiles, the VLAN's IPv4 static; kernelBond: the kernel's bond, the VLAN NM's profile
  * on it, DHCP or static as `dhcp` says; `v6Auto`: NM's VLAN profile with ipv6.method auto, for vlanLab's `ra`).
  * `v4`/`v6`: static addresses and default routes of each family; `nmBond`:
- * NM's bond.options (default active-backup, miimon 100, updelay 200, primary eth1). Detached (the session's path
- * moves), then returns the lab seen at the node address (v4 if any, else v6).
+ * NM's bond.options (default active-backup, miimon 100, updelay 200, primary eth1); `protocol`: the VLAN's (as
+ * vlanLab's peer has it; NM's profile then carries vlan.protocol). Detached (the session's path moves), then
+ * returns the lab seen at the node address (v4 if any, else v6).
  */
-export async function vlanTheHost(v: VlanLab, opts: { v4?: boolean; v6?: boolean; dhcp?: boolean; nm?: boolean; kernelBond?: boolean; nmBond?: string; v6Auto?: boolean }): Promise<VmUplinkLab> {
+export async function vlanTheHost(v: VlanLab, opts: { v4?: boolean; v6?: boolean; dhcp?: boolean; nm?: boolean; kernelBond?: boolean; nmBond?: string; v6Auto?: boolean; protocol?: '802.1ad' }): Promise<VmUplinkLab> {
   const { lab } = v;
   const dev = VLAN.dev;
+  // 802.1Q stays implicit, as before (the kernel's and NM's default).
+  const proto = opts.protocol ? { ip: ` protocol ${opts.protocol}`, nm: ` vlan.protocol ${opts.protocol}` } : { ip: '', nm: '' };
   const unmanage = 'for d in eth0 eth1 eth2; do nmcli device set "$d" managed no 2>/dev/null || true; done';
   const kernel = [unmanage, `ip link add bond0 type bond ${shellJoin(BOND_ARGS)}`, 'ip link set eth1 down', 'ip link set eth2 down',
     'ip link set eth1 master bond0', 'ip link set eth2 master bond0', 'ip link set bond0 type bond primary eth1', 'ip link set bond0 up',
-    `ip link add link bond0 name ${dev} type vlan id ${VLAN.id}`, `ip link set ${dev} up`,
+    `ip link add link bond0 name ${dev} type vlan${proto.ip} id ${VLAN.id}`, `ip link set ${dev} up`,
     ...(opts.v4 ? [`ip addr add ${VLAN.host4}/24 dev ${dev}`, `ip route replace default via ${VLAN.gw4} dev ${dev}`] : []),
     ...(opts.v6 ? [`ip -6 addr add ${VLAN.host6}/64 dev ${dev} nodad`, `ip -6 route replace default via ${VLAN.gw6} dev ${dev}`] : [])];
   const ip4 = opts.dhcp ? 'ipv4.method auto ipv4.dhcp-client-id mac' : `ipv4.method manual ipv4.addresses ${VLAN.host4}/24 ipv4.gateway ${VLAN.gw4}`;
@@ -102,7 +105,7 @@ export async function vlanTheHost(v: VlanLab, opts: { v4?: boolean; v6?: boolean
     `nmcli connection add type bond con-name bond0 ifname bond0 bond.options ${shellJoin([opts.nmBond ?? 'mode=active-backup,miimon=100,updelay=200,primary=eth1'])} ipv4.method disabled ipv6.method ignore`,
     'nmcli connection add type ethernet con-name bond0-eth1 ifname eth1 master bond0 slave-type bond',
     'nmcli connection add type ethernet con-name bond0-eth2 ifname eth2 master bond0 slave-type bond',
-    `nmcli connection add type vlan con-name ${dev} ifname ${dev} dev bond0 id ${VLAN.id} ${ip4} ipv6.method ${opts.v6Auto ? 'auto' : 'ignore'}`,
+    `nmcli connection add type vlan con-name ${dev} ifname ${dev} dev bond0 id ${VLAN.id}${proto.nm} ${ip4} ipv6.method ${opts.v6Auto ? 'auto' : 'ignore'}`,
     'nmcli connection up bond0', 'nmcli connection up bond0-eth1', 'nmcli connection up bond0-eth2', `nmcli connection up ${dev}`];
   // kernelBond: the bond made in the kernel (its ports unmanaged, as `kernel`), the VLAN NM's profile on it.
   const kernelBond = [...kernel.slice(0, 8), nm.find((c) => c.includes('type vlan'))!, `nmcli connection up ${dev}`];

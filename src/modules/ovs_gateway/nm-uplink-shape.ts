@@ -13,11 +13,8 @@ const USE_OVS = 'use backend: ovs (configure_ovs_backend: ovs)';
 /** Why the nm backend does not move this uplink yet, or undefined when it does. */
 export function nmShapeRefusal(u: UplinkConfig): string | undefined {
   const d = u.device;
-  // NM >= 1.42 has vlan.protocol (the lab's 1.42.4 too): an 802.1ad VLAN on a NIC is proven against a QinQ far
-  // end (test/vm/nm-vlan-nic-uplink.test.ts); on a bond (kernel-made or NM's own) it is not.
-  if (d?.kind === 'vlan' && !/^802\.1q$/i.test(d.protocol) && (d.parentBond || !/^802\.1ad$/i.test(d.protocol))) {
-    return `is an ${d.protocol} (QinQ) VLAN on ${d.parent}; the nm backend moves 802.1ad VLANs on a NIC only so far (NetworkManager's vlan.protocol is not proven under OVS on a bond)`;
-  }
+  const qinq = qinqRefusal(u);
+  if (qinq) return qinq;
   // A VLAN on a NIC and on an active-backup bond with a static address are proven (test/vm/nm-vlan-*-uplink.test.ts),
   // on a kernel-made bond and on one NM holds under its own profile, and a lease on a VLAN on NM's own bond
   // (test/vm/nm-vlan-nmbond-uplink.test.ts) and on a kernel-made one (nm-vlan-kbond-dhcp-uplink.test.ts); on an
@@ -50,6 +47,25 @@ export function nmShapeRefusal(u: UplinkConfig): string | undefined {
   // nm-bond-ipv6-auto-uplink.test.ts; on LACP nm-bond-lacp-ipv6-auto-uplink.test.ts): ovs-if-br-ex's IP waits for the bond's carrier, so the ports'
   // activations start before its own (nm-device-profiles.ts); its IPv6 is refused or not as a NIC's (below).
   return ipv6Refusal(u);
+}
+
+/**
+ * NM >= 1.42 has vlan.protocol (the lab's 1.42.4 too). An 802.1ad VLAN is proven against a QinQ far end on a NIC
+ * (test/vm/nm-vlan-nic-uplink.test.ts) and, with a static address, on an active-backup bond NM holds under its own
+ * profile (test/vm/nm-vlan-nmbond-uplink.test.ts: rollback, move, failover, power cycle); on a kernel-made or an
+ * LACP bond, or with a lease or IPv6 from RAs on a bond, it is not.
+ */
+function qinqRefusal(u: UplinkConfig): string | undefined {
+  const d = u.device;
+  if (d?.kind !== 'vlan' || /^802\.1q$/i.test(d.protocol)) return undefined;
+  const proven = 'the nm backend moves 802.1ad VLANs on a NIC and, with a static address, on an active-backup bond NetworkManager holds under its own profile only so far';
+  if (!/^802\.1ad$/i.test(d.protocol)) return `is an ${d.protocol} VLAN on ${d.parent}; ${proven}`;
+  if (!d.parentBond) return undefined;
+  const mode = d.parentBond.options[1] ?? '';
+  const on = d.parentNmConn ? `the ${mode} bond ${d.parent}` : `the kernel-made bond ${d.parent}`;
+  if (!d.parentNmConn || mode !== 'active-backup') return `is an 802.1ad (QinQ) VLAN on ${on}; ${proven}`;
+  if (u.method === 'dhcp' || u.v6) return `is an 802.1ad (QinQ) VLAN on ${on} with ${u.method === 'dhcp' ? 'a DHCP lease' : 'IPv6 from RAs'}; ${proven}`;
+  return undefined;
 }
 
 /**
