@@ -61,6 +61,14 @@ export function hostMac(ip: string): string {
  */
 export const IPV6_ONLY_MARKER = '/var/lib/hostwire/lab-ipv6-only';
 
+/**
+ * A VM host whose own configuration gives eth0 the lab's IPv4 address (a DHCP client taking the lab address as
+ * its reserved lease, as an installer's `iface eth0 inet dhcp` does) has this file (empty): its seed unit
+ * (vm/guest-files.ts) brings eth0 up without an address at boot, so the address is the client's lease (a seeded
+ * one first would stay beside it, static). `lab reboot` waits at the lab address as usual.
+ */
+export const OWN_IPV4_MARKER = '/var/lib/hostwire/lab-own-ipv4';
+
 /** The address in the host's IPV6_ONLY_MARKER (read from its overlay's upper dir), or undefined without one. */
 export async function ipv6OnlyAddress(host: HostState): Promise<string | undefined> {
   const text = await readGuestFile(`${host.dir}/upper`, IPV6_ONLY_MARKER, MARKER_MAX_BYTES);

@@ -40,40 +40,58 @@ export const IFUPDOWN_STANZA = 'auto eth0\niface eth0 inet dhcp\n';
 const IFUPDOWN_LEASE = `sleep 1; printf '${IFUPDOWN_STANZA}' >/etc/network/interfaces.d/eth0 && nmcli device set eth0 managed no; ` +
   'ip addr flush dev eth0 && ip route flush dev eth0 && systemctl restart networking';
 
+/** Runs a command on a lab host; throws with rc and stderr when it fails. */
+export type OnHost = (h: HostState, cmd: string) => Promise<string>;
+
 /**
- * Starts the DHCP server on the second host and moves the first host's eth0 address onto a lease of it;
- * the role's inventory and playbook (the client only) are written to `dir`.
+ * Starts the DHCP server on the second host (the first host's MAC reserved to its lab address); the role's
+ * inventory and playbook (the client only) are written to `dir`. `onHost` defaults to labExec (nspawn hosts' short
+ * timeouts; a VM host's test passes its own). eth0 holds no lease yet (`addr` empty): `takeLease` or the caller's own.
  */
-export async function leaseOnEth0(state: LabState, dir: string, baseVars: Record<string, unknown> = {}, dhcpClient: 'nm' | 'networkd' | 'ifupdown' = 'nm'): Promise<DhcpLease> {
+export async function dhcpServer(state: LabState, dir: string, baseVars: Record<string, unknown> = {}, exec?: OnHost): Promise<DhcpLease> {
   const [client, server] = state.hosts;
   if (!client || !server) throw new Error(`lab ${state.name}: a DHCP lease needs two hosts`);
   const gw = state.subnet.gateway;
-  const onHost = async (h: HostState, cmd: string) => {
+  const onHost = exec ?? (async (h: HostState, cmd: string) => {
     const r = await labExec(state, h, cmd);
     if (r.code !== 0) throw new Error(`${h.name}: rc=${r.code}: ${cmd}\n${r.stderr}`);
     return r.stdout;
-  };
+  });
   const mac = (await onHost(client, 'cat /sys/class/net/eth0/address')).trim();
   const pool = gw.replace(/\.\d+$/, '');
   await onHost(server, 'firewall-cmd -q --add-service=dhcp'); // firewalld's public zone drops DHCP requests otherwise
   await onHost(server, shellJoin(['systemd-run', '--quiet', '--unit=hw-dhcp', 'dnsmasq', '--keep-in-foreground', '--user=root', '--port=0',
     '--interface=eth0', '--bind-interfaces', `--dhcp-range=${pool}.100,${pool}.150,255.255.255.0,10m`, `--dhcp-host=${mac},${client.ip}`,
     `--dhcp-option=3,${gw}`, '--dhcp-leasefile=/run/hw-dhcp.leases', '--log-dhcp']));
-  // eth0's lab address becomes a lease of the same address (a transient unit: the session blinks meanwhile).
-  await onHost(client, shellJoin(['systemd-run', '--quiet', '--collect', '--unit=hw-dhcpc', 'sh', '-c', dhcpClient === 'nm'
-    ? 'sleep 1; nmcli connection add type ethernet con-name dhcp0 ifname eth0 ipv4.method auto ipv6.method ignore && ip addr flush dev eth0 && nmcli connection up dhcp0'
-    : dhcpClient === 'networkd' ? NETWORKD_LEASE : IFUPDOWN_LEASE]));
-  let addr = '';
-  for (let i = 0; i < 60 && !/ dynamic /.test(addr); i++) {
-    await new Promise((r) => setTimeout(r, 1000));
-    addr = await onHost(client, 'ip -o -4 addr show dev eth0').catch(() => '');
-  }
   const inventory = path.join(dir, 'inventory.yml');
   const playbook = path.join(dir, 'ovs.yml');
   writeFileSync(inventory, labInventoryYaml({ ...state, hosts: [client] }));
   writeFileSync(playbook, '- hosts: all\n  gather_facts: false\n  roles:\n    - configure_ovs\n');
   const role = (vars: Record<string, unknown> = {}, check = false) => runRole(playbook, inventory, { configure_ovs_mode: 'uplink', ...baseVars, ...vars }, check);
-  return { client, server, gw, mac, addr, onHost, role };
+  return { client, server, gw, mac, addr: '', onHost, role };
+}
+
+/** eth0's address as a dynamic one (a lease) once it is (60 s at most; the last try otherwise). */
+export async function leasedAddr(d: DhcpLease, dev = 'eth0'): Promise<string> {
+  let addr = '';
+  for (let i = 0; i < 60 && !/ dynamic /.test(addr); i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    addr = await d.onHost(d.client, `ip -o -4 addr show dev ${dev}`).catch(() => '');
+  }
+  return addr;
+}
+
+/**
+ * Starts the DHCP server on the second host and moves the first host's eth0 address onto a lease of it;
+ * the role's inventory and playbook (the client only) are written to `dir`.
+ */
+export async function leaseOnEth0(state: LabState, dir: string, baseVars: Record<string, unknown> = {}, dhcpClient: 'nm' | 'networkd' | 'ifupdown' = 'nm'): Promise<DhcpLease> {
+  const d = await dhcpServer(state, dir, baseVars);
+  // eth0's lab address becomes a lease of the same address (a transient unit: the session blinks meanwhile).
+  await d.onHost(d.client, shellJoin(['systemd-run', '--quiet', '--collect', '--unit=hw-dhcpc', 'sh', '-c', dhcpClient === 'nm'
+    ? 'sleep 1; nmcli connection add type ethernet con-name dhcp0 ifname eth0 ipv4.method auto ipv6.method ignore && ip addr flush dev eth0 && nmcli connection up dhcp0'
+    : dhcpClient === 'networkd' ? NETWORKD_LEASE : IFUPDOWN_LEASE]));
+  return { ...d, addr: await leasedAddr(d) };
 }
 
 /** The move (the role run): the same lease on br-ex (the server's one lease for eth0's MAC), its default route at metric 48, eth0 bare. */

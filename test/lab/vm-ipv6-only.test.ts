@@ -5,18 +5,18 @@ import test from 'ava';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { IPV6_ONLY_MARKER } from '../../src/lab/network.js';
+import { IPV6_ONLY_MARKER, OWN_IPV4_MARKER } from '../../src/lab/network.js';
 import { writeSeedUnit } from '../../src/lab/vm/guest-files.js';
 import { addressesOfKey } from '../../src/lab/vm/ipv6-only.js';
 import { parseIpv6OnlyMarker } from '../../src/lab/network.js';
 
-test('the seed script sets the lab\'s IPv4 address and default route only without the marker', async (t) => {
+test('the seed script sets the lab\'s IPv4 address and default route only without either marker (IPv6-only, own IPv4)', async (t) => {
   const tree = mkdtempSync(path.join(tmpdir(), 'hw-seed-'));
   t.teardown(() => rmSync(tree, { recursive: true, force: true }));
   mkdirSync(`${tree}/etc/systemd/system`, { recursive: true }); // as in a rootfs
   await writeSeedUnit(tree);
   const script = readFileSync(`${tree}/usr/local/sbin/hostwire-seed`, 'utf8');
-  t.regex(script, new RegExp(`ip link set eth0 up\\n.*\\n\\[ -e ${IPV6_ONLY_MARKER} \\] && exit 0\\nip addr replace "\\$HW_ADDR" dev eth0\\nip route replace default via "\\$HW_GW"\\n$`));
+  t.regex(script, new RegExp(`ip link set eth0 up\\n.*\\n\\[ -e ${IPV6_ONLY_MARKER} \\] && exit 0\\n.*\\n\\[ -e ${OWN_IPV4_MARKER} \\] && exit 0\\nip addr replace "\\$HW_ADDR" dev eth0\\nip route replace default via "\\$HW_GW"\\n$`));
   // The identity files are copied before: an IPv6-only host still gets its key and authorized_keys.
   t.true(script.indexOf('cp -a /run/hostwire-seed/files/.') < script.indexOf(IPV6_ONLY_MARKER));
 });

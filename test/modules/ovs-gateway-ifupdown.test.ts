@@ -42,6 +42,19 @@ test('the plan: networkd on br-ex sends dhclient\'s client id (the server\'s rec
   t.is(prev.nmConn, undefined, 'NM held no profile on it');
 });
 
+// Recorded on a VM lab host booted with Debian's installer stanza in /etc/network/interfaces (`allow-hotplug eth0` /
+// `iface eth0 inet dhcp`): udev's hotplug event had ifup@eth0.service start dhclient; NetworkManager runs (its ifupdown
+// plugin leaves eth0 unmanaged). test/vm/uplink-dhcp-hotplug.test.ts runs it.
+test('allow-hotplug in /etc/network/interfaces (a VM, ifup@eth0\'s dhclient, NM running): the same plan, the stanza in the main file', (t) => {
+  const s = parseGatewayProbe(caseText('probe-ifupdown-hotplug-dhcp.txt'));
+  t.deepEqual(s.ifupdown?.up, ['lo', 'eth0']);
+  t.true(s.nm.running, 'NetworkManager runs beside ifupdown');
+  const [m] = txns(s, { backend: 'ovs' });
+  const duid = '00:01:00:01:32:9e:a4:30:52:54:00:a1:e2:0b';
+  t.like(parseEnvText(m!.txn.env!), { METHOD: 'dhcp', UPLINK: 'eth0', IFUPDOWN_FILE: '/etc/network/interfaces', IFUPDOWN_LINE: 'iface eth0 inet dhcp', DUID4: duid, IAID4: String(0x00a1e20b) });
+  t.deepEqual(parsePrev(m!.txn.prev!)!.ifupdown, { file: '/etc/network/interfaces', line: 'iface eth0 inet dhcp', duid, iaid: 0x00a1e20b });
+});
+
 const withIfupdown = (s: GatewayState, f: (x: NonNullable<GatewayState['ifupdown']>) => Partial<NonNullable<GatewayState['ifupdown']>>): GatewayState =>
   ({ ...s, ifupdown: { ...s.ifupdown!, ...f(s.ifupdown!) } });
 const argvWithout = (s: GatewayState, flag: string) => s.ifupdown!.dhclients.map((d) => ({ ...d, argv: d.argv.filter((a) => a !== flag) }));

@@ -1,10 +1,10 @@
 // Files the VM image carries beyond the shared rootfs: an initramfs with the virtio drivers, and a boot
 // unit that takes the host's identity and address from its seed disk (the second virtio disk, /dev/vdb).
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
-import { IPV6_ONLY_MARKER } from '../network.js';
+import { IPV6_ONLY_MARKER, OWN_IPV4_MARKER } from '../network.js';
 
 /** Bump when anything written here changes: it is part of the VM image cache key. */
-export const GUEST_FILES_VERSION = 4;
+export const GUEST_FILES_VERSION = 5;
 
 /** Debian's cloud kernel builds virtio as modules; ext4 is built in. */
 export const INITRAMFS_MODULES = ['virtio_pci', 'virtio_blk', 'virtio_net'];
@@ -27,6 +27,8 @@ ip link set lo up
 ip link set eth0 up
 # An IPv6-only host (the lab's marker) keeps no IPv4: its own configuration gives eth0 its address.
 [ -e ${IPV6_ONLY_MARKER} ] && exit 0
+# Nor does a host whose own configuration takes the lab's IPv4 address (its DHCP client's reserved lease).
+[ -e ${OWN_IPV4_MARKER} ] && exit 0
 ip addr replace "$HW_ADDR" dev eth0
 ip route replace default via "$HW_GW"
 `;
