@@ -3,7 +3,10 @@
 // hotplug event starts ifup@eth0.service at boot): the lease and stanza back after a rollback, the move keeping
 // dhclient's client id on br-ex, the lease on br-ex after a power cycle, the reverse move giving it back to dhclient.
 import type { ExecutionContext } from 'ava';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { sleep } from '../../src/lab/run.js';
+import { GATEWAY_PROBE } from '../../src/modules/ovs_gateway/probe.js';
 import { moveKeepsLease, type DhcpLease } from './lab-dhcp.js';
 
 export const DHCLIENTS = 'pgrep -a dhclient || true';
@@ -80,6 +83,12 @@ export async function moveKeepsClientId(t: ExecutionContext, u: IfupdownUplink, 
   t.deepEqual((await u.lease.role()).changed, [], 'a second run changes nothing');
   const checked = await u.lease.role({}, true);
   t.deepEqual([checked.changed, checked.failed], [[], []], '--check changes nothing');
+  // HW_RECORD_DIR keeps the moved host's probe (networkd's default route on br-ex carries the lease as src).
+  const out = process.env.HW_RECORD_DIR;
+  if (out) {
+    mkdirSync(out, { recursive: true });
+    writeFileSync(path.join(out, 'ifupdown-dhcp-moved.txt'), await onHost(client, GATEWAY_PROBE));
+  }
 }
 
 /** After a power cycle (SSH answering): the lease on br-ex within `limitMs`, no dhclient, eth0 bare, the same client id. */

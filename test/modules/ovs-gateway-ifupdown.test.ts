@@ -136,3 +136,12 @@ test('an interface name is the host\'s text, never a pattern: "eth(0" is refused
     dhclients: [{ pid: 7, argv: ['/sbin/dhclient', '-4', '-v', '-i', '-pf', '/run/dhclient.eth(0.pid', 'eth(0'] }] };
   t.throws(() => ifupdownLease({ ifupdown: st }, 'eth(0', '0a:58:0a:bc:92:0b'), { message: /"eth\(0" is held by ISC dhclient, but its ifupdown stanzas are not one `iface eth\(0 inet dhcp`/ });
 });
+
+// Recorded after the move on the lab host of test/roles-lab/uplink-dhcp-ifupdown.test.ts (HW_RECORD_DIR): networkd's
+// default route on br-ex carries the lease as its src, dhclient's on eth0 had none - the lease's route is the DHCP
+// client's, so it is no drift (before, every run after the move re-applied it: "differs (now: src ...)").
+test('recorded host after the move: networkd\'s lease route on br-ex (src the lease) is converged, not drift', (t) => {
+  const s = parseGatewayProbe(caseText('probe-ifupdown-dhcp-moved.txt'));
+  t.like(s.routes.find((r) => r.family === 4 && r.dst === 'default'), { dev: 'br-ex', protocol: 'dhcp', prefsrc: '10.101.33.11', metric: 48 });
+  t.deepEqual(txns(s), []);
+});

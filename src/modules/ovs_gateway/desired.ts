@@ -74,7 +74,9 @@ export function driftOf(s: GatewayState, e: BridgeEnv): string[] {
     const w = parseRouteWords(r);
     const same = s.routes.filter((x) => x.family === w.family && x.dst === 'default' && x.dev === e.bridge && (x.metric ?? 0) === e.metric && (!w.via || x.gateway === w.via));
     if (!same.length) d.push(`route "${r}" missing on ${e.bridge}`);
-    else d.push(...attrDrift(r, w, same, e.bridge));
+    // A lease's default route is its DHCP client's, with the client's attributes (networkd adds the lease as src;
+    // dhclient did not): only recorded static ones are compared, as the move's own check does (routes_ok).
+    else if (!(e.method === 'dhcp' && w.family === 4)) d.push(...attrDrift(r, w, same, e.bridge));
   }
   if (e.method === 'dhcp' && !s.routes.some((x) => x.family === 4 && x.dst === 'default' && x.dev === e.bridge)) d.push(`no default route on ${e.bridge}`);
   if (e.v6) d.push(...ipv6Drift(s, e, link.addrs));

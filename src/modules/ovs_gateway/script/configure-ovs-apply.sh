@@ -59,7 +59,7 @@ nm_unmanage_all() {
     # rc-manager=unmanaged: NM must not rewrite resolv.conf without the moved uplink's DNS servers.
     # '+=' appends to the unmanaged list of the host's other conf.d files (a plain '=' replaced it).
     printf '# hostwire configure_ovs: devices moved into OVS bridges\n[main]\nrc-manager=unmanaged\n\n[keyfile]\nunmanaged-devices+=%s\n' "$devs" >"$NMCONF.tmp"
-    mv "$NMCONF.tmp" "$NMCONF"
+    durable_mv "$NMCONF.tmp" "$NMCONF"
   else
     rm -f "$NMCONF"
   fi
@@ -108,6 +108,15 @@ step() {
   return $rc
 }
 fail() { [ -n "$FAILED" ] || FAILED=$1; echo "$1"; return 1; }
+
+# Replaces $2 by $1 so that a power loss right after leaves the old file or the new one, never an empty one: the
+# new content reaches the disk before the rename, the rename before we go on (a move is followed by a power cycle
+# soon enough on a real node). `sync FILE` is coreutils' fsync of that file; plain sync where it has none.
+durable_mv() { # tmp dest
+  sync -- "$1" 2>/dev/null || sync
+  mv -f "$1" "$2" || return 1
+  sync -- "$(dirname -- "$2")" 2>/dev/null || sync
+}
 
 # OVS reports a port it could not open, or an MTU it did not take, in the Interface table.
 ovs_port_ok() { # interface mtu

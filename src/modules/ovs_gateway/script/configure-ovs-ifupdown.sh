@@ -22,7 +22,7 @@ proc_alive() { # pid
 # Rewrites $1 through the awk program $2 (its -v variables after it) in place, atomically, mode and owner kept.
 ifupdown_edit() { # file awk-program awk-args...
   f=$1; prog=$2; shift 2
-  if cp -p "$f" "$f.hw-$$" && awk "$@" "$prog" "$f" >"$f.hw-$$" && mv -f "$f.hw-$$" "$f"; then return 0; fi
+  if cp -p "$f" "$f.hw-$$" && awk "$@" "$prog" "$f" >"$f.hw-$$" && durable_mv "$f.hw-$$" "$f"; then return 0; fi
   rm -f "$f.hw-$$"; return 1
 }
 

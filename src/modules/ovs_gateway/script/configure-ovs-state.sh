@@ -61,7 +61,7 @@ restore_installed() { # list origdir
   grep -qx 'enabled no' "$1" && systemctl disable -q "$BOOT_UNIT" 2>/dev/null
   while read -r n path; do
     [ "$n" = enabled ] && continue
-    if [ -e "$2/$n" ]; then cp -p "$2/$n" "$path.hw-$$" && mv -f "$path.hw-$$" "$path"; else rm -f "$path"; fi
+    if [ -e "$2/$n" ]; then cp -p "$2/$n" "$path.hw-$$" && durable_mv "$path.hw-$$" "$path"; else rm -f "$path"; fi
   done <"$1"
   systemctl daemon-reload 2>/dev/null || true
 }
