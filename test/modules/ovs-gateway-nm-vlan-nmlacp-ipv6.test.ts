@@ -21,6 +21,9 @@ const LACP_OPTIONS = 'mode 802.3ad miimon 100 xmit_hash_policy layer3+4 lacp_rat
 const KINDS = [
   { kind: 'slaac', addr: 'fd21:100::6b8f:a224:7295:d24b', len: 64, mac: '52:54:02:71:fb:0b',
     env: { TOKENS6: '::6b8f:a224:7295:d24b', DUID6: '' }, ip6: /ipv6\.method auto ipv6\.addr-gen-mode eui64 ipv6\.token ::6b8f:a224:7295:d24b /, not: /ipv6\.dhcp-duid/ },
+  { kind: 'dhcp6', addr: 'fd21:100::123', len: 128, mac: '52:54:02:c0:39:0b',
+    env: { TOKENS6: '', DUID6: '00:04:a0:31:3a:a4:19:a3:f8:72:37:99:53:e4:13:44:76:a5', IAID6: '4075216845' },
+    ip6: /ipv6\.method auto ipv6\.dhcp-duid 00:04:a0:31:3a:a4:19:a3:f8:72:37:99:53:e4:13:44:76:a5 ipv6\.dhcp-iaid f2:e6:df:cd /, not: /ipv6\.token/ },
 ] as const;
 
 for (const k of KINDS) {

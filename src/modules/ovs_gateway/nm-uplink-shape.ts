@@ -25,17 +25,13 @@ export function nmShapeRefusal(u: UplinkConfig): string | undefined {
       : `is a VLAN on the ${bond.mode} bond ${bond.name}; the nm backend moves VLANs on LACP (802.3ad) and active-backup bonds only so far`;
   }
   if (d?.kind === 'vlan' && d.parentBond) {
-    // NM's SLAAC and its DHCPv6 on a VLAN on a bond NM holds under its own profile move as on a bond: ovs-if-br-ex
-    // makes the same address from its identifier, or sends the VLAN's DUID and IAID
-    // (test/vm/nm-vlan-nmbond-ipv6-auto-uplink.test.ts, power cycle too): SLAAC on an active-backup and an LACP
-    // bond, DHCPv6 on an active-backup one (on LACP the same profiles, its VM run not done yet). On a kernel-made
-    // bond NM makes the bond again under ovs-parent-<bond>: IPv6 from RAs there is not proven.
-    if (u.v6) {
+    // NM's SLAAC and its DHCPv6 on a VLAN on a bond NM holds under its own profile (active-backup or LACP) move as
+    // on a bond: ovs-if-br-ex makes the same address from its identifier, or sends the VLAN's DUID and IAID
+    // (test/vm/nm-vlan-nmbond-ipv6-auto-uplink.test.ts, all four with a power cycle). On a kernel-made bond NM makes
+    // the bond again under ovs-parent-<bond>: IPv6 from RAs there is not proven.
+    if (u.v6 && !d.parentNmConn) {
       const dhcp6 = u.v6.method === 'dhcp' || Boolean(u.v6.dhcp6Seen || u.v6.duid) || u.v6.iaid !== undefined;
-      if (!d.parentNmConn || (dhcp6 && bond?.mode !== 'active-backup')) {
-        const kind = d.parentNmConn ? `${bond?.mode} ` : 'kernel-made ';
-        return `is a VLAN on the ${kind}bond ${d.parent} with a ${dhcp6 ? 'DHCPv6' : 'SLAAC'} address; the nm backend moves NetworkManager's SLAAC on a VLAN on an active-backup or LACP (802.3ad) bond NetworkManager holds under its own profile, and its DHCPv6 there on an active-backup bond, only so far`;
-      }
+      return `is a VLAN on the kernel-made bond ${d.parent} with a ${dhcp6 ? 'DHCPv6' : 'SLAAC'} address; the nm backend moves NetworkManager's SLAAC and DHCPv6 on a VLAN on an active-backup or LACP (802.3ad) bond NetworkManager holds under its own profile only so far`;
     }
     // A lease on a VLAN on a kernel-made bond (under NM's own vlan profile): NM makes the bond again under
     // ovs-parent-<bond> and ovs-if-br-ex takes the same lease (client id 01:<VLAN MAC>); through a power cycle too
