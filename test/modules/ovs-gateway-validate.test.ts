@@ -100,3 +100,12 @@ test('a pending transaction is visible: confirmed when the host has the wanted s
   t.regex(other[0]!.summary, /^wait for the pending transaction hostwire-configure-ovs-mi3k2x0a1b2c \(in its confirm window, not the wanted state\) to end, then plan again/);
   t.regex(planUplink({ ...moved, pending: [pending[1]!] }, args())[0]!.summary, /^wait for .*\(still applying\)/);
 });
+
+// Linux allows a device name like `-h0`; on ovs-vsctl's or nmcli's command line it would read as an option. The
+// recorded DHCP host (its uplink renamed) and the recorded VLAN on a kernel-made bond (a port renamed).
+test('a device the move would name that starts with - (the uplink, a bond port) is refused before any change, naming it', (t) => {
+  const renamed = (n: string, from: string, to: string) => parseGatewayProbe(caseText(`${n}.txt`).replaceAll(`"${from}"`, `"${to}"`).replaceAll(` ${from}`, ` ${to}`));
+  t.throws(() => planUplink(renamed('probe-dhcp-fresh', 'eth0', '-h0'), args()), { message: /the device "-h0" \(of the uplink "-h0"\) has no plain interface name .*not starting with -\): rename it before the move/ });
+  t.throws(() => planUplink(renamed('probe-vlan-kbond-dhcp-fresh', 'eth2', '--help'), args({ datapath_type: 'system', uplink: 'bond0.100' })), { message: /the device "--help" \(of the uplink "bond0\.100"\)/ });
+  t.notThrows(() => planUplink(probe('probe-dhcp-fresh'), args()), 'the recorded names as they are');
+});

@@ -15,7 +15,7 @@ import { HINT_FILES } from './probe.js';
 import { BOOT_UNIT, BOOT_UNIT_PATH, BOOT_UNIT_TEXT, SCRIPT, SCRIPT_PATH } from './script/index.js';
 import { prevPath, uplinkConfig } from './uplink-config.js';
 import { planPending } from './plan-pending.js';
-import { assertBridgeName, assertOneUplink, assertRemoteTargets, assertUplink } from './validate.js';
+import { assertBridgeName, assertDeviceNames, assertOneUplink, assertRemoteTargets, assertUplink } from './validate.js';
 import { assertUplinkCarrier } from './uplink-device.js';
 import { assertFailoverAnnounced } from './silent-failover.js';
 import { resolveDatapath } from './datapath.js';
@@ -42,6 +42,7 @@ export function chooseBackend(s: GatewayState, a: OvsGatewayArgs): 'ovs' | 'nm' 
 const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
 
 function bridgeChange(s: GatewayState, u: { config: UplinkConfig; moved: boolean }, e: BridgeEnv, primary: boolean): TxnChange[] {
+  assertDeviceNames(u.config);
   const drift = driftOf(s, e);
   if (drift.length === 0) return [];
   if (e.backend === 'nm') assertNmUplinkShape(u.config, u.moved ? undefined : s);

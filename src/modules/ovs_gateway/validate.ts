@@ -4,6 +4,7 @@
 import { HostwireError } from '../../errors.js';
 import type { OvsGatewayArgs } from './args.js';
 import type { GatewayState } from './parse.js';
+import type { UplinkConfig } from './env.js';
 import { physicalPort } from './choose-uplink.js';
 
 const bad = (message: string) => new HostwireError('bad-input', `ovs_gateway: ${message}`);
@@ -24,6 +25,22 @@ export function assertUplink(s: GatewayState, a: OvsGatewayArgs, uplink: string)
   if (link.linkType === 'loopback') throw bad(`the uplink ${uplink} is the loopback device`);
   if (a.mtu !== undefined && link.maxMtu !== undefined && a.mtu > link.maxMtu) {
     throw bad(`mtu ${a.mtu} is above ${uplink}'s maximum (${link.maxMtu})`);
+  }
+}
+
+/** A device name as the host's script, ip, ovs-vsctl and nmcli take it: never read as an option (no leading '-'). */
+const DEVICE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.@+-]{0,14}$/;
+
+/**
+ * The devices a move names come from the host (its links, a saved .prev): Linux allows a name like `-h0`, which
+ * ovs-vsctl or nmcli would take as an option. Refused before anything changes.
+ */
+export function assertDeviceNames(u: UplinkConfig): void {
+  const d = u.device;
+  const names = [u.iface, ...(d?.kind === 'bond' ? d.members : d?.kind === 'vlan' ? [d.parent, ...(d.parentBond?.members ?? [])] : [])];
+  const name = names.find((n) => !DEVICE_NAME.test(n));
+  if (name !== undefined) {
+    throw bad(`the device ${JSON.stringify(name.slice(0, 40))} (of the uplink ${JSON.stringify(u.iface.slice(0, 40))}) has no plain interface name (letters, digits, _ . @ + -, not starting with -): rename it before the move`);
   }
 }
 
