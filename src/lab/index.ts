@@ -8,5 +8,5 @@ export { readState, type LabState, type HostState, type HostKind, type LabCapabi
 export { registerLabCommands } from './cli.js';
 export { DEFAULT_LAB, checkLabName } from './names.js';
 export { labSetLink } from './lab-link.js';
-export { OWNER_ENV, sweepOrphanedLabs } from './owner.js';
+export { OWNER_ENV, LabOwnedError, sweepOrphanedLabs } from './owner.js';
 export { parseWire, type Wire, type WireEnd, type VmNic } from './vm/nics.js';

@@ -19,7 +19,7 @@ import { checkVmOptions, hostKinds } from './vm/kinds.js';
 import { startVm } from './vm/qemu.js';
 import { VM_TIMEOUT_MS, waitForVm } from './vm/ready.js';
 import { checkNics, type Wire } from './vm/nics.js';
-import { ownerOf, requestedOwner, startWatchdog, sweepOrphanedLabs } from './owner.js';
+import { OWNER_ENV, ownerOf, refuseForeignLab, requestedOwner, selfPids, startWatchdog, sweepOrphanedLabs } from './owner.js';
 
 export interface LabUpOptions {
   name?: string;
@@ -75,6 +75,8 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabUpResult> {
   checkNics(options.vm?.nics, options.wires ?? [], kinds);
   const ownerPid = options.ownerPid === null ? undefined : requestedOwner(options.ownerPid);
   const progress = options.onProgress ?? (() => {});
+  // A lab another live process owns (a test run still booting it) is never replaced, healthy or not.
+  await refuseForeignLab(name, 'brought up again', [...selfPids(), ownerPid]);
   const existing = await readState(name);
   if (existing && (await labHealthy(existing))) {
     throw new BadInputError(`lab "${name}" is already up (${existing.hosts.length} hosts); run \`hostwire lab down --name ${name}\` first`);
@@ -161,6 +163,13 @@ async function newState(name: string, kinds: HostKind[], rootfs: string): Promis
     keyFile: `${dir}/id_ed25519`, knownHostsFile: `${dir}/known_hosts`, capabilities: {}, hosts };
 }
 
+/**
+ * Removes a lab. Called from a test run (HOSTWIRE_LAB_OWNER_PID set: a test worker or a CLI it started), a
+ * lab owned by another live process is refused (LabOwnedError): two runs of one test file must not tear down
+ * each other's labs. Outside a test run (a user's `hostwire lab down --name X`) any lab goes, as always.
+ */
 export async function labDown(name = DEFAULT_LAB): Promise<TeardownReport> {
-  return teardownLab(checkLabName(name));
+  checkLabName(name);
+  if (process.env[OWNER_ENV]) await refuseForeignLab(name, 'removed', selfPids());
+  return teardownLab(name);
 }

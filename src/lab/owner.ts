@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { access, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { BadInputError } from '../errors.js';
 import { listLabNames, readState, type LabOwner } from './state.js';
 import { teardownLab } from './teardown.js';
 
@@ -39,6 +40,26 @@ export function requestedOwner(ownerPid: number | undefined): number | undefined
   if (env === undefined || env === '') return undefined;
   if (!/^[1-9]\d*$/.test(env)) throw new Error(`${OWNER_ENV}=${env}: expected a process id`);
   return Number(env);
+}
+
+/** A lab that belongs to another live process: a test run must not remove it, nor `lab up` replace it. */
+export class LabOwnedError extends BadInputError {}
+
+/**
+ * Refuses to `action` a lab whose recorded owner is a live process other than `self` (pids: the caller,
+ * its test worker, the owner it asks for). A lab without an owner, or whose owner has ended, passes.
+ */
+export async function refuseForeignLab(lab: string, action: string, self: (number | undefined)[]): Promise<void> {
+  const owner = (await readState(lab))?.owner;
+  if (!owner || self.includes(owner.pid) || !(await ownerAlive(owner))) return;
+  throw new LabOwnedError(`lab ${lab}: not ${action} - it belongs to the running process ${owner.pid} (another test run), not to this one. ` +
+    `When that process ends its lab goes with it; \`hostwire lab down --name ${lab}\` from a shell removes it now`);
+}
+
+/** The pids a caller counts as itself: this process and the owner its environment names (a test worker). */
+export function selfPids(): number[] {
+  const env = requestedOwner(undefined);
+  return env === undefined ? [process.pid] : [process.pid, env];
 }
 
 /** The watchdog's entry file: next to this one (dist/src/lab), or there from the bundle (dist/bundle/cli). */

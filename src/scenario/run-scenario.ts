@@ -27,6 +27,8 @@ export interface ScenarioOptions {
   onStep?: (o: StepOutcome) => void;
   onEvent?: (e: RunEvent) => void;
   log?: (line: string) => void;
+  /** The lab's name; default scenarioLabName(scenario) (a test run gives its own, test/helpers/lab-name.ts). */
+  lab?: string;
   /** Ends the scenario early (a test's deadline): the running playbook stops, no later step starts, destroy runs. */
   signal?: AbortSignal;
 }
@@ -47,7 +49,7 @@ type StepAction = () => Promise<string | undefined>;
 
 export async function runScenario(sc: Scenario, opts: ScenarioOptions = {}): Promise<StepOutcome[]> {
   const outcomes: StepOutcome[] = [];
-  const lab = scenarioLabName(sc.name);
+  const lab = opts.lab ?? scenarioLabName(sc.name);
   const tmp = await mkdtemp(path.join(tmpdir(), `hostwire-${lab}-`));
   const inventory = path.join(tmp, 'inventory.yml');
   const env: StepEnv = {

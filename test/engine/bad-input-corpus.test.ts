@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { materialise, parseCase, workerPool, type CorpusCase } from '../helpers/bad-input-corpus.js';
 import { labDown, labUp, labInventoryYaml } from '../../src/lab/index.js';
+import { testLabName } from '../helpers/lab-name.js';
 
 const root = path.resolve(new URL('../../..', import.meta.url).pathname);
 const casesDir = path.join(root, 'test/engine/bad-input-cases');
@@ -19,7 +20,7 @@ const work = mkdtempSync(path.join(tmpdir(), 'hw-corpus-'));
 // No host answers on port 1: a case that wrongly gets past its error ends unreachable (4), not 5.
 const deadInventory = path.join(work, 'dead.ini');
 writeFileSync(deadInventory, '[nodes]\nnode1 ansible_host=127.0.0.1 ansible_port=1\n');
-const LAB = 'h7c';
+const LAB = testLabName(import.meta.url);
 const labInventory = path.join(work, 'lab.yml');
 const pool = workerPool(2, 60_000);
 let labReady: Promise<void> | undefined;

@@ -12,8 +12,9 @@ import { createTransport } from '../../src/transports/index.js';
 import { runPlaybook } from '../../src/engine/runner/run-playbook.js';
 import { EXIT } from '../../src/engine/runner/run-options.js';
 import type { HostResult, RunEvent } from '../../src/engine/runner/events.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 's8uunr';
+const LAB = testLabName(import.meta.url);
 
 const SITE = `
 - hosts: all

@@ -10,8 +10,9 @@ import { labDown, labExec, labInventoryYaml, labUp } from '../../src/lab/index.j
 import { runPlaybook } from '../../src/engine/runner/run-playbook.js';
 import { EXIT } from '../../src/engine/runner/run-options.js';
 import type { RunEvent } from '../../src/engine/runner/events.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'r2lock';
+const LAB = testLabName(import.meta.url);
 
 test('a lock refused by the host makes that host unreachable with the reason; the other host runs; exit 4', async (t) => {
   t.timeout(180_000, `${LAB}: the test's own deadline`);

@@ -11,8 +11,9 @@ import { promisify } from 'node:util';
 import { labInventoryYaml } from '../../src/lab/index.js';
 import { gatherFacts } from '../../src/facts/index.js';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'me4';
+const LAB = testLabName(import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-me4-'));
 let host: LabHost | undefined;
 test.after.always(async () => {

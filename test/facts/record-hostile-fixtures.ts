@@ -1,5 +1,5 @@
 // Records the hostile host state's real outputs used by unit tests (run by hand, as root:
-// `node dist/test/facts/record-hostile-fixtures.js`): one lab host (lab h6rec) gets an interface
+// `node dist/test/facts/record-hostile-fixtures.js`): one lab host (lab h6rec + the run's pid tag) gets an interface
 // named "h6\x01x", a bridge `h6"q` holding a default route, an iptables comment with a newline and a
 // chain named `h6"c`, and a NetworkManager connection named "h6\nnm"; then the facts batch and the
 // module probes' commands run there and their raw outputs are stored.
@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { labHost } from '../helpers/lab-host.js';
 import { factsScript } from '../../src/facts/gather.js';
 import { LIST_FIELDS } from '../../src/modules/nm_connection/parse.js';
+import { testLabName } from '../helpers/lab-name.js';
 
 /** Shell that makes the hostile state (shared with the lab test). */
 export const HOSTILE_STATE = [
@@ -20,11 +21,11 @@ export const HOSTILE_STATE = [
 ].join(' && ');
 
 async function main(): Promise<void> {
-  const host = await labHost('h6rec');
+  const host = await labHost(testLabName('h6rec'));
   try {
     await host.sh('systemctl start NetworkManager');
     await host.sh(HOSTILE_STATE);
-    const at = 'lab host h6rec-1 (Debian 12 nspawn), hostile state of test/facts/record-hostile-fixtures.ts';
+    const at = `lab host ${host.state.hosts[0]!.name} (Debian 12 nspawn), hostile state of test/facts/record-hostile-fixtures.ts`;
     writeFileSync(new URL('../../../test/facts/fixtures/hostile-names.batch.txt', import.meta.url), (await host.transport.exec(factsScript())).stdout);
     const save = async (path: string, command: string) => {
       const r = await host.transport.exec(command);

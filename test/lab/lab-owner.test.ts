@@ -10,9 +10,12 @@ import { labDown, type LabState } from '../../src/lab/index.js';
 import { OWNER_ENV, ownerAlive, processStartTicks, requestedOwner, sweepOrphanedLabs } from '../../src/lab/owner.js';
 import { readState } from '../../src/lab/state.js';
 import { isAlive } from '../../src/lab/run.js';
+import { testLabName } from '../helpers/lab-name.js';
 import { assertLabGoneWithin, killChild, ownedLabInChild } from '../helpers/lab-gone.js';
 
-const LABS = ['bd1', 'bd2', 'bd3'];
+// This run's names (test/helpers/lab-name.ts), fixed before any child takes one.
+const [BD1, BD2, BD3] = ['bd1', 'bd2', 'bd3'].map(testLabName) as [string, string, string];
+const LABS = [BD1, BD2, BD3];
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-owner-'));
 test.after.always(async () => {
   for (const l of LABS) await labDown(l).catch(() => undefined);
@@ -47,35 +50,35 @@ test.serial("a lab test past ava's timeout: ava kills the worker, the lab goes w
     require: ['./dist/test/helpers/lab-owner.js'] })};\n`);
   const started = Date.now();
   const r = await execa('npx', ['ava', '--config', config], { cwd: repo, reject: false, timeout: 3 * 60_000,
-    env: { HW_HANG_LAB: 'bd3', HW_HANG_OUT: out, [OWNER_ENV]: '' } });
+    env: { HW_HANG_LAB: BD3, HW_HANG_OUT: out, [OWNER_ENV]: '' } });
   t.log(`child ava exited ${r.exitCode} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
   t.regex(`${r.stdout}\n${r.stderr}`, /Timed out while running tests/);
   t.true(existsSync(out), `the fixture never got its lab up:\n${r.stdout}\n${r.stderr}`);
   const state = JSON.parse(readFileSync(out, 'utf8')) as LabState;
-  t.is(state.name, 'bd3');
+  t.is(state.name, BD3);
   t.truthy(state.owner && state.watchdogPid);
-  const seconds = await assertLabGoneWithin(t, 'bd3', [...hostPids(state), state.watchdogPid!], 60_000);
-  t.log(`bd3 gone ${seconds.toFixed(1)} s after ava exited`);
+  const seconds = await assertLabGoneWithin(t, BD3, [...hostPids(state), state.watchdogPid!], 60_000);
+  t.log(`${BD3} gone ${seconds.toFixed(1)} s after ava exited`);
 });
 
 test.serial('a SIGKILLed owner: its watchdog removes the lab; with the watchdog killed too, the next sweep does', async (t) => {
   t.timeout(4 * 60_000);
-  const first = await ownedLabInChild({ name: 'bd1', hosts: 1 }, 120_000);
+  const first = await ownedLabInChild({ name: BD1, hosts: 1 }, 120_000);
   t.teardown(() => killChild(first.child));
   t.is(first.state.owner?.pid, first.child.pid);
   t.true(await isAlive(first.state.hosts[0]!.initPid!), 'host up');
   t.true(await isAlive(first.state.watchdogPid!), 'watchdog up');
   await killChild(first.child);
-  const seconds = await assertLabGoneWithin(t, 'bd1', [...hostPids(first.state), first.state.watchdogPid!], 60_000);
-  t.log(`bd1 gone ${seconds.toFixed(1)} s after its owner was killed`);
+  const seconds = await assertLabGoneWithin(t, BD1, [...hostPids(first.state), first.state.watchdogPid!], 60_000);
+  t.log(`${BD1} gone ${seconds.toFixed(1)} s after its owner was killed`);
 
-  const second = await ownedLabInChild({ name: 'bd2', hosts: 1 }, 120_000);
+  const second = await ownedLabInChild({ name: BD2, hosts: 1 }, 120_000);
   t.teardown(() => killChild(second.child));
   process.kill(second.state.watchdogPid!, 'SIGKILL');
   await killChild(second.child);
   // Nothing watches bd2 now: it stays (owner dead) until a sweep - which every `lab up` runs first.
-  t.true(await isAlive(second.state.hosts[0]!.initPid!), 'bd2 left running without its watchdog');
-  t.is((await readState('bd2'))?.createdAt, second.state.createdAt);
-  t.true((await sweepOrphanedLabs()).includes('bd2'));
-  await assertLabGoneWithin(t, 'bd2', hostPids(second.state), 30_000);
+  t.true(await isAlive(second.state.hosts[0]!.initPid!), `${BD2} left running without its watchdog`);
+  t.is((await readState(BD2))?.createdAt, second.state.createdAt);
+  t.true((await sweepOrphanedLabs()).includes(BD2));
+  await assertLabGoneWithin(t, BD2, hostPids(second.state), 30_000);
 });

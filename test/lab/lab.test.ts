@@ -14,8 +14,11 @@ import { readState, statePath, type HostState, type LabState } from '../../src/l
 import { labCgroupDirs, labDir } from '../../src/lab/names.js';
 import { isAlive } from '../../src/lab/run.js';
 import { waitForHost } from '../../src/lab/wait.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LABS = ['hwta', 'hwtb', 'hwtc'];
+// This run's names (test/helpers/lab-name.ts): another run of this file beside it has its own.
+const [A, B, C] = ['hwta', 'hwtb', 'hwtc'].map(testLabName) as [string, string, string];
+const LABS = [A, B, C];
 test.after.always(async () => {
   for (const l of LABS) await labDown(l).catch(() => undefined);
 });
@@ -55,11 +58,11 @@ test.serial('rootfs is built once, customised, then reused', async (t) => {
 
 test.serial('3-host lab: ssh with strict host keys, systemd running, NetworkManager keeps eth0', async (t) => {
   const started = Date.now();
-  const up = await labUp({ name: 'hwta', hosts: 3 });
+  const up = await labUp({ name: A, hosts: 3 });
   const upSeconds = (Date.now() - started) / 1000;
   t.deepEqual(up.degraded, []);
   const state = up.state;
-  t.deepEqual(state.hosts.map((h) => h.name), ['hwta-1', 'hwta-2', 'hwta-3']);
+  t.deepEqual(state.hosts.map((h) => h.name), [`${A}-1`, `${A}-2`, `${A}-3`]);
   for (const host of state.hosts) {
     const r = await ssh(state, host, 'hostname; systemctl is-system-running; ip -4 -o addr show eth0; nmcli -t -f DEVICE,STATE dev');
     t.is(r.exitCode, 0, r.stderr);
@@ -86,38 +89,38 @@ test.serial('3-host lab: ssh with strict host keys, systemd running, NetworkMana
   const known = readFileSync(state.knownHostsFile, 'utf8');
   t.true(known.includes(scan.stdout.trim().split('\n').filter((l) => !l.startsWith('#'))[0]!.split(' ').slice(1).join(' ')));
 
-  const caps = await labCapabilities('hwta');
+  const caps = await labCapabilities(A);
   t.is(typeof caps.ipip, 'boolean');
   t.true(caps.vxlan, 'vxlan is built into every kernel this lab supports');
   const inv = labInventory(state) as { all: { hosts: Record<string, Record<string, unknown>> } };
-  t.is(inv.all.hosts['hwta-3']!.hostwire_netns, 'hw-hwta');
-  t.deepEqual(inv.all.hosts['hwta-3']!.hostwire_lab_capabilities, caps);
+  t.is(inv.all.hosts[`${A}-3`]!.hostwire_netns, `hw-${A}`);
+  t.deepEqual(inv.all.hosts[`${A}-3`]!.hostwire_lab_capabilities, caps);
 
   // The CLI subcommands: `lab ssh HOST -- cmd` passes the exit code through; `lab inventory` prints YAML.
   const program = new Command('hostwire').exitOverride();
   registerLabCommands(program);
-  await program.parseAsync(['lab', 'ssh', 'hwta-2', '--', 'exit 7'], { from: 'user' });
+  await program.parseAsync(['lab', 'ssh', `${A}-2`, '--', 'exit 7'], { from: 'user' });
   t.is(process.exitCode, 7);
   process.exitCode = 0;
   const out: string[] = [];
   const write = process.stdout.write.bind(process.stdout);
   process.stdout.write = ((chunk: string) => out.push(chunk) > 0) as typeof process.stdout.write;
   try {
-    await program.parseAsync(['lab', 'inventory', '--name', 'hwta'], { from: 'user' });
+    await program.parseAsync(['lab', 'inventory', '--name', A], { from: 'user' });
   } finally {
     process.stdout.write = write;
   }
   t.deepEqual(parse(out.join('')), inv);
 
   const downStarted = Date.now();
-  await labDown('hwta');
+  await labDown(A);
   const downSeconds = (Date.now() - downStarted) / 1000;
   t.log(`3-host lab: up ${upSeconds.toFixed(1)} s (to sshd + running), down ${downSeconds.toFixed(1)} s, total ${(upSeconds + downSeconds).toFixed(1)} s`);
-  await assertGone(t, 'hwta', pidsOf(state));
+  await assertGone(t, A, pidsOf(state));
 });
 
 test.serial('two labs at once: distinct subnets and hosts, reboot keeps the disk', async (t) => {
-  const [a, b] = await Promise.all([labUp({ name: 'hwta', hosts: 2 }), labUp({ name: 'hwtb', hosts: 1 })]);
+  const [a, b] = await Promise.all([labUp({ name: A, hosts: 2 }), labUp({ name: B, hosts: 1 })]);
   t.not(a.state.subnet.cidr, b.state.subnet.cidr);
   t.not(a.state.netns, b.state.netns);
   for (const [s, h] of [[a.state, a.state.hosts[1]!], [b.state, b.state.hosts[0]!]] as const) {
@@ -125,17 +128,17 @@ test.serial('two labs at once: distinct subnets and hosts, reboot keeps the disk
     t.is(r.stdout, h.name);
   }
   const listed = await labList();
-  t.is(listed.find((l) => l.name === 'hwta')?.status, 'up');
-  t.is(listed.find((l) => l.name === 'hwtb')?.status, 'up');
+  t.is(listed.find((l) => l.name === A)?.status, 'up');
+  t.is(listed.find((l) => l.name === B)?.status, 'up');
 
   const host = a.state.hosts[1]!;
   t.is((await ssh(a.state, host, 'echo kept > /root/mark; cat /etc/machine-id')).exitCode, 0);
   const before = (await ssh(a.state, host, 'cat /etc/machine-id')).stdout;
   // What lives only in the kernel (a link, a route, a sysctl) goes with the power; eth0's MAC stays.
   const mac = (await ssh(a.state, host, 'cat /sys/class/net/eth0/address; ip link add hwgone type bridge; ip route add 198.51.100.0/24 dev eth0; sysctl -qw net.ipv4.ip_forward=1')).stdout.split('\n')[0];
-  const rebooted = await labReboot('hwta-2');
+  const rebooted = await labReboot(`${A}-2`);
   t.is(rebooted.state, 'running');
-  const after = await readState('hwta');
+  const after = await readState(A);
   t.not(after!.hosts[1]!.initPid, host.initPid);
   t.false(await isAlive(host.initPid!));
   t.is((await ssh(a.state, host, 'cat /root/mark /etc/machine-id')).stdout, `kept\n${before}`);
@@ -148,33 +151,33 @@ test.serial('two labs at once: distinct subnets and hosts, reboot keeps the disk
   t.is(degraded.state, 'degraded');
   t.deepEqual(degraded.failedUnits, ['hwfail.service']);
 
-  await Promise.all([labDown('hwta'), labDown('hwtb')]);
-  await assertGone(t, 'hwta', [...pidsOf(a.state), after!.hosts[1]!.initPid!]);
-  await assertGone(t, 'hwtb', pidsOf(b.state));
+  await Promise.all([labDown(A), labDown(B)]);
+  await assertGone(t, A, [...pidsOf(a.state), after!.hosts[1]!.initPid!]);
+  await assertGone(t, B, pidsOf(b.state));
 });
 
 test.serial('a crashed lab (nspawn killed, state left) is removed by the next lab down, and by lab up', async (t) => {
-  const first = await labUp({ name: 'hwtc', hosts: 2 });
+  const first = await labUp({ name: C, hosts: 2 });
   for (const h of first.state.hosts) process.kill(h.nspawnPid!, 'SIGKILL');
   // The containers outlive their nspawn: exactly what a crashed controller leaves.
   t.true(await isAlive(first.state.hosts[0]!.initPid!));
-  t.is((await labList()).find((l) => l.name === 'hwtc')?.status, 'up');
-  await labDown('hwtc');
-  await assertGone(t, 'hwtc', pidsOf(first.state));
+  t.is((await labList()).find((l) => l.name === C)?.status, 'up');
+  await labDown(C);
+  await assertGone(t, C, pidsOf(first.state));
 
   // Crash again, this time losing state.json too: `lab up` finds the pieces by name and starts clean.
-  const second = await labUp({ name: 'hwtc', hosts: 1 });
+  const second = await labUp({ name: C, hosts: 1 });
   process.kill(second.state.hosts[0]!.nspawnPid!, 'SIGKILL');
-  await rm(statePath('hwtc'));
-  const third = await labUp({ name: 'hwtc', hosts: 1 });
+  await rm(statePath(C));
+  const third = await labUp({ name: C, hosts: 1 });
   t.false(await isAlive(second.state.hosts[0]!.initPid!));
   t.is((await ssh(third.state, third.state.hosts[0]!, 'systemctl is-system-running')).stdout, 'running');
-  await labDown('hwtc');
-  await assertGone(t, 'hwtc', [...pidsOf(second.state), ...pidsOf(third.state)]);
+  await labDown(C);
+  await assertGone(t, C, [...pidsOf(second.state), ...pidsOf(third.state)]);
 });
 
 test.serial('lab up past its timeout fails with a clear error and leaves nothing', async (t) => {
-  const err = await t.throwsAsync(labUp({ name: 'hwtb', hosts: 1, timeoutMs: 1 }));
-  t.regex(err!.message, /lab up hwtb failed: hwtb-1 \(10\.[\d.]+\) not ready before the timeout/);
-  await assertGone(t, 'hwtb', []);
+  const err = await t.throwsAsync(labUp({ name: B, hosts: 1, timeoutMs: 1 }));
+  t.regex(err!.message, new RegExp(`lab up ${B} failed: ${B}-1 \\(10\\.[\\d.]+\\) not ready before the timeout`));
+  await assertGone(t, B, []);
 });

@@ -1,5 +1,5 @@
 // Pure parts of the lab, from recorded machine output (fixtures/): apt sources, mountinfo, netns names,
-// subnet allocation, names, inventory.
+// subnet allocation, names (a lab test's own per run too), inventory.
 import test from 'ava';
 import { parse } from 'yaml';
 import { mirrorLines, parseDeb822Sources, parseOneLineSources, machineMirrorLines } from '../../src/lab/apt-sources.js';
@@ -12,6 +12,7 @@ import { checkLabName, isLabNetns, parseHostName } from '../../src/lab/names.js'
 import { labInventory, labInventoryYaml } from '../../src/lab/inventory.js';
 import { rootfsKey } from '../../src/lab/rootfs.js';
 import type { HostState, LabState } from '../../src/lab/state.js';
+import { baseOf, pickLabName, pidTag, squeeze } from '../helpers/lab-name.js';
 
 const fixture = (name: string): string => new URL(`../../../test/lab/fixtures/${name}`, import.meta.url).pathname;
 const read = (name: string): string => readFileSync(fixture(name), 'utf8');
@@ -132,4 +133,37 @@ test('an IPv6-only host\'s marker in its overlay: the address lab reboot waits a
   writeFileSync(`${dir}/elsewhere/lab-ipv6-only`, 'fd5c:8c::98\n');
   symlinkSync(`${dir}/elsewhere`, `${dir}/upper/var/lib/hostwire`);
   t.is(await ipv6OnlyAddress(host), undefined, 'a symlinked folder on the way is not followed');
+});
+
+test("a lab test's name: the base cut to fit, then the worker's pid in base 36 - per run, valid, readable", (t) => {
+  const free = (): boolean => false;
+  t.is(baseOf('file:///work/x/dist/test/roles-lab/uplink-rollback.test.js'), 'uplink-rollback');
+  t.is(baseOf('h4ref'), 'h4ref');
+  t.is(pidTag(35), '00z');
+  t.is(pidTag(32768), 'pa8');
+  t.is(pidTag(36 ** 3 + 5), '005', 'a pid above 36^3 wraps (live labs are checked)');
+  const a = pickLabName('file:///w/dist/test/roles-lab/uplink-rollback.test.js', 31234, free);
+  t.is(a, 'uplinrollo3m');
+  // Another run of the same file (another worker pid) beside it: another lab.
+  t.not(pickLabName('file:///w/dist/test/roles-lab/uplink-rollback.test.js', 31235, free), a);
+  t.is(pickLabName('file:///w/dist/test/roles-lab/uplink-rollback.test.js', 31234, free), a, 'the same run: the same name');
+  for (const [base, want] of [['uplink-fault-checks', 'uplfauche'], ['cluster-add-remove-node', 'cluadreno'], ['s8-apt', 's8apt'],
+    ['h4ref', 'h4ref'], ['ovsv6vb28s', 'ovsv6vb2s'], ['ovsv6vb28d', 'ovsv6vb2d'], ['9lives', 't9lives'], ['vmdhcphotplg', 'vmdhcphog']] as const) {
+    t.is(squeeze(base, 9), want, base);
+    t.is(checkLabName(pickLabName(base, 4242, free)), `${want}${pidTag(4242)}`);
+  }
+  // A name some other live lab holds: the tag steps on to a free one.
+  const held = new Set(['h4ref39u', 'h4ref39v']);
+  t.is(pickLabName('h4ref', 4242, (n) => held.has(n)), 'h4ref39w');
+  t.throws(() => pickLabName('h4ref', 4242, () => true), { message: /no free lab name for h4ref \(50 tried from h4ref39u\)/ });
+});
+
+test('every lab name a test file gives is its own within the file once cut to fit', (t) => {
+  const root = new URL('../../../test/', import.meta.url).pathname;
+  const files = spawnSync('grep', ['-rlE', 'testLabName|vmLabName', root], { encoding: 'utf8' }).stdout.split('\n').filter((f) => f.endsWith('.test.ts'));
+  t.true(files.length > 60, `${files.length} lab test files`);
+  for (const f of files) {
+    const words = [...readFileSync(f, 'utf8').matchAll(/(?:testLabName|vmLabName)\('([a-z][a-z0-9]*)'\)/g)].map((m) => squeeze(m[1]!, 9));
+    t.is(new Set(words).size, words.length, `${f}: ${words.join(' ')}`);
+  }
 });

@@ -13,8 +13,9 @@ import { isAlive } from '../../src/lab/run.js';
 import type { HostState, LabState } from '../../src/lab/state.js';
 import { runPlaybook } from '../../src/engine/runner/run-playbook.js';
 import type { RunEvent } from '../../src/engine/runner/events.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'tvm';
+const LAB = testLabName(import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-vm-'));
 test.after.always(async () => {
   await labDown(LAB).catch(() => undefined);

@@ -9,8 +9,9 @@ import { labInventoryYaml } from '../../src/lab/index.js';
 import { runPlaybook } from '../../src/engine/runner/run-playbook.js';
 import type { HostResult, RunEvent } from '../../src/engine/runner/events.js';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'd2async';
+const LAB = testLabName(import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-d2async-'));
 let host: LabHost | undefined;
 

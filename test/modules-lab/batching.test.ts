@@ -7,8 +7,9 @@ import path from 'node:path';
 import { labDown, labInventoryYaml, labUp } from '../../src/lab/index.js';
 import { runPlaybook } from '../../src/engine/runner/run-playbook.js';
 import type { RunEvent } from '../../src/engine/runner/events.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'mbatch';
+const LAB = testLabName(import.meta.url);
 const root = path.resolve(new URL('../../..', import.meta.url).pathname);
 const playbook = path.join(root, 'test/modules-lab/fixtures/batch/node-prep.yml');
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-batch-'));

@@ -13,8 +13,9 @@ import { runPlaybook } from '../../src/engine/runner/run-playbook.js';
 import type { HostResult, RunEvent, RunSummary } from '../../src/engine/runner/events.js';
 import { fallbackStats } from '../../src/fallback/worker.js';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'f5fb';
+const LAB = testLabName(import.meta.url);
 const root = path.resolve(new URL('../../..', import.meta.url).pathname);
 const fixtures = path.join(root, 'test/fixtures/fallback');
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-f5fb-'));

@@ -15,8 +15,9 @@ import { stringify } from 'yaml';
 import { labInventory } from '../../src/lab/index.js';
 import type { Transport } from '../../src/transports/transport.js';
 import { labHost, moduleRunner, type LabHost } from '../helpers/lab-host.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'h5files';
+const LAB = testLabName(import.meta.url);
 const KILLS = 20;
 const BIG = 8 << 20;
 const HUGE = 40 << 20;

@@ -12,8 +12,9 @@ import { readProbe, runProbeBatch } from '../../src/probe/read-ahead.js';
 import { getModule } from '../../src/modules/all.js';
 import type { ModuleContext } from '../../src/modules/types.js';
 import { runDeferredSteps } from '../../src/engine/runner/deferred-steps.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'mfiles';
+const LAB = testLabName(import.meta.url);
 let host: LabHost;
 let tr: Transport;
 const base = mkdtempSync(join(tmpdir(), 'hw-mfiles-role-'));

@@ -11,8 +11,9 @@ import type { RunEvent } from '../../src/engine/runner/events.js';
 import { labHost, moduleRunner, type LabHost, type ModuleRunner } from '../helpers/lab-host.js';
 import { gatherFacts } from '../../src/facts/gather.js';
 import { HOSTILE_STATE } from '../facts/record-hostile-fixtures.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'h6arg';
+const LAB = testLabName(import.meta.url);
 let host: LabHost;
 
 test.before(async () => {

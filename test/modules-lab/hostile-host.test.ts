@@ -16,8 +16,9 @@ import { createTransport } from '../../src/transports/index.js';
 import type { Transport } from '../../src/transports/transport.js';
 import { clearSecrets, encryptVault, setVaultPasswords } from '../../src/vault/index.js';
 import { createReportCollector, renderReportHtml } from '../../src/report/index.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'h2hostile';
+const LAB = testLabName(import.meta.url);
 const DEADLINE_MS = 200_000;
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-h2-hostile-'));
 const CONTROLLER_TEXT = `controller-private-${process.pid}-a9c1`;

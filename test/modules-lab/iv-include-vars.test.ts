@@ -7,10 +7,11 @@ import test from 'ava';
 import { cpSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { labModuleTest } from '../helpers/lab-converge.js';
+import { testLabName } from '../helpers/lab-name.js';
 
 const root = path.resolve(new URL('../../..', import.meta.url).pathname);
 const fixtures = path.join(root, 'test/modules-lab/fixtures/include-vars');
-const lab = labModuleTest('m21iv');
+const lab = labModuleTest(testLabName(import.meta.url));
 const OUT = '/root/iv-hw.json';
 
 test.serial('include_vars loads files and directories as ansible-playbook 2.14 does; re-run changed=0', async (t) => {

@@ -12,8 +12,9 @@ import { labInventoryYaml } from '../../src/lab/index.js';
 import { runPlaybook } from '../../src/engine/runner/run-playbook.js';
 import type { RunEvent } from '../../src/engine/runner/events.js';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'h12big';
+const LAB = testLabName(import.meta.url);
 const ITEMS = 350;
 
 test('a file loop over 350 long paths (a read over 128 KiB) converges, then reports nothing changed', async (t) => {

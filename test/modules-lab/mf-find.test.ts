@@ -4,8 +4,9 @@
 // --check, and a play of finds without contains costs one exec (the batched read).
 import test from 'ava';
 import { labModuleTest } from '../helpers/lab-converge.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const lab = labModuleTest('mffind');
+const lab = labModuleTest(testLabName(import.meta.url));
 
 const HOSTILE = "{{ lookup('pipe', 'id') }}.log";
 

@@ -4,8 +4,9 @@
 // with Ansible's words. Keys and values as ansible-core 2.14's get_url registered them on a lab host.
 import test from 'ava';
 import { convergePlay, labModuleTest } from '../helpers/lab-converge.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const lab = labModuleTest('mfgeturl');
+const lab = labModuleTest(testLabName(import.meta.url));
 
 const SHA256 = 'a948904f2f0f479b8f8197694b30184b0d2ed1c1cd2a1ec0fb85d299a192a447';
 const BASE = 'http://127.0.0.1:8088';

@@ -3,8 +3,9 @@
 // values as ansible-core 2.14's group registered them for the same tasks on a lab host.
 import test from 'ava';
 import { convergePlay, labModuleTest } from '../helpers/lab-converge.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const lab = labModuleTest('mfgroup');
+const lab = labModuleTest(testLabName(import.meta.url));
 
 const play = (state: string) => `
 - hosts: all

@@ -7,8 +7,9 @@ import test from 'ava';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { convergePlay, labModuleTest } from '../helpers/lab-converge.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const lab = labModuleTest('mfscript');
+const lab = labModuleTest(testLabName(import.meta.url));
 const dir = lab.dir;
 
 const CONVERGE = `

@@ -4,8 +4,9 @@
 // Ansible's (uri has no check mode), and a body_format json POST reaches the server as JSON.
 import test from 'ava';
 import { labModuleTest } from '../helpers/lab-converge.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const lab = labModuleTest('mfuri');
+const lab = labModuleTest(testLabName(import.meta.url));
 
 const BASE = 'http://127.0.0.1:8089';
 // A server that also answers POST by echoing the request's content type and body as JSON.

@@ -3,8 +3,9 @@
 // the same under --check. Parity with ansible-core's own output is in the modules' recorded cases.
 import test from 'ava';
 import { labModuleTest } from '../helpers/lab-converge.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const lab = labModuleTest('mpfacts');
+const lab = labModuleTest(testLabName(import.meta.url));
 
 const SERVICES = `
 - hosts: all

@@ -5,8 +5,9 @@
 // predicts without touching OVSDB, and refuses what it cannot map.
 import test from 'ava';
 import { convergePlay, labModuleTest } from '../helpers/lab-converge.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const lab = labModuleTest('mpsys');
+const lab = labModuleTest(testLabName(import.meta.url));
 
 const MODPROBE = `
 - hosts: all

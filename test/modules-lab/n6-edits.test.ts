@@ -2,8 +2,9 @@
 // change), drift by hand, --check --diff reports it without touching the host, a normal run fixes it.
 import test, { type ExecutionContext } from 'ava';
 import { convergeCycle, labHost, moduleRunner, type LabHost, type ModuleRunner } from '../helpers/lab-host.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'n6edits';
+const LAB = testLabName(import.meta.url);
 let host: LabHost;
 let run: ModuleRunner;
 

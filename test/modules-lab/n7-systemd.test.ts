@@ -8,8 +8,9 @@ import { labInventoryYaml } from '../../src/lab/index.js';
 import { runPlaybook } from '../../src/engine/runner/run-playbook.js';
 import type { RunEvent, RunSummary } from '../../src/engine/runner/events.js';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'n7sysd';
+const LAB = testLabName(import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-n7sysd-'));
 let host: LabHost | undefined;
 

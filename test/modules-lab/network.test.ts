@@ -4,8 +4,9 @@
 import test, { type ExecutionContext } from 'ava';
 import { convergeCycle, labHost, moduleRunner, type LabHost, type ModuleRunner } from '../helpers/lab-host.js';
 import type { Transport } from '../../src/transports/transport.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'mnet';
+const LAB = testLabName(import.meta.url);
 let host: LabHost;
 let tr: Transport;
 

@@ -11,8 +11,9 @@ import { labInventory } from '../../src/lab/index.js';
 import { runPlaybook } from '../../src/engine/runner/run-playbook.js';
 import type { RunEvent } from '../../src/engine/runner/events.js';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'd2user';
+const LAB = testLabName(import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-d2user-'));
 let host: LabHost | undefined;
 

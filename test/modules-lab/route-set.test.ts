@@ -2,8 +2,9 @@
 // replace a wrong gateway, delete a stale one), routes outside it and the kept subnet stay.
 import test, { type ExecutionContext } from 'ava';
 import { convergeCycle, labHost, moduleRunner, type LabHost, type ModuleRunner } from '../helpers/lab-host.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'cldev2';
+const LAB = testLabName(import.meta.url);
 let host: LabHost;
 let gw: string;
 

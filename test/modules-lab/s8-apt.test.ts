@@ -10,8 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
 import { labPlay, type LabPlay } from '../helpers/lab-play.js';
 import { convergePlay } from '../helpers/lab-converge.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 's8papt';
+const LAB = testLabName(import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-s8papt-'));
 const repoScript = readFileSync(fileURLToPath(new URL('../../../test/modules-lab/fixtures/apt/local-repo.sh', import.meta.url)), 'utf8');
 let host: LabHost | undefined;

@@ -9,8 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { convergePlay, labModuleTest } from '../helpers/lab-converge.js';
 import type { LabHost } from '../helpers/lab-host.js';
 import type { LabPlay } from '../helpers/lab-play.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const lab = labModuleTest('s8dnf', { packages: ['dnf', 'rpm', 'createrepo-c'] });
+const lab = labModuleTest(testLabName(import.meta.url), { packages: ['dnf', 'rpm', 'createrepo-c'] });
 const repoScript = readFileSync(fileURLToPath(new URL('../../../test/modules-lab/fixtures/dnf/local-repo.sh', import.meta.url)), 'utf8');
 let ready: Promise<{ host: LabHost; play: LabPlay }> | undefined;
 const up = () => (ready ??= lab.up().then(async (u) => (await u.host.sh(repoScript), u)));

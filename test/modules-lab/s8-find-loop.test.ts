@@ -7,8 +7,9 @@ import test from 'ava';
 import type { LabHost } from '../helpers/lab-host.js';
 import { labModuleTest } from '../helpers/lab-converge.js';
 import type { LabPlay } from '../helpers/lab-play.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 's8sfind';
+const LAB = testLabName(import.meta.url);
 const lab = labModuleTest(LAB);
 let host: LabHost | undefined;
 let play: LabPlay;

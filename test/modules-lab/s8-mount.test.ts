@@ -9,8 +9,9 @@ import path from 'node:path';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
 import { labPlay, type LabPlay } from '../helpers/lab-play.js';
 import { convergePlay } from '../helpers/lab-converge.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 's8pmount';
+const LAB = testLabName(import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-s8pmount-'));
 let host: LabHost | undefined;
 let play: LabPlay;

@@ -11,8 +11,9 @@ import path from 'node:path';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
 import { labPlay } from '../helpers/lab-play.js';
 import { convergePlay } from '../helpers/lab-converge.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 's8xunarc';
+const LAB = testLabName(import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-s8xunarc-'));
 let host: LabHost | undefined;
 

@@ -11,8 +11,9 @@ import path from 'node:path';
 import type { LabHost } from '../helpers/lab-host.js';
 import { labModuleTest } from '../helpers/lab-converge.js';
 import type { LabPlay } from '../helpers/lab-play.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 's8acp';
+const LAB = testLabName(import.meta.url);
 const root = path.resolve(new URL('../../..', import.meta.url).pathname);
 const fixtures = path.join(root, 'test/modules-lab/fixtures/copy-remote');
 const read = (f: string) => readFileSync(path.join(fixtures, f), 'utf8');

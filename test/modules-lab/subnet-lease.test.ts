@@ -10,8 +10,9 @@ import { labHost, type LabHost } from '../helpers/lab-host.js';
 import { runModule } from '../../src/engine/runner/run-module.js';
 import { labInventory, readState } from '../../src/lab/index.js';
 import { runSubnets } from '../cli/run-subnets.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'tsdn';
+const LAB = testLabName(import.meta.url);
 const P = '/hwtest/network';
 let host: LabHost;
 let dir: string;

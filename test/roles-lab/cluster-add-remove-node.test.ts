@@ -11,8 +11,9 @@ import { labDown, labInventory, labUp, type LabState } from '../../src/lab/index
 import { createTransport } from '../../src/transports/index.js';
 import type { Transport } from '../../src/transports/transport.js';
 import { repoRoot, runRole } from './sdn-agent-helpers.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'tcluster2';
+const LAB = testLabName(import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-cluster-nodes-'));
 const playbook = (name: string) => path.join(repoRoot, 'playbooks', `${name}.yml`);
 let state: LabState;

@@ -1,5 +1,5 @@
 // --check --detailed-exitcode of playbooks/site.yml on a flannel host-gw cluster whose etcd is not
-// running (lab h8chk, 2 hosts, etcd on the first): on fresh hosts, and on a converged cluster with etcd
+// running (its own lab per run, 2 hosts, etcd on the first): on fresh hosts, and on a converged cluster with etcd
 // stopped as drift plus a drifted CNI MTU (in the CNI config on node 1, on the cni0 bridge on node 2).
 // Check mode reports etcd as a service to start, goes on through the other roles, reports the MTU drift,
 // exits 3 and changes nothing on the hosts; a real run repairs it all and the next check exits 0.
@@ -13,8 +13,9 @@ import { labDown, labInventory, labUp, type LabState } from '../../src/lab/index
 import { createTransport } from '../../src/transports/index.js';
 import type { Transport } from '../../src/transports/transport.js';
 import { repoRoot } from './sdn-agent-helpers.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'h8chk';
+const LAB = testLabName(import.meta.url);
 const cli = path.join(repoRoot, 'dist/src/cli/main.js');
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-h8chk-'));
 const inventory = path.join(dir, 'cluster.yml');

@@ -8,8 +8,9 @@ import path from 'node:path';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
 import { labInventoryYaml } from '../../src/lab/index.js';
 import { drive as ptyDrive } from '../helpers/pty.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'tconfirm';
+const LAB = testLabName(import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-confirm-'));
 let host: LabHost;
 

@@ -9,8 +9,9 @@ import path from 'node:path';
 import { labInventoryYaml } from '../../src/lab/index.js';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
 import { runRole } from './sdn-agent-helpers.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'f5dev2';
+const LAB = testLabName(import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-f5-ramp-'));
 const inventory = path.join(dir, 'inventory.yml');
 const playbook = path.join(dir, 'ramp.yml');

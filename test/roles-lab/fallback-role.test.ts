@@ -12,8 +12,9 @@ import { fallbackStats } from '../../src/fallback/worker.js';
 import type { RunEvent } from '../../src/engine/runner/events.js';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
 import { labPlay, type PlayRun } from '../helpers/lab-play.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'rrfb';
+const LAB = testLabName(import.meta.url);
 const root = path.resolve(new URL('../../..', import.meta.url).pathname);
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-rrfb-'));
 cpSync(path.join(root, 'test/fixtures/fallback-role/roles'), path.join(dir, 'roles'), { recursive: true });

@@ -10,8 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { labInventory } from '../../src/lab/index.js';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'msdev';
+const LAB = testLabName(import.meta.url);
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const cli = path.join(repo, 'dist/src/cli/main.js');
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-msdrift-'));

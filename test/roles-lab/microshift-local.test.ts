@@ -8,8 +8,9 @@ import { cp, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { labDown, labUp } from '../../src/lab/index.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'mslocal';
+const LAB = testLabName(import.meta.url);
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const cli = path.join(repo, 'dist/src/cli/main.js');
 const INSIDE = '/opt/hostwire';

@@ -10,8 +10,9 @@ import { stringify } from 'yaml';
 import { labInventory } from '../../src/lab/index.js';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
 import { fixture, runRole } from './sdn-agent-helpers.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'ovndev';
+const LAB = testLabName(import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-ovn-'));
 const inventory = path.join(dir, 'inventory.yml');
 const playbook = fixture('agent.yml');

@@ -10,8 +10,9 @@ import { labDown, labInventoryYaml, labUp } from '../../src/lab/index.js';
 import { createTransport } from '../../src/transports/index.js';
 import type { Transport } from '../../src/transports/transport.js';
 import { fixture, runRole } from './sdn-agent-helpers.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'ovndev2';
+const LAB = testLabName(import.meta.url);
 const BIN = '/usr/local/bin/sdn-standin';
 const dir = mkdtempSync(path.join(tmpdir(), 'hw-sdn-agent-'));
 const inventory = path.join(dir, 'inventory.yml');

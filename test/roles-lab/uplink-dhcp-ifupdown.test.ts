@@ -14,8 +14,9 @@ import path from 'node:path';
 import { IFUPDOWN_STANZA, leaseOnEth0 } from '../helpers/lab-dhcp.js';
 import { dhclientHoldsLease, leaseOnBrExAfterBoot, moveKeepsClientId, reverseMoveGivesLeaseBack, rollbackGivesLeaseBack } from '../helpers/lab-ifupdown.js';
 import { labHost, rebootLabHost, type LabHost } from '../helpers/lab-host.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const NAME = 'dhcl28ifd';
+const NAME = testLabName(import.meta.url);
 
 test('an ifupdown/dhclient-held DHCP uplink: the same lease and client id on br-ex, no dhclient on the port (also after a power cycle), the lease back on eth0 from the reverse move', async (t) => {
   // Below ava's 5 min inactivity timeout (its own deadline fires first, the teardown runs); room for the first build of

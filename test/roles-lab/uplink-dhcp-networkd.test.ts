@@ -12,6 +12,7 @@ import path from 'node:path';
 import { sleep } from '../../src/lab/run.js';
 import { leaseOnEth0, moveKeepsLease } from '../helpers/lab-dhcp.js';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
+import { testLabName } from '../helpers/lab-name.js';
 
 test('a networkd-held DHCP uplink gets its lease back on eth0 from the reverse move', async (t) => {
   t.timeout(280_000, 'rt27nwd: the test\'s own deadline');
@@ -20,7 +21,7 @@ test('a networkd-held DHCP uplink gets its lease back on eth0 from the reverse m
   t.teardown(async () => { await lab?.close(); rmSync(dir, { recursive: true, force: true }); });
   const step = (what: string, since: number) => t.log(`step ${what}: ${((Date.now() - since) / 1000).toFixed(1)} s`);
   let at = Date.now();
-  lab = await labHost('rt27nwd', { hosts: 2 });
+  lab = await labHost(testLabName(import.meta.url), { hosts: 2 });
   step('lab up', at);
   at = Date.now();
   const lease = await leaseOnEth0(lab.state, dir, {}, 'networkd');

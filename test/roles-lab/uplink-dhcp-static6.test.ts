@@ -16,13 +16,14 @@ import { GATEWAY_PROBE } from '../../src/modules/ovs_gateway/probe.js';
 import { shellJoin } from '../../src/transports/quote.js';
 import { leaseOnEth0, moveKeepsLease, rollbackKeepsLease } from '../helpers/lab-dhcp.js';
 import { labHost, rebootLabHost, type LabHost } from '../helpers/lab-host.js';
+import { testLabName } from '../helpers/lab-name.js';
 
 const V6_GW = 'fd5c:8b::1';
 const V6_HOST = 'fd5c:8b::11';
 const V6_NET = 'fd5c:98::/48';
 
 async function scenario(t: ExecutionContext, backend: 'ovs' | 'nm'): Promise<void> {
-  const name = backend === 'ovs' ? 'm6dhcp6' : 'm6nmdhcp6';
+  const name = testLabName(backend === 'ovs' ? 'm6dhcp6' : 'm6nmdhcp6');
   // The first build of NM with OVS (minutes, once per machine) comes before the lab is up.
   t.timeout(backend === 'nm' ? 1_200_000 : 420_000, `${name}: the test's own deadline`);
   const dir = mkdtempSync(path.join(tmpdir(), `hw-${name}-`));

@@ -11,13 +11,14 @@ import path from 'node:path';
 import { shellJoin } from '../../src/transports/quote.js';
 import { leaseOnEth0, moveKeepsLease, rollbackKeepsLease } from '../helpers/lab-dhcp.js';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
+import { testLabName } from '../helpers/lab-name.js';
 
 test('a DHCP uplink keeps its lease and its static route through the rollback and the move', async (t) => {
   t.timeout(280_000, 'r6dhcp: the test\'s own deadline');
   const dir = mkdtempSync(path.join(tmpdir(), 'hw-r6dhcp-'));
   let lab: LabHost | undefined;
   t.teardown(async () => { await lab?.close(); rmSync(dir, { recursive: true, force: true }); });
-  lab = await labHost('r6dhcp', { hosts: 2 });
+  lab = await labHost(testLabName(import.meta.url), { hosts: 2 });
   const { state } = lab;
   const lease = await leaseOnEth0(state, dir);
   const { role, client, gw, onHost } = lease;

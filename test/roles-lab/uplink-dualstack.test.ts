@@ -17,6 +17,7 @@ import { sleep } from '../../src/lab/run.js';
 import { rebootLabHost } from '../helpers/lab-host.js';
 import { labPing } from '../helpers/lab-ping.js';
 import { failure, snapshot, uplinkLab, type UplinkLab } from './uplink-helpers.js';
+import { testLabName } from '../helpers/lab-name.js';
 
 const V6_GW = 'fd5c:8a::1';
 const V6_HOST = 'fd5c:8a::11';
@@ -32,7 +33,7 @@ async function record(l: UplinkLab, name: string): Promise<void> {
 }
 
 test('a dual-stack static uplink keeps its addresses, default and static routes through the rollback, the move and a power cycle', async (t) => {
-  const l = await uplinkLab(t, 'r6ovsdual', 360_000);
+  const l = await uplinkLab(t, testLabName(import.meta.url), 360_000);
   const { netns, bridge } = l.host.state;
   // The lab's namespace is the IPv6 gateway (an address on its bridge), as it is the IPv4 one.
   await execa('ip', ['-n', netns, 'addr', 'add', `${V6_GW}/64`, 'dev', bridge, 'nodad']);

@@ -4,11 +4,12 @@
 // its state before the run, and says which check failed.
 import test from 'ava';
 import { failure, onBridgeUp, snapshot, uplinkLab } from './uplink-helpers.js';
+import { testLabName } from '../helpers/lab-name.js';
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 test('mtu 9000 on a 1500-byte segment fails the path-MTU probe and rolls back', async (t) => {
-  const l = await uplinkLab(t, 'h4mtu');
+  const l = await uplinkLab(t, testLabName('h4mtu'));
   const before = await snapshot(l);
   const r = await l.role({ configure_ovs_mtu: 9000 });
   t.is(r.summary.exitCode, 2, failure(r));
@@ -20,7 +21,7 @@ test('mtu 9000 on a 1500-byte segment fails the path-MTU probe and rolls back', 
 });
 
 test('a bogus ARP entry for the gateway on br-ex fails the check and rolls back', async (t) => {
-  const l = await uplinkLab(t, 'h4arp');
+  const l = await uplinkLab(t, testLabName('h4arp'));
   const before = await snapshot(l);
   await onBridgeUp(l, `ip neigh replace ${l.gw} lladdr 02:00:5e:00:de:ad dev br-ex nud permanent`, 'br-ex', 'arp');
   const r = await l.role();

@@ -4,9 +4,10 @@
 // rolls back, naming the limit. Here ovs-vswitchd is frozen (SIGSTOP), so add-br waits on it.
 import test from 'ava';
 import { failure, snapshot, uplinkLab } from './uplink-helpers.js';
+import { testLabName } from '../helpers/lab-name.js';
 
 test('a move that hangs is stopped at apply_timeout + confirm_timeout and rolled back completely', async (t) => {
-  const l = await uplinkLab(t, 'h4hang');
+  const l = await uplinkLab(t, testLabName(import.meta.url));
   const before = await snapshot(l);
   const pid = (await l.host.sh('pidof ovs-vswitchd')).trim();
   t.regex(pid, /^\d+$/, 'ovs-vswitchd runs');

@@ -4,9 +4,10 @@
 // exactly the state before the run (the bridge row removed from OVS's database too).
 import test from 'ava';
 import { failure, snapshot, uplinkLab } from './uplink-helpers.js';
+import { testLabName } from '../helpers/lab-name.js';
 
 test('an OVS port error (no kernel datapath) stops the move and rolls back completely', async (t) => {
-  const l = await uplinkLab(t, 'h4ovs');
+  const l = await uplinkLab(t, testLabName(import.meta.url));
   const before = await snapshot(l);
   const r = await l.role({ configure_ovs_datapath_type: 'system' });
   t.is(r.summary.exitCode, 2, failure(r));

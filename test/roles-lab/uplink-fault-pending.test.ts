@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { failure, snapshot, uplinkLab, type UplinkLab } from './uplink-helpers.js';
 import { repoRoot } from './sdn-agent-helpers.js';
+import { testLabName } from '../helpers/lab-name.js';
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -44,7 +45,7 @@ async function killInConfirmWindow(t: import('ava').ExecutionContext, l: UplinkL
 }
 
 test('the next run confirms a pending transaction whose state is the wanted one; the host keeps the move', async (t) => {
-  const l = await uplinkLab(t, 'h4kil');
+  const l = await uplinkLab(t, testLabName('h4kil'));
   const id = await killInConfirmWindow(t, l);
   const second = await l.role({ configure_ovs_confirm_timeout: WINDOW });
   t.is(second.summary.exitCode, 0, failure(second));
@@ -63,7 +64,7 @@ test('the next run confirms a pending transaction whose state is the wanted one;
 });
 
 test('the next run waits for a pending transaction that is not the wanted state, then moves as asked', async (t) => {
-  const l = await uplinkLab(t, 'h4wai');
+  const l = await uplinkLab(t, testLabName('h4wai'));
   const before = await snapshot(l);
   const id = await killInConfirmWindow(t, l);
   const started = Date.now();

@@ -4,11 +4,12 @@
 // by the next run from the recorded uplink (no "cannot choose the uplink").
 import test from 'ava';
 import { failure, onBridgeUp, snapshot, uplinkLab } from './uplink-helpers.js';
+import { testLabName } from '../helpers/lab-name.js';
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 test('a default route deleted inside the transaction fails the check and rolls back', async (t) => {
-  const l = await uplinkLab(t, 'h4rte');
+  const l = await uplinkLab(t, testLabName('h4rte'));
   const before = await snapshot(l);
   await onBridgeUp(l, 'ip route del default dev br-ex', 'br-ex', 'route');
   const r = await l.role();
@@ -18,7 +19,7 @@ test('a default route deleted inside the transaction fails the check and rolls b
 });
 
 test('all traffic on br-ex dropped: the check fails, the host rolls back and hostwire reconnects to say so', async (t) => {
-  const l = await uplinkLab(t, 'h4drp');
+  const l = await uplinkLab(t, testLabName('h4drp'));
   const before = await snapshot(l);
   await onBridgeUp(l, 'nft add table netdev h4drop && nft add chain netdev h4drop in "{ type filter hook ingress device br-ex priority 0; policy drop; }"', 'br-ex', 'drop');
   const r = await l.role({ configure_ovs_confirm_timeout: 20 });
@@ -33,7 +34,7 @@ test('all traffic on br-ex dropped: the check fails, the host rolls back and hos
 });
 
 test('an SSH path that bypasses br-ex (a host route for the client via the old NIC) fails the check and rolls back', async (t) => {
-  const l = await uplinkLab(t, 'h4ssh');
+  const l = await uplinkLab(t, testLabName('h4ssh'));
   const client = (await l.host.sh('printf %s "${SSH_CONNECTION%% *}"')).trim();
   t.regex(client, /^\d+\.\d+\.\d+\.\d+$/);
   const before = await snapshot(l);
@@ -47,7 +48,7 @@ test('an SSH path that bypasses br-ex (a host route for the client via the old N
 });
 
 test('a confirmed move that lost its default route is repaired by the next run from the recorded uplink', async (t) => {
-  const l = await uplinkLab(t, 'h4rep');
+  const l = await uplinkLab(t, testLabName('h4rep'));
   const first = await l.role();
   t.is(first.summary.exitCode, 0, failure(first));
   const moved = await snapshot(l);

@@ -4,11 +4,12 @@
 // unit or hint left - and the message names the first failing command and its stderr.
 import test from 'ava';
 import { failure, snapshot, uplinkLab } from './uplink-helpers.js';
+import { testLabName } from '../helpers/lab-name.js';
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 test('add-br failing and a refused gateway roll back completely and name the failing command', async (t) => {
-  const l = await uplinkLab(t, 'h4stp');
+  const l = await uplinkLab(t, testLabName(import.meta.url));
   const before = await snapshot(l);
 
   // OVS refuses the bridge: the wrapper comes first in the script's PATH and fails add-br only.

@@ -4,11 +4,12 @@
 // the rollback sweeps the stray address away - the host is exactly as before and reachable again.
 import test from 'ava';
 import { failure, onBridgeUp, snapshot, uplinkLab } from './uplink-helpers.js';
+import { testLabName } from '../helpers/lab-name.js';
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 test('the node address appearing on lo mid-move is caught and swept away by the rollback', async (t) => {
-  const l = await uplinkLab(t, 'h4swp');
+  const l = await uplinkLab(t, testLabName(import.meta.url));
   const client = (await l.host.sh('printf %s "${SSH_CONNECTION%% *}"')).trim();
   const before = await snapshot(l);
   await onBridgeUp(l, `ip addr add ${l.ip}/24 dev lo`, 'br-ex', 'lo');

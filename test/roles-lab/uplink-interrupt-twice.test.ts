@@ -7,12 +7,13 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { uplinkLab } from './uplink-helpers.js';
 import { repoRoot } from './sdn-agent-helpers.js';
+import { testLabName } from '../helpers/lab-name.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const WINDOW = 20;
 
 test('a second Ctrl-C during a pending uplink move names the rollback time and how to check it', async (t) => {
-  const l = await uplinkLab(t, 'h3int');
+  const l = await uplinkLab(t, testLabName(import.meta.url));
   const vars = path.join(l.dir, 'vars.json');
   // Confirmation withheld (a rollback drill): the window stays open for the whole test.
   writeFileSync(vars, JSON.stringify({ configure_ovs_mode: 'uplink', configure_ovs_datapath_type: 'netdev', configure_ovs_confirm_timeout: WINDOW, configure_ovs_confirm: false }));

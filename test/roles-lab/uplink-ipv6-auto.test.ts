@@ -10,8 +10,9 @@
 // namespace reaches the host over IPv6 (ping, SSH) on that address; a second run and --check change nothing.
 import test from 'ava';
 import { ipv6AutoScenario as scenario } from './ipv6-auto-scenario.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-test.serial('a SLAAC uplink (NetworkManager) keeps its IPv6 address and default route through the rollback, the move and a reboot', (t) => scenario(t, 'v6us', 'slaac', 'fd5c:23', { reboot: true }));
-test.serial('the kernel\'s own SLAAC (eth0 outside NetworkManager) keeps its EUI-64 address and default route through the rollback and the move', (t) => scenario(t, 'v6uk', 'slaac', 'fd5c:25', { nm: false }));
-test.serial('a DHCPv6 uplink (NetworkManager, IPv6 forwarding on) keeps its lease and default route through the rollback and the move', (t) => scenario(t, 'v6ud', 'dhcp6', 'fd5c:24', { forwarding: true }));
-test.serial('an IPv6-only SLAAC uplink (NetworkManager, no IPv4 at all; hostwire over IPv6) keeps its address and default route through the rollback, the move and a reboot', (t) => scenario(t, 'v6uo', 'slaac', 'fd5c:26', { v6only: true, reboot: true }));
+test.serial('a SLAAC uplink (NetworkManager) keeps its IPv6 address and default route through the rollback, the move and a reboot', (t) => scenario(t, testLabName('v6us'), 'slaac', 'fd5c:23', { reboot: true }));
+test.serial('the kernel\'s own SLAAC (eth0 outside NetworkManager) keeps its EUI-64 address and default route through the rollback and the move', (t) => scenario(t, testLabName('v6uk'), 'slaac', 'fd5c:25', { nm: false }));
+test.serial('a DHCPv6 uplink (NetworkManager, IPv6 forwarding on) keeps its lease and default route through the rollback and the move', (t) => scenario(t, testLabName('v6ud'), 'dhcp6', 'fd5c:24', { forwarding: true }));
+test.serial('an IPv6-only SLAAC uplink (NetworkManager, no IPv4 at all; hostwire over IPv6) keeps its address and default route through the rollback, the move and a reboot', (t) => scenario(t, testLabName('v6uo'), 'slaac', 'fd5c:26', { v6only: true, reboot: true }));

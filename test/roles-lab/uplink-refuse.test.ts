@@ -4,9 +4,10 @@
 // same addresses, routes, links and OVS state, and no script, unit or hint file installed.
 import test from 'ava';
 import { addEth1, failure, snapshot, uplinkLab } from './uplink-helpers.js';
+import { testLabName } from '../helpers/lab-name.js';
 
 test('bad bridge names, gateway and MTU are refused with the reason, and the host is untouched', async (t) => {
-  const l = await uplinkLab(t, 'h4ref');
+  const l = await uplinkLab(t, testLabName(import.meta.url));
   await addEth1(l);
   const before = await snapshot(l);
   t.regex(before, /eth0 inet \S+\/24/);

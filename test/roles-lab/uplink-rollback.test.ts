@@ -9,8 +9,9 @@ import { labDown, labReboot, labUp } from '../../src/lab/index.js';
 import type { SshTransport } from '../../src/transports/ssh.js';
 import { createTransport } from '../../src/transports/index.js';
 import { ETH1_SH } from './uplink-helpers.js';
+import { testLabName } from '../helpers/lab-name.js';
 
-const LAB = 'updev2';
+const LAB = testLabName(import.meta.url);
 let t0: SshTransport;
 let ip = '';
 let gw = '';

@@ -19,6 +19,7 @@ import { parseEnvText } from '../../src/modules/ovs_gateway/env.js';
 import { GATEWAY_PROBE } from '../../src/modules/ovs_gateway/probe.js';
 import { rebootLabHost } from '../helpers/lab-host.js';
 import { failure, uplinkLab, type UplinkLab } from './uplink-helpers.js';
+import { testLabName } from '../helpers/lab-name.js';
 
 const V6_GW = 'fd5c:8a::1';
 const V6_HOST = 'fd5c:8a::11';
@@ -43,7 +44,7 @@ async function routesBecome(l: UplinkLab, dev: string, want: string, s = 30): Pr
 }
 
 async function scenario(t: ExecutionContext, backend: 'ovs' | 'nm'): Promise<void> {
-  const name = backend === 'ovs' ? 'rtdef29ra' : 'rtdef29ran';
+  const name = testLabName(backend === 'ovs' ? 'rtdef29ra' : 'rtdef29ran');
   const at = Date.now();
   const step = (what: string, since: number) => t.log(`step ${what}: ${((Date.now() - since) / 1000).toFixed(1)} s`);
   // The first build of NM with OVS (minutes, once per machine) comes before the lab is up.

@@ -6,9 +6,10 @@
 // once it is gone the move goes ahead.
 import test, { type ExecutionContext } from 'ava';
 import { failure, snapshot, uplinkLab } from './uplink-helpers.js';
+import { testLabName } from '../helpers/lab-name.js';
 
 async function scenario(t: ExecutionContext, backend: 'ovs' | 'nm'): Promise<void> {
-  const name = backend === 'ovs' ? 'rt27unm' : 'rt27unmn';
+  const name = testLabName(backend === 'ovs' ? 'rt27unm' : 'rt27unmn');
   const at = Date.now();
   // The first build of NM with OVS (minutes, once per machine) comes before the lab is up.
   const l = await uplinkLab(t, name, backend === 'nm' ? 1_200_000 : 240_000, backend === 'nm' ? { nmOvs: true } : {});

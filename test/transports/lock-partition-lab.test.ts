@@ -12,6 +12,7 @@ import { runPlaybook } from '../../src/engine/runner/run-playbook.js';
 import type { RunEvent } from '../../src/engine/runner/events.js';
 import type { Transport } from '../../src/transports/transport.js';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
+import { testLabName } from '../helpers/lab-name.js';
 
 const LEASE_SEC = 8;
 const until = async (cond: () => boolean | Promise<boolean>, ms: number) => {
@@ -31,7 +32,7 @@ test('a partitioned holder loses the lock within its lease; the next run gets it
     await host?.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  host = await labHost('h3part');
+  host = await labHost(testLabName('h3part'));
   const h = host.state.hosts[0]!;
   // Run A: its own connection and the lock (the host's default lock file, /run/hostwire/run.lock).
   a = createTransport(h.name, { host: h.ip, user: 'root', privateKeyFile: host.state.keyFile, knownHostsFile: host.state.knownHostsFile, netns: host.state.netns });
@@ -78,7 +79,7 @@ test('a run whose connection was partitioned reconnects and takes its lock again
     await host?.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  host = await labHost('h3recon');
+  host = await labHost(testLabName('h3recon'));
   const inventory = path.join(dir, 'inventory.yml');
   const playbook = path.join(dir, 'site.yml');
   writeFileSync(inventory, labInventoryYaml(host.state));

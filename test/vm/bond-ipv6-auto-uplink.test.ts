@@ -8,10 +8,11 @@ import test from 'ava';
 import { vmUplinkLab } from './bond-lab.js';
 import { ipv6AutoBondScenario, type V6Kind } from './bond-ipv6-auto.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { vmLabName } from './lab-name.js';
 
 const SCENARIOS: [V6Kind, string, string, string][] = [
-  ['slaac', 'o6s', 'fd24:51', 'SLAAC (NM) on an active-backup bond on a VM: rollback, the move keeps the address and RA route'],
-  ['dhcp6', 'o6d', 'fd24:52', 'DHCPv6 (NM) on an active-backup bond on a VM: rollback, the move keeps the lease and RA route'],
+  ['slaac', vmLabName('o6s'), 'fd24:51', 'SLAAC (NM) on an active-backup bond on a VM: rollback, the move keeps the address and RA route'],
+  ['dhcp6', vmLabName('o6d'), 'fd24:52', 'DHCPv6 (NM) on an active-backup bond on a VM: rollback, the move keeps the lease and RA route'],
 ];
 
 // Both passed whole on VMs (roles/configure_ovs/README.md: SLAAC 20.2 min, DHCPv6 21.1 min at load 11-15) once the bridge's

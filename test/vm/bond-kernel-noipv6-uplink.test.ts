@@ -12,6 +12,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { BOND_SNAPSHOT, bondTheHost, failure, vmUplinkLab, type VmUplinkLab } from './bond-lab.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { vmLabName } from './lab-name.js';
 
 const SYSCTL_OFF = "printf 'net.ipv6.conf.all.disable_ipv6 = 1\\nnet.ipv6.conf.default.disable_ipv6 = 1\\n' >/etc/sysctl.d/90-ipv4-only.conf && sysctl -q -p /etc/sysctl.d/90-ipv4-only.conf";
 const V6 = (dev: string) => `cat /proc/sys/net/ipv6/conf/${dev}/disable_ipv6; ip -o -6 addr show dev ${dev}`;
@@ -29,7 +30,7 @@ interface NoIpv6Host {
 }
 
 const HOSTS: NoIpv6Host[] = [{
-  lab: 'nbnokv6', title: 'a kernel without IPv6: both backends refuse an active-backup bond before any change', kernelArgs: ['ipv6.disable=1'],
+  lab: vmLabName('nbnokv6'), title: 'a kernel without IPv6: both backends refuse an active-backup bond before any change', kernelArgs: ['ipv6.disable=1'],
   noIpv6: async (t, l) => {
     t.regex(await l.sh('cat /proc/cmdline'), / ipv6\.disable=1$/m, 'booted with ipv6.disable=1');
     t.is((await l.sh('[ -d /proc/sys/net/ipv6 ] && echo on || echo off')).trim(), 'off', 'the kernel has no IPv6');

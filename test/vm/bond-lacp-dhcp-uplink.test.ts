@@ -5,8 +5,9 @@ import test from 'ava';
 import { dhcpBondScenario } from './bond-dhcp.js';
 import { assertLacpPartner, lacpSwitchLab, wireCutDrill } from './lacp-lab.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { vmLabName } from './lab-name.js';
 
-const DHCP_LAB = 'vmlacdhcp';
+const DHCP_LAB = vmLabName(import.meta.url);
 
 test.serial('DHCP on an LACP bond (NM profiles; the switch VM leases the address) on a VM: rollback, the move keeps the lease, idempotent, --check, a wire cut, reboot', async (t) => {
   t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);

@@ -16,8 +16,9 @@ import { assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, esc } from './
 import { assertLacpPartner, lacpLab, wireCutDrill } from './lacp-lab.js';
 import { BOND_LINES, idleAfterReboot, rebootKeepsBond, rollbackDrill } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { vmLabName } from './lab-name.js';
 
-const LAB = 'vmlacp';
+const LAB = vmLabName(import.meta.url);
 const GW6 = 'fd22:7::1';
 const HOST6 = 'fd22:7::11';
 

@@ -14,9 +14,10 @@ import { activePort, assertMovedOntoBrEx, esc, BOND_SNAPSHOT, bondTheHost, failu
 import { BOND_LINES, failoverDrill, idleAfterReboot, rebootKeepsBond, rollbackDrill } from './vm-drills.js';
 import { dhcpBondScenario } from './bond-dhcp.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { vmLabName } from './lab-name.js';
 
-const LAB = 'vmab';
-const DHCP_LAB = 'vmabdhcp';
+const LAB = vmLabName('vmab');
+const DHCP_LAB = vmLabName('vmabdhcp');
 
 test.serial('active-backup bond uplink on a VM: rollback, move with the kernel datapath, idempotent, --check, failover, reboot', async (t) => {
   t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);

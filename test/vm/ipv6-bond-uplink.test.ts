@@ -15,8 +15,9 @@ import { labPing } from '../helpers/lab-ping.js';
 import { activePort, assertMovedOntoBrEx, assertSecondRunIdle, atAddress, BOND_SNAPSHOT, esc, recordProbe, vmUplinkLab } from './bond-lab.js';
 import { failoverDrill, rebootUntil, refusedWithPortDown, rollbackDrill } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { vmLabName } from './lab-name.js';
 
-const LAB = 'vmx23v6';
+const LAB = vmLabName(import.meta.url);
 const GW6 = 'fd21:6::1';
 const HOST6 = 'fd21:6::11';
 

@@ -8,8 +8,9 @@ import { labReboot } from '../../src/lab/index.js';
 import { esc, vmUplinkLab } from './bond-lab.js';
 import { makeIpv6Only } from './ipv6-only.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { vmLabName } from './lab-name.js';
 
-const LAB = 'nbv6only';
+const LAB = vmLabName(import.meta.url);
 const GW6 = 'fd21:7::1';
 const HOST6 = 'fd21:7::11';
 const V4 = 'ip -o -4 addr show scope global; ip -4 route show default';

@@ -9,8 +9,9 @@ import { labSetLink } from '../../src/lab/lab-link.js';
 import type { HostState } from '../../src/lab/state.js';
 import { assertLabGoneWithin, killChild, ownedLabInChild } from '../helpers/lab-gone.js';
 import { vmSh } from './vm-ssh.js';
+import { vmLabName } from './lab-name.js';
 
-const LAB = 'bd4';
+const LAB = vmLabName(import.meta.url);
 
 test.serial('VM hosts with several NICs: lab bridge, LACP over wires, cable cuts, no lab left after its owner is killed', async (t) => {
   t.timeout(25 * 60_000); // below the VM tier's 30 min; the owner's watchdog removes the lab whatever happens

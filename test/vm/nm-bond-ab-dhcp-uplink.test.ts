@@ -12,8 +12,9 @@ import { activePort, type VmUplinkLab, vmUplinkLab } from './bond-lab.js';
 import { dhcpBondScenario } from './bond-dhcp.js';
 import { failoverDrill, NM_BOND_HELD } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { vmLabName } from './lab-name.js';
 
-const LAB = 'nbnmabdhcp';
+const LAB = vmLabName(import.meta.url);
 const ACTIVE = 'nmcli -t -f NAME,DEVICE connection show --active | LC_ALL=C sort';
 const HELD = 'for d in bond0 eth1 eth2; do echo "$d $(nmcli -g GENERAL.CONNECTION device show "$d")"; done';
 const OURS = ['br-ex:br-ex', 'ovs-if-br-ex:br-ex', 'ovs-if-phys0:bond0', 'ovs-port-br-ex:br-ex', 'ovs-port-phys0:bond0', 'ovs-slave-eth1:eth1', 'ovs-slave-eth2:eth2'];

@@ -9,10 +9,11 @@ import { type VmUplinkLab, vmUplinkLab } from './bond-lab.js';
 import type { V6Kind } from './bond-ipv6-auto.js';
 import { nmIpv6AutoBondScenario } from './nm-bond-ipv6-auto.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { vmLabName } from './lab-name.js';
 
 const SCENARIOS: [V6Kind, string, string, string][] = [
-  ['slaac', 'b6nmslaac', 'fd26:61', 'SLAAC (NM) on an active-backup bond'],
-  ['dhcp6', 'b6nmdhcp6', 'fd26:62', 'DHCPv6 with RAs (NM) on an active-backup bond'],
+  ['slaac', vmLabName('b6nmslaac'), 'fd26:61', 'SLAAC (NM) on an active-backup bond'],
+  ['dhcp6', vmLabName('b6nmdhcp6'), 'fd26:62', 'DHCPv6 with RAs (NM) on an active-backup bond'],
 ];
 
 for (const [kind, lab, prefix, what] of SCENARIOS) {

@@ -10,10 +10,11 @@ import type { V6Kind } from './bond-ipv6-auto.js';
 import { lacpSwitchLab } from './lacp-lab.js';
 import { lacpV6Bond, nmIpv6AutoBondScenario } from './nm-bond-ipv6-auto.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { vmLabName } from './lab-name.js';
 
 const SCENARIOS: [V6Kind, string, string, string][] = [
-  ['slaac', 'l6lsl', 'fd26:63', 'SLAAC (NM) on an LACP bond'],
-  ['dhcp6', 'l6ldh', 'fd26:64', 'DHCPv6 with RAs (NM) on an LACP bond'],
+  ['slaac', vmLabName('l6lsl'), 'fd26:63', 'SLAAC (NM) on an LACP bond'],
+  ['dhcp6', vmLabName('l6ldh'), 'fd26:64', 'DHCPv6 with RAs (NM) on an LACP bond'],
 ];
 
 for (const [kind, lab, prefix, what] of SCENARIOS) {

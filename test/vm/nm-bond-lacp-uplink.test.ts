@@ -15,8 +15,9 @@ import { assertLacpPartner, lacpLab, wireCutDrill } from './lacp-lab.js';
 import { BOND_LINES, idleAfterReboot, NM_BOND_HELD, rebootKeepsBond, rollbackDrill } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 import { scenarioLog } from './scenario-log.js';
+import { vmLabName } from './lab-name.js';
 
-const LAB = 'nbnmlacp';
+const LAB = vmLabName(import.meta.url);
 // The devices the move touches: the host's spare eth3 (on the lab bridge) cycles through NM's auto DHCP
 // ("connecting (getting IP configuration)", then "disconnected"), which failed one run's compare.
 const NM_DEVICES = 'nmcli -t -f DEVICE,TYPE,STATE device | grep -E "^(bond0|eth[0-2]):" | sort';

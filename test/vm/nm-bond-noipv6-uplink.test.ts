@@ -12,8 +12,9 @@ import { labPing } from '../helpers/lab-ping.js';
 import { activePort, assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, bondTheHost, longestGap, vmUplinkLab, type VmUplinkLab } from './bond-lab.js';
 import { failoverDrill } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { vmLabName } from './lab-name.js';
 
-const LAB = 'vmnmnoip6';
+const LAB = vmLabName(import.meta.url);
 const NM = { configure_ovs_backend: 'nm' };
 const V6 = (dev: string) => `cat /proc/sys/net/ipv6/conf/${dev}/disable_ipv6 /proc/sys/net/ipv6/conf/${dev}/accept_ra; ip -o -6 addr show dev ${dev} | awk '{print $4, $6}'`;
 

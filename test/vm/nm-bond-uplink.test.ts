@@ -16,8 +16,9 @@ import { assertMovedOntoBrEx, assertSecondRunIdle, BOND_SNAPSHOT, bondTheHost, e
 import { BOND_LINES, failoverDrill, idleAfterReboot, rebootKeepsBond } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 import { scenarioLog } from './scenario-log.js';
+import { vmLabName } from './lab-name.js';
 
-const LAB = 'vmnmab';
+const LAB = vmLabName(import.meta.url);
 const NM = { configure_ovs_backend: 'nm' };
 const NM_DEVICES = 'nmcli -t -f DEVICE,TYPE,STATE device | grep -v "^lo:" | sort';
 // Compared trimmed: the lab's ssh helper's output may lose its last newline.

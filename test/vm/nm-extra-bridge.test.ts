@@ -13,6 +13,7 @@ import { sleep } from '../../src/lab/run.js';
 import { rebootLabHost } from '../helpers/lab-host.js';
 import { ACTIVE_PROFILES, brExProfiles, lineSet, NM_DEVICES } from '../helpers/nm-backend.js';
 import { failure, snapshot, uplinkLab } from '../roles-lab/uplink-helpers.js';
+import { vmLabName } from './lab-name.js';
 
 const NM = { configure_ovs_backend: 'nm' };
 // eth1p is the far end: unmanaged, in its own namespace p1. eth1 gets an NM profile, as a RHEL NIC has. A unit
@@ -32,7 +33,7 @@ const SETUP = [
 const PEER_PING = 'ip netns exec p1 ping -n -c5 -i0.2 -W2 192.168.77.1';
 
 test('nm backend, extra bridge br-ex1 on a second NIC: rollback exactly, move, traffic, idempotent, reboot, removal', async (t) => {
-  const l = await uplinkLab(t, 'vmnmx', 1_500_000, { nmOvs: true });
+  const l = await uplinkLab(t, vmLabName(import.meta.url), 1_500_000, { nmOvs: true });
   t.timeout(400_000, 'vmnmx: the test\'s own deadline once the lab is up');
   await l.host.sh(SETUP);
   t.regex(await l.host.sh('nmcli -g GENERAL.CONNECTION device show eth1; ip -o -4 addr show dev eth1'), /^extra1\n.*inet 192\.168\.77\.1\/24/);

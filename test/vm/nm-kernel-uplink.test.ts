@@ -13,8 +13,9 @@ import { SNAPSHOT } from '../roles-lab/uplink-helpers.js';
 import { assertSecondRunIdle, esc, failure, vmUplinkLab } from './bond-lab.js';
 import { rebootUntil } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { vmLabName } from './lab-name.js';
 
-const LAB = 'vmnmkernel';
+const LAB = vmLabName(import.meta.url);
 const NM = { configure_ovs_backend: 'nm' };
 
 test.serial('nm backend on the kernel datapath (VM): rollback exactly, move into NM profiles, SSH, traffic, idempotent, reboot', async (t) => {

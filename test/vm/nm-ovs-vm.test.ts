@@ -8,8 +8,9 @@ import { labDown, labUp, type LabState } from '../../src/lab/index.js';
 import type { HostState } from '../../src/lab/state.js';
 import { shellJoin } from '../../src/transports/quote.js';
 import { vmSh } from './vm-ssh.js';
+import { vmLabName } from './lab-name.js';
 
-const LAB = 'nmbvm';
+const LAB = vmLabName(import.meta.url);
 const add = (words: string[]) => shellJoin(['nmcli', 'connection', 'add', ...words, 'save', 'no']);
 const BOND_UUID = '6f1d5b0e-8a3c-4d2e-9b7a-1c2d3e4f5a6b';
 

@@ -16,6 +16,7 @@ import { leaseOnEth0, moveKeepsLease, rollbackKeepsLease } from '../helpers/lab-
 import { ACTIVE_PROFILES } from '../helpers/nm-backend.js';
 import { esc } from './bond-lab.js';
 import { labHost, type LabHost } from '../helpers/lab-host.js';
+import { vmLabName } from './lab-name.js';
 
 test('nm backend, DHCP uplink: the lease comes back on a rollback, moves onto NM\'s ovs-if-br-ex and is there again after a reboot', async (t) => {
   // The first build of NM with OVS (minutes, once per machine) comes before the lab is up.
@@ -23,7 +24,7 @@ test('nm backend, DHCP uplink: the lease comes back on a rollback, moves onto NM
   const dir = mkdtempSync(path.join(tmpdir(), 'hw-vmnmdhcp-'));
   let lab: LabHost | undefined;
   t.teardown(async () => { await lab?.close(); rmSync(dir, { recursive: true, force: true }); });
-  lab = await labHost('vmnmdhcp', { hosts: 2, nmOvs: true });
+  lab = await labHost(vmLabName(import.meta.url), { hosts: 2, nmOvs: true });
   t.timeout(420_000, 'vmnmdhcp: the test\'s own deadline once the lab is up');
   const { state } = lab;
   const lease = await leaseOnEth0(state, dir, { configure_ovs_backend: 'nm' });

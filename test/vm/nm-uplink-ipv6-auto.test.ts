@@ -12,14 +12,15 @@
 // route come back and a run changes nothing. In the VM tier (npm run test:vm).
 import test from 'ava';
 import { ipv6AutoScenario } from '../roles-lab/ipv6-auto-scenario.js';
+import { vmLabName } from './lab-name.js';
 
 test.serial('nm backend, DHCPv6 uplink (NM, RAs managed): rollback exactly, the same lease and RA route on br-ex, idempotent, back after a reboot', (t) =>
-  ipv6AutoScenario(t, 'vmnmdhcp6', 'dhcp6', 'fd5c:62', { nmOvs: true, reboot: true }));
+  ipv6AutoScenario(t, vmLabName('vmnmdhcp6'), 'dhcp6', 'fd5c:62', { nmOvs: true, reboot: true }));
 test.serial('nm backend, SLAAC and DHCPv6 together (RAs managed, prefix autonomous): both addresses and the RA route on br-ex, idempotent, back after a reboot', (t) =>
-  ipv6AutoScenario(t, 'vmnmmixed', 'mixed', 'fd5c:64', { nmOvs: true, reboot: true }));
+  ipv6AutoScenario(t, vmLabName('vmnmmixed'), 'mixed', 'fd5c:64', { nmOvs: true, reboot: true }));
 test.serial('nm backend, SLAAC on the session\'s own uplink eth0 (NM): rollback exactly, the same address and RA route on br-ex, idempotent, back after a reboot', (t) =>
-  ipv6AutoScenario(t, 'vmnmsl6', 'slaac', 'fd5c:63', { nmOvs: true, reboot: true }));
+  ipv6AutoScenario(t, vmLabName('vmnmsl6'), 'slaac', 'fd5c:63', { nmOvs: true, reboot: true }));
 test.serial('nm backend, DHCPv6 without RAs (NM ipv6.method dhcp, the profile\'s default route): rollback exactly, the same lease and route on br-ex, idempotent, back after a reboot', (t) =>
-  ipv6AutoScenario(t, 'vmnmd6only', 'dhcp6only', 'fd5c:65', { nmOvs: true, reboot: true }));
+  ipv6AutoScenario(t, vmLabName('vmnmd6only'), 'dhcp6only', 'fd5c:65', { nmOvs: true, reboot: true }));
 test.serial('nm backend, IPv6-only SLAAC uplink (NM profile without IPv4; hostwire over IPv6): rollback exactly, the same address and RA route on br-ex, idempotent, back after a reboot at the same address', (t) =>
-  ipv6AutoScenario(t, 'vmnmv6sl', 'slaac', 'fd5c:66', { nmOvs: true, reboot: true, v6only: true }));
+  ipv6AutoScenario(t, vmLabName('vmnmv6sl'), 'slaac', 'fd5c:66', { nmOvs: true, reboot: true, v6only: true }));

@@ -21,6 +21,7 @@ import type { RoleRun } from '../roles-lab/sdn-agent-helpers.js';
 import { atAddress, esc, failure, recordProbe, type VmUplinkLab } from './bond-lab.js';
 import { rebootUntil } from './vm-drills.js';
 import { vmSh } from './vm-ssh.js';
+import { vmLabName } from './lab-name.js';
 
 const NM = { configure_ovs_backend: 'nm', configure_ovs_datapath_type: 'netdev' };
 
@@ -131,5 +132,5 @@ async function afterReboot(t: ExecutionContext, l: VmUplinkLab, lab: string, was
   t.deepEqual((await role()).changed, [], 'a run after the reboot');
 }
 
-test.serial('nm backend, dual-stack static uplink (NM profile): rollback exactly, IPv6 on ovs-if-br-ex, idempotent, back after a reboot', (t) => scenario(t, 'r6nmdual', 'fd5c:8b', false));
-test.serial('nm backend, IPv6-only static uplink (hostwire over IPv6): rollback exactly, IPv6 on ovs-if-br-ex, idempotent, back after a reboot', (t) => scenario(t, 'r6nmv6only', 'fd5c:8c', true));
+test.serial('nm backend, dual-stack static uplink (NM profile): rollback exactly, IPv6 on ovs-if-br-ex, idempotent, back after a reboot', (t) => scenario(t, vmLabName('r6nmdual'), 'fd5c:8b', false));
+test.serial('nm backend, IPv6-only static uplink (hostwire over IPv6): rollback exactly, IPv6 on ovs-if-br-ex, idempotent, back after a reboot', (t) => scenario(t, vmLabName('r6nmv6only'), 'fd5c:8c', true));

@@ -16,8 +16,9 @@ import { rebootUntil, untilOutput } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 import { makeIpv6Only } from './ipv6-only.js';
 import { scenarioLog } from './scenario-log.js';
+import { vmLabName } from './lab-name.js';
 
-const LAB = 'p6v6nm';
+const LAB = vmLabName(import.meta.url);
 const GW6 = 'fd21:8::1';
 const HOST6 = 'fd21:8::11';
 const NO_V4 = 'ip -o -4 addr show scope global; ip -4 route show default';

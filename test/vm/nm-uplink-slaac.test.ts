@@ -11,6 +11,7 @@ import test from 'ava';
 import { shellJoin } from '../../src/transports/quote.js';
 import { ACTIVE_PROFILES, brExProfiles, lineSet } from '../helpers/nm-backend.js';
 import { failure, snapshot, uplinkLab } from '../roles-lab/uplink-helpers.js';
+import { vmLabName } from './lab-name.js';
 
 const ROUTER = 'fd5c:8d::1';
 const NM = { configure_ovs_backend: 'nm', configure_ovs_uplink: 'eth9', configure_ovs_check_targets: [ROUTER] };
@@ -29,7 +30,7 @@ const V6 = 'ip -o -6 addr show dev DEV scope global -tentative | awk \'{print $4
 const noLifetimes = (s: string) => s.replace(/ expires \d+sec/g, '');
 
 test('nm backend, SLAAC uplink (NetworkManager\'s own): rollback exactly, the same address and RA route on br-ex, idempotent', async (t) => {
-  const l = await uplinkLab(t, 'vmnmslaac', 1_500_000, { nmOvs: true });
+  const l = await uplinkLab(t, vmLabName(import.meta.url), 1_500_000, { nmOvs: true });
   t.timeout(290_000, 'nmv6k23s: the test\'s own deadline once the lab is up');
   await l.host.sh(SETUP);
   let eth9 = '';

@@ -9,9 +9,10 @@ import test from 'ava';
 import { labReboot } from '../../src/lab/index.js';
 import { ACTIVE_PROFILES as activeProfiles, brExProfiles, NM_DEVICES } from '../helpers/nm-backend.js';
 import { snapshot, uplinkLab } from '../roles-lab/uplink-helpers.js';
+import { vmLabName } from './lab-name.js';
 
 test('nm backend, static uplink: rollback exactly, move into NM ovs-* profiles, idempotent', async (t) => {
-  const l = await uplinkLab(t, 'nmost', 1_500_000, { nmOvs: true });
+  const l = await uplinkLab(t, vmLabName(import.meta.url), 1_500_000, { nmOvs: true });
   t.timeout(300_000, 'nmost: the test\'s own deadline once the lab is up');
   t.regex(await l.host.sh('journalctl -u NetworkManager --no-pager -o cat'), /Loaded device plugin: NMOvsFactory/);
   const nm = { configure_ovs_backend: 'nm' };

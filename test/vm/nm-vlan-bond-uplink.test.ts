@@ -14,9 +14,10 @@ import { VLAN, VLAN_SNAPSHOT, vlanLab, vlanTheHost, type VlanLab } from './vlan-
 import { BOND_LINES, failoverDrill, idleAfterReboot, rebootUntil, rollbackDrill, untilOutput } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 import { scenarioLog } from './scenario-log.js';
+import { vmLabName } from './lab-name.js';
 
-const LAB = 'vmnmvb';
-const LAB_REBOOT = 'vmnmvbr';
+const LAB = vmLabName('vmnmvb');
+const LAB_REBOOT = vmLabName('vmnmvbr');
 const DEV = VLAN.dev;
 // The VLAN's own state flips between NM's views of a kernel device: left out, as in nm-vlan-nic-uplink.
 const NM_DEVICES = `nmcli -t -f DEVICE,TYPE,STATE device | grep -v "^lo:\\|^${DEV}:" | sort`;

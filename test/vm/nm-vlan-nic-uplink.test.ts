@@ -15,6 +15,7 @@ import { assertMovedOntoBrEx, assertSecondRunIdle, esc, recordProbe, type VmUpli
 import { VLAN, vlanLab, vlanOnNic, vlanSnapshot } from './vlan-lab.js';
 import { idleAfterReboot, rebootUntil, rollbackDrill, untilOutput } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { vmLabName } from './lab-name.js';
 
 const DEV = `eth1.${VLAN.id}`;
 const SNAP = vlanSnapshot(DEV);
@@ -90,9 +91,9 @@ async function vlanOnNicScenario(t: ExecutionContext, lab: string, protocol?: '8
 }
 
 test.serial('nm backend, VLAN on a NIC on a VM: rollback exactly, move into a vlan profile, idempotent, --check, reboot', async (t) => {
-  await vlanOnNicScenario(t, 'vmnmvlan');
+  await vlanOnNicScenario(t, vmLabName('vmnmvlan'));
 });
 
 test.serial('nm backend, 802.1ad (QinQ) VLAN on a NIC on a VM: rollback exactly, move into a vlan profile, idempotent, --check, reboot', async (t) => {
-  await vlanOnNicScenario(t, 'qqvnicad', '802.1ad');
+  await vlanOnNicScenario(t, vmLabName('qqvnicad'), '802.1ad');
 });

@@ -11,16 +11,16 @@ import { vmLabName } from './lab-name.js';
 import { moveOntoBrEx, nmVlanBondHost, nmVlanBondScenario, powerCycle } from './nm-vlan-nmbond.js';
 
 test.serial('nm backend, DHCP on a VLAN on NM\'s own active-backup bond on a VM: rollback to NM\'s profiles, the move keeps the lease, idempotent, --check, failover', async (t) => {
-  await nmVlanBondScenario(t, 'vlnmbdhcp', { dhcp: true, cycle: false });
+  await nmVlanBondScenario(t, vmLabName('vlnmbdhcp'), { dhcp: true, cycle: false });
 });
 
 test.serial('nm backend, static address on a VLAN on NM\'s own active-backup bond on a VM: rollback exactly, move, idempotent, --check, failover', async (t) => {
-  await nmVlanBondScenario(t, 'vlnmbstat', { dhcp: false, cycle: false });
+  await nmVlanBondScenario(t, vmLabName('vlnmbstat'), { dhcp: false, cycle: false });
 });
 
 test.serial('nm backend, DHCP on a VLAN on NM\'s own active-backup bond on a VM: a power cycle keeps the lease on br-ex, the runs after it change nothing', async (t) => {
   const started = Date.now();
-  const c = await nmVlanBondHost(t, 'vlnmbboot', { dhcp: true });
+  const c = await nmVlanBondHost(t, vmLabName('vlnmbboot'), { dhcp: true });
   await powerCycle(t, c, await moveOntoBrEx(t, c));
   c.note(`whole scenario: ${((Date.now() - started) / 1000).toFixed(0)} s`);
 });

@@ -10,8 +10,9 @@ import { labPlay } from '../helpers/lab-play.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { vmLabName } from './lab-name.js';
 
-const LAB = 'se21v';
+const LAB = vmLabName(import.meta.url);
 
 const PLAY = `- hosts: all
   gather_facts: false

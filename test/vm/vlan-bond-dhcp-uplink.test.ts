@@ -14,8 +14,9 @@ import { activePort, assertMovedOntoBrEx, assertSecondRunIdle, esc, failure } fr
 import { failoverDrill, rebootUntil } from './vm-drills.js';
 import { VLAN, VLAN_SNAPSHOT, vlanLab, vlanTheHost } from './vlan-lab.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { vmLabName } from './lab-name.js';
 
-const LAB = 'vm22dhcp';
+const LAB = vmLabName(import.meta.url);
 const BOND_LINES = 'grep -E "^(Bonding Mode|Primary Slave|MII Polling|Up Delay|Down Delay|Slave Interface)" /proc/net/bonding/bond0';
 
 test.serial('DHCP on a VLAN on an active-backup bond (NetworkManager profiles): rollback, the move keeps the lease and its route, idempotent, --check, failover, reboot', async (t) => {

@@ -18,6 +18,7 @@ import { VLAN, VLAN_PREFIX6, VLAN_SNAPSHOT, vlanLab, vlanTheHost, type VlanLab }
 import { BOND_LINES, failoverDrill, idleAfterReboot, rebootUntil, rollbackDrill } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 import { scenarioLog } from './scenario-log.js';
+import { vmLabName } from './lab-name.js';
 
 const DEV = VLAN.dev;
 /** VLAN_SNAPSHOT without the RA default route's countdown (`expires 1786sec`). */
@@ -128,9 +129,9 @@ async function vlanIpv6AutoScenario(t: ExecutionContext, lab: string, kind: V6Ki
 }
 
 test.serial('SLAAC (the kernel\'s) and static IPv4 on a VLAN on a kernel-made active-backup bond on a VM: rollback exactly, the move keeps the address and RA route, idempotent, --check, failover over IPv6, reboot', async (t) => {
-  await vlanIpv6AutoScenario(t, 'ovsv6vb28s', 'slaac');
+  await vlanIpv6AutoScenario(t, vmLabName('ovsv6vb28s'), 'slaac');
 });
 
 test.serial('DHCPv6 (NM\'s VLAN profile) and static IPv4 on a VLAN on a kernel-made active-backup bond on a VM: rollback exactly, the move keeps the lease and RA route, idempotent, --check, failover over IPv6, reboot', async (t) => {
-  await vlanIpv6AutoScenario(t, 'ovsv6vb28d', 'dhcp6');
+  await vlanIpv6AutoScenario(t, vmLabName('ovsv6vb28d'), 'dhcp6');
 });

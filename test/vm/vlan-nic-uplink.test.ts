@@ -9,8 +9,9 @@ import { assertMovedOntoBrEx, assertSecondRunIdle, esc, type VmUplinkLab } from 
 import { VLAN, vlanLab, vlanOnNic, vlanSnapshot } from './vlan-lab.js';
 import { rebootUntil, rollbackDrill } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
+import { vmLabName } from './lab-name.js';
 
-const LAB = 'vm22vnic';
+const LAB = vmLabName(import.meta.url);
 const DEV = `eth1.${VLAN.id}`;
 const SNAP = vlanSnapshot(DEV);
 
