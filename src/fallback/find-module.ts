@@ -19,6 +19,8 @@ export interface FindContext {
   collections: string[];
   /** ansible-core's `ansible` package directory, when installed. */
   corePackageDir?: string;
+  /** Whether a path is a regular file: a run's resolver answers from cached directory listings; a stat by default. */
+  isFile?: (p: string) => boolean;
 }
 
 export interface FoundModule {
@@ -54,10 +56,10 @@ export function isFile(p: string): boolean {
 }
 
 /** `<dir>/<name>.py` or an extension-less `<dir>/<name>` (old-style and binary modules are refused later). */
-function moduleFileIn(dir: string, name: string): string | undefined {
+function moduleFileIn(dir: string, name: string, exists: (p: string) => boolean = isFile): string | undefined {
   for (const f of [`${name}.py`, name]) {
     const p = path.join(dir, f);
-    if (isFile(p)) return p;
+    if (exists(p)) return p;
   }
   return undefined;
 }
@@ -97,6 +99,7 @@ function collectionDir(ctx: FindContext, ns: string, coll: string): string | und
 
 /** Resolves `written` to a module file, or says where it looked. */
 export function findModule(written: string, ctx: FindContext): FoundModule | NotFound {
+  const exists = ctx.isFile ?? isFile;
   const looked: string[] = [];
   let name = written;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
@@ -107,10 +110,10 @@ export function findModule(written: string, ctx: FindContext): FoundModule | Not
     if (!IDENT.test(short) || (parts.length !== 1 && parts.length < 3)) return { written, looked, reason: `'${name}' is not a module name (name, or namespace.collection.name)` };
     if (legacy) {
       // An action plugin of the name wins over a module of it, as Ansible's action loader is asked first.
-      const action = (ctx.localActionPlugins ?? []).map((d) => path.join(d, `${short}.py`)).find(isFile);
+      const action = (ctx.localActionPlugins ?? []).map((d) => path.join(d, `${short}.py`)).find(exists);
       for (const dir of [...ctx.localLibraries, ...ctx.library]) {
         looked.push(dir);
-        const p = moduleFileIn(dir, short);
+        const p = moduleFileIn(dir, short, exists);
         if (p) return { written, resolved: `ansible.legacy.${short}`, path: p, remoteFqn: `ansible.modules.${short}`, source: 'library', actionPlugin: action };
       }
       if (action) return { written, resolved: `ansible.legacy.${short}`, path: action, remoteFqn: `ansible.modules.${short}`, source: 'library', actionPlugin: action };
@@ -119,10 +122,10 @@ export function findModule(written: string, ctx: FindContext): FoundModule | Not
       if (!ctx.corePackageDir) return { written, looked };
       const coreModules = path.join(ctx.corePackageDir, 'modules');
       looked.push(coreModules);
-      const p = moduleFileIn(coreModules, short);
+      const p = moduleFileIn(coreModules, short, exists);
       if (p) {
         const action = path.join(ctx.corePackageDir, 'plugins', 'action', `${short}.py`);
-        return { written, resolved: `ansible.builtin.${short}`, path: p, remoteFqn: `ansible.modules.${short}`, source: 'core', actionPlugin: isFile(action) ? action : undefined };
+        return { written, resolved: `ansible.builtin.${short}`, path: p, remoteFqn: `ansible.modules.${short}`, source: 'core', actionPlugin: exists(action) ? action : undefined };
       }
       const runtime = path.join(ctx.corePackageDir, 'config', 'ansible_builtin_runtime.yml');
       const r = moduleRouting(runtime, short);
@@ -146,13 +149,13 @@ export function findModule(written: string, ctx: FindContext): FoundModule | Not
     }
     const modulesDir = path.join(dir, 'plugins', 'modules', ...sub.slice(0, -1));
     looked.push(modulesDir);
-    const p = moduleFileIn(modulesDir, short);
+    const p = moduleFileIn(modulesDir, short, exists);
     if (!p) return { written, looked };
     const action = path.join(dir, 'plugins', 'action', `${short}.py`);
     return {
       written, resolved: name, path: p, source: 'collection',
       remoteFqn: ['ansible_collections', ns, coll, 'plugins', 'modules', ...sub].join('.'),
-      actionPlugin: isFile(action) ? action : undefined,
+      actionPlugin: exists(action) ? action : undefined,
     };
   }
   return { written, looked, reason: `more than ${MAX_REDIRECTS} redirects (a loop in plugin_routing?)` };
