@@ -3,8 +3,8 @@
 // the bond as its parent, the bond and its ports left under their own profiles (no ovs-parent-<bond>, nothing
 // deleted), a VLAN NM holds taken over by the activation; a lease on such a VLAN moves (ovs-if-br-ex's DHCP),
 // on a kernel-made bond too (nm-vlan-kbond-dhcp-uplink.test.ts); NM's SLAAC and DHCPv6 (active-backup or LACP)
-// on such a VLAN move (ovs-if-br-ex's token / the VLAN's DUID and IAID); IPv6 from RAs on a VLAN on
-// a kernel-made bond is still refused.
+// on such a VLAN move (ovs-if-br-ex's token / the VLAN's DUID and IAID), on a kernel-made bond too (NM makes it
+// again under ovs-parent-<bond>; nm-vlan-kbond-ipv6-auto-uplink.test.ts).
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { ovsGatewayArgs } from '../../src/modules/ovs_gateway/args.js';
@@ -87,7 +87,7 @@ test('once moved (the saved prev read back): a lease on a VLAN on NM\'s bond is 
   t.is(again.txn.nm, m.txn.nm, 'the same profiles from the saved prev');
 });
 
-test('NM\'s SLAAC and DHCPv6 on a VLAN on NM\'s own bond move (ovs-if-br-ex: the token / the DUID and IAID); still refused: SLAAC or DHCPv6 on a VLAN on a kernel-made bond (a lease there moves)', (t) => {
+test('NM\'s SLAAC and DHCPv6 on a VLAN on NM\'s own bond move (ovs-if-br-ex: the token / the DUID and IAID); on a kernel-made bond too, NM making the bond again under ovs-parent-bond0 (a lease there moves)', (t) => {
   const s = vlanOnNmBond({ dhcp: true });
   Object.assign(s.nm.devices.find((d) => d.device === 'bond0')!, { state: 'connected (externally)' });
   // A lease there moves now (test/vm/nm-vlan-kbond-dhcp-uplink.test.ts, through a power cycle).
@@ -108,12 +108,16 @@ test('NM\'s SLAAC and DHCPv6 on a VLAN on NM\'s own bond move (ovs-if-br-ex: the
   dhcp6.nmDhcp6 = { 'bond0.42': { duid: '00:04:aa:bb', iaid: 7, addrs: [] } };
   dhcp6.links.find((l) => l.name === 'bond0.42')!.addrs.find((a) => a.family === 'inet6')!.prefixlen = 128;
   t.regex(move(dhcp6).txn.nm!, /con-name ovs-if-br-ex .* ipv6\.method auto ipv6\.dhcp-duid 00:04:aa:bb ipv6\.dhcp-iaid 00:00:00:07 /, 'DHCPv6 there: the VLAN\'s DUID and IAID');
-  const kernel = dhcp6;
-  Object.assign(kernel.nm.devices.find((d) => d.device === 'bond0')!, { state: 'connected (externally)' });
-  t.throws(() => planUplink(kernel, args()), { message: /the uplink bond0\.42 is a VLAN on the kernel-made bond bond0 with a DHCPv6 address; the nm backend moves NetworkManager's SLAAC and DHCPv6 on a VLAN on an active-backup or LACP \(802\.3ad\) bond NetworkManager holds under its own profile only so far/ });
-  const kernelSlaac = slaac();
-  Object.assign(kernelSlaac.nm.devices.find((d) => d.device === 'bond0')!, { state: 'connected (externally)' });
-  t.throws(() => planUplink(kernelSlaac, args()), { message: /the uplink bond0\.42 is a VLAN on the kernel-made bond bond0 with a SLAAC address; the nm backend moves NetworkManager's SLAAC and DHCPv6 on a VLAN on an active-backup or LACP \(802\.3ad\) bond NetworkManager holds under its own profile only so far/ });
+  // On a kernel-made bond (NM shows it externally): the same ovs-if-br-ex, the bond made again under ovs-parent-bond0.
+  const kernel = (s: GatewayState) => {
+    Object.assign(s.nm.devices.find((d) => d.device === 'bond0')!, { state: 'connected (externally)' });
+    const nm = move(s).txn.nm!;
+    t.regex(nm, /^nmcli connection add type bond con-name ovs-parent-bond0 /m, 'NM makes the kernel\'s bond again under its own profile');
+    t.regex(upPart(nm), /ip link delete dev bond0;/, 'the kernel\'s bond deleted first (unless NM runs it under ovs-parent-bond0 already)');
+    return nm;
+  };
+  t.regex(kernel(dhcp6), /con-name ovs-if-br-ex .* ipv6\.method auto ipv6\.dhcp-duid 00:04:aa:bb ipv6\.dhcp-iaid 00:00:00:07 /, 'DHCPv6 on a VLAN on a kernel-made bond: the VLAN\'s DUID and IAID');
+  t.regex(kernel(slaac()), /con-name ovs-if-br-ex .* ipv6\.method auto ipv6\.addr-gen-mode eui64 ipv6\.token ::0:0:0:11 /, 'SLAAC on a VLAN on a kernel-made bond: the token');
 });
 
 test('an 802.1ad VLAN on NM\'s own active-backup bond with a static address moves (ovs-if-phys0 with vlan.protocol 802.1ad); with a lease, or on an LACP or kernel-made bond, still refused', (t) => {

@@ -14,7 +14,10 @@
 // br-ex, SSH and ping over IPv6 reach it, the cable cut is pinged over IPv6, the power cycle brings both back.
 // `protocol` 802.1ad: the VLAN a QinQ one on both ends (NM's bond0.100 profile with vlan.protocol 802.1ad, the
 // peer's an 802.1ad VLAN), so only an S-tagged VLAN on the host reaches the far end: SSH on the node address after
-// the move, the cable cut and the power cycle proves ovs-if-phys0's vlan.protocol on the bond.
+// the move, the cable cut and the power cycle proves ovs-if-phys0's vlan.protocol on the bond. `kernelBond`: the
+// active-backup bond made in the kernel (its ports unmanaged by NM), the VLAN NM's own profile on it (vlanTheHost
+// kernelBond): NM makes the bond again under ovs-parent-bond0 and its ports under ovs-slave-*, and the rollback
+// gives the kernel's bond back, NM showing it externally.
 import type { ExecutionContext } from 'ava';
 import { run, sleep } from '../../src/lab/run.js';
 import { interfaceId } from '../../src/modules/ovs_gateway/ipv6-auto.js';
@@ -36,9 +39,11 @@ const HELD_BEFORE = ['bond0 100 (connected) bond0', `${DEV} 100 (connected) ${DE
 // Not eth0's: after a power cycle the lab's seed profile holds eth0 again (idleAfterReboot asserts it, then lets it go);
 // nor eth3's (the LACP lab's spare NIC on the lab bridge, managed by NM again after a boot).
 const ACTIVE = 'nmcli -t -f NAME,TYPE,DEVICE connection show --active | grep -v "^lo:\\|:eth[03]$" | LC_ALL=C sort';
-const PROFILES = ['bond0-eth1:802-3-ethernet:eth1', 'bond0-eth2:802-3-ethernet:eth2', 'bond0:bond:bond0', 'br-ex:ovs-bridge:br-ex', 'ovs-if-br-ex:ovs-interface:br-ex',
-  `ovs-if-phys0:vlan:${DEV}`, 'ovs-port-br-ex:ovs-port:br-ex', `ovs-port-phys0:ovs-port:${DEV}`].sort().join('\n');
-const NM_WARNINGS = 'journalctl -u NetworkManager --no-pager -o cat --since -15min | grep -E "(bond0|eth1|eth2|ovs-if-phys0)" | grep -iE "fail|warn|error" | tail -n 12; true';
+const MCO = ['br-ex:ovs-bridge:br-ex', 'ovs-if-br-ex:ovs-interface:br-ex', `ovs-if-phys0:vlan:${DEV}`, 'ovs-port-br-ex:ovs-port:br-ex', `ovs-port-phys0:ovs-port:${DEV}`];
+const PROFILES = ['bond0-eth1:802-3-ethernet:eth1', 'bond0-eth2:802-3-ethernet:eth2', 'bond0:bond:bond0', ...MCO].sort().join('\n');
+/** On a kernel-made bond: NM's bond again under ovs-parent-bond0, its ports under ovs-slave-* (nm-device-profiles.ts). */
+const KBOND_PROFILES = ['ovs-parent-bond0:bond:bond0', 'ovs-slave-eth1:802-3-ethernet:eth1', 'ovs-slave-eth2:802-3-ethernet:eth2', ...MCO].sort().join('\n');
+const NM_WARNINGS = 'journalctl -u NetworkManager --no-pager -o cat --since -15min | grep -E "(bond0|eth1|eth2|ovs-if-phys0|ovs-parent|ovs-slave)" | grep -iE "fail|warn|error" | tail -n 12; true';
 const LEASES = '/run/v21-dhcp.leases';
 const LACP_OPTIONS = 'mode=802.3ad,lacp_rate=fast,miimon=100,xmit_hash_policy=layer3+4';
 const lease = new RegExp(`inet ${esc(VLAN.host4)}/24 .*dynamic`);
@@ -90,6 +95,12 @@ export interface Scenario {
   snapshot: string;
   /** In probe names and notes: dhcp, static, slaac or dhcp6 (an 802.1ad VLAN: qinq-static ...). */
   what: string;
+  /** The bond in probe names: nmbond, nmlacp or kbond-nm (a kernel-made bond, the nm backend). */
+  bond: string;
+  /** NM's view of the bond, its ports and the VLAN before the move (HELD), the rollback's target. */
+  held: string;
+  /** The profiles active once moved (ACTIVE). */
+  profiles: string;
   /** The VLAN's protocol on both ends, as `ip -d link` shows it. */
   proto: string;
   mac: string; bondBefore: string; note(what: string): void; step(what: string, since: number): void;
@@ -100,17 +111,18 @@ export interface Scenario {
  * `v6`: static IPv4 and NM's SLAAC or DHCPv6 from the peer's RAs on the VLAN; `protocol`: the VLAN's on both ends, 802.1Q
  * unless given - active-backup only), the role on the nm backend.
  */
-export async function nmVlanBondHost(t: ExecutionContext, lab: string, o: { dhcp: boolean; lacp?: boolean; v6?: V6Kind; protocol?: '802.1ad' }): Promise<Scenario> {
+export async function nmVlanBondHost(t: ExecutionContext, lab: string, o: { dhcp: boolean; lacp?: boolean; v6?: V6Kind; protocol?: '802.1ad'; kernelBond?: boolean }): Promise<Scenario> {
   t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const { note, step } = scenarioLog(t, lab);
   const at = Date.now();
   if (o.protocol && o.lacp) throw new Error('an 802.1ad VLAN is drilled on the active-backup lab only (lacpVlanLab\'s switch makes an 802.1Q VLAN)');
+  if (o.kernelBond && (o.lacp || o.protocol)) throw new Error('a kernel-made bond is drilled active-backup with an 802.1Q VLAN only');
   const qinq = o.protocol ? { protocol: o.protocol } : {};
   const far = { nmOvs: true, dhcp: o.dhcp, ...(o.v6 ? { ra: o.v6 } : {}) };
   const labs = o.lacp ? await lacpVlanLab(t, lab, far) : { v: await vlanLab(t, lab, { ...far, ...qinq }) };
   const { v } = labs;
   if (o.protocol) t.regex(await v.peerSh(`ip -d -o link show dev eth1.${VLAN.id}`), /vlan protocol 802\.1ad id /, 'the far end is an 802.1ad VLAN');
-  const at0 = await vlanTheHost(v, { ...(o.dhcp ? { dhcp: true } : { v4: true, nm: true }), ...(o.lacp ? { nmBond: LACP_OPTIONS } : {}), v6Auto: Boolean(o.v6), ...qinq });
+  const at0 = await vlanTheHost(v, { ...(o.dhcp ? { dhcp: true } : { v4: true, nm: true }), ...(o.lacp ? { nmBond: LACP_OPTIONS } : {}), ...(o.kernelBond ? { kernelBond: true } : {}), v6Auto: Boolean(o.v6), ...qinq });
   const raw: VmUplinkLab = { ...at0, role: (vars = {}, check = false) => at0.role({ configure_ovs_backend: 'nm', ...vars }, check) };
   const l = diagnosed(raw, v, note);
   if (o.dhcp) t.regex(await waitForLease(l, DEV, lease), lease, 'the VLAN holds its lease');
@@ -128,23 +140,31 @@ export async function nmVlanBondHost(t: ExecutionContext, lab: string, o: { dhcp
   }
   const what = `${o.protocol ? 'qinq-' : ''}${o.v6 ?? (o.dhcp ? 'dhcp' : 'static')}`;
   const proto = o.protocol ?? '802.1Q';
-  step(`VMs up, host on ${DEV} (NM's ${o.lacp ? 'LACP' : 'active-backup'} bond and ${proto} VLAN profiles, ${o.dhcp ? 'DHCP' : 'static'}${o.v6 ? `, ${o.v6} ${addr}/${len}` : ''})`, at);
+  const bondIs = o.kernelBond ? 'the kernel\'s active-backup bond, NM\'s' : `NM's ${o.lacp ? 'LACP' : 'active-backup'} bond and`;
+  step(`VMs up, host on ${DEV} (${bondIs} ${proto} VLAN profile${o.kernelBond ? '' : 's'}, ${o.dhcp ? 'DHCP' : 'static'}${o.v6 ? `, ${o.v6} ${addr}/${len}` : ''})`, at);
   t.regex(await l.sh(`ip -d -o link show dev ${DEV}`), new RegExp(`vlan protocol ${esc(proto)} id ${VLAN.id} `), `NM made the host's VLAN ${proto}`);
-  t.is(await untilOutput(l, HELD, HELD_BEFORE), HELD_BEFORE, 'NM holds the bond, its ports and the VLAN under their own profiles');
+  let held = HELD_BEFORE;
+  if (o.kernelBond) {
+    held = (await l.sh(HELD)).trim();
+    note(`NM before: ${held.replaceAll('\n', '; ')}`);
+    t.regex(held, new RegExp(`^${esc(DEV)} 100 \\(connected\\) ${esc(DEV)}$`, 'm'), 'NM holds the VLAN under its own profile');
+    t.regex(held, /^bond0 100 \(connected \(externally\)\)/m, 'the bond is the kernel\'s (NM shows it externally)');
+    t.regex(held, /^eth1 10 \(unmanaged\) *\neth2 10 \(unmanaged\) *$/m, 'its ports unmanaged');
+  } else t.is(await untilOutput(l, HELD, HELD_BEFORE), HELD_BEFORE, 'NM holds the bond, its ports and the VLAN under their own profiles');
   const lacp = 'lacp' in labs ? { ...labs.lacp, l } : undefined;
   if (lacp) {
     const bond = await assertLacpPartner(t, lacp, ' before the move');
     t.regex(bond, /Bonding Mode: IEEE 802\.3ad Dynamic link aggregation\nTransmit Hash Policy: layer3\+4[\s\S]*LACP rate: fast/);
   }
   return { l, raw, v, lab, dhcp: o.dhcp, ...(lacp ? { lacp } : {}), ...(o.v6 ? { v6: { kind: o.v6, addr: addr!, len: len!, lease: lease6 } } : {}),
-    snapshot: o.v6 ? SNAPSHOT6 : VLAN_SNAPSHOT, what, proto, mac: (await l.sh(`cat /sys/class/net/${DEV}/address`)).trim(), bondBefore: await l.sh(BOND_LINES), note, step };
+    snapshot: o.v6 ? SNAPSHOT6 : VLAN_SNAPSHOT, what, proto, held, bond: o.kernelBond ? 'kbond-nm' : o.lacp ? 'nmlacp' : 'nmbond', profiles: o.kernelBond ? KBOND_PROFILES : PROFILES, mac: (await l.sh(`cat /sys/class/net/${DEV}/address`)).trim(), bondBefore: await l.sh(BOND_LINES), note, step };
 }
 
-/** After a rollback: NM holds everything under its own profiles again, no ovs-* profile left, the bond as before. */
+/** After a rollback: NM holds everything as before (its own profiles; a kernel-made bond external again), no ovs-* profile left, the bond as before. */
 async function backUnderNm(t: ExecutionContext, c: Scenario): Promise<void> {
   const { l } = c;
   c.note(`NM's complaints: ${(await l.sh(NM_WARNINGS)).trim().replaceAll('\n', ' | ') || 'none'}`);
-  t.is(await untilOutput(l, HELD, HELD_BEFORE), HELD_BEFORE, 'NM holds the bond, its ports and the VLAN under their own profiles again');
+  t.is(await untilOutput(l, HELD, c.held), c.held, 'NM holds the bond, its ports and the VLAN as before the move');
   t.notRegex(await l.sh('nmcli -t -f NAME connection show'), /^ovs-/m, 'no ovs-* profile left');
   t.is((await l.sh(`cat /sys/class/net/${DEV}/address`)).trim(), c.mac);
   t.deepEqual(lineSet(await l.sh(BOND_LINES)), lineSet(c.bondBefore), 'bond options and ports as before');
@@ -154,7 +174,7 @@ async function backUnderNm(t: ExecutionContext, c: Scenario): Promise<void> {
 /** An injected failure (a check target nothing answers) rolled back within the window to NM's own profiles. */
 export async function injectedFailure(t: ExecutionContext, c: Scenario): Promise<void> {
   const { l } = c;
-  await recordProbe(l, `probe-vlan-nm${c.lacp ? 'lacp' : 'bond'}-${c.what}-fresh`);
+  await recordProbe(l, `probe-vlan-${c.bond}-${c.what}-fresh`);
   const dead = VLAN.gw4.replace(/\.1$/, '.254');
   const at = Date.now();
   if (c.dhcp) {
@@ -168,7 +188,7 @@ export async function injectedFailure(t: ExecutionContext, c: Scenario): Promise
   } else {
     const before = await l.sh(c.snapshot);
     await rollbackDrill(t, l, { vars: { configure_ovs_check_targets: [dead] }, target: dead, uplink: DEV, snapshot: c.snapshot, before, settleMs: c.v6 ? 150_000 : 60_000,
-      what: `the VLAN and NM's bond (options, ports, MACs), the address${c.v6 ? `, the ${c.v6.kind} address and the RA's default route` : ''} and routes` });
+      what: `the VLAN and ${c.bond === 'kbond-nm' ? 'the kernel\'s' : 'NM\'s'} bond (options, ports, MACs), the address${c.v6 ? `, the ${c.v6.kind} address and the RA's default route` : ''} and routes` });
     c.step('injected failure rolled back', at);
   }
   await backUnderNm(t, c);
@@ -181,7 +201,7 @@ export async function moveOntoBrEx(t: ExecutionContext, c: Scenario): Promise<()
   const move = await l.role();
   c.step('move', at);
   await assertMovedOntoBrEx(t, l, move, DEV);
-  t.is(await untilOutput(l, ACTIVE, PROFILES), PROFILES, 'ovs-if-phys0 a vlan profile under OVS, NM\'s bond and port profiles still active');
+  t.is(await untilOutput(l, ACTIVE, c.profiles), c.profiles, 'ovs-if-phys0 a vlan profile under OVS, the bond and its ports under their profiles');
   t.is((await l.sh('nmcli -g vlan.parent,vlan.id connection show ovs-if-phys0')).trim(), `bond0\n${VLAN.id}`);
   // 802.1Q: vlan.protocol left unset (NM's default), as MCO's profile has it.
   if (c.proto !== '802.1Q') t.is((await l.sh('nmcli -g vlan.protocol connection show ovs-if-phys0')).trim(), c.proto, 'ovs-if-phys0 carries the VLAN\'s protocol');
@@ -224,7 +244,7 @@ export async function moveIdleFailover(t: ExecutionContext, c: Scenario): Promis
   const { l, lacp } = c;
   const { what } = c;
   const onBrEx = await moveOntoBrEx(t, c);
-  await recordProbe(l, `probe-vlan-nm${lacp ? 'lacp' : 'bond'}-${what}-moved`);
+  await recordProbe(l, `probe-vlan-${c.bond}-${what}-moved`);
   const at = Date.now();
   await assertSecondRunIdle(t, l, c.snapshot, await l.sh(c.snapshot));
   c.step('second run and --check', at);
@@ -232,9 +252,9 @@ export async function moveIdleFailover(t: ExecutionContext, c: Scenario): Promis
   const pinged = c.v6 ? atAddress(l, c.v6.addr, l.gw) : l;
   const cutAt = Date.now();
   const cut = lacp ? await wireCutDrill(t, { ...lacp, l: pinged }, c.lab) : await failoverDrill(t, pinged, c.lab, 'eth1', 'eth2');
-  c.step(`${lacp ? 'eth1 wire cut under NM\'s own LACP' : 'failover under NM\'s own active-backup'} bond profile, VLAN on it under OVS (${what}, ping ${pinged.ip}): ${cut.lost} of 300 pings lost, longest gap ${cut.gap.toFixed(2)} s; drill`, cutAt);
+  c.step(`${lacp ? 'eth1 wire cut under NM\'s own LACP' : c.bond === 'kbond-nm' ? 'failover under ovs-parent-bond0 (the kernel bond made again), active-backup' : 'failover under NM\'s own active-backup'} bond profile, VLAN on it under OVS (${what}, ping ${pinged.ip}): ${cut.lost} of 300 pings lost, longest gap ${cut.gap.toFixed(2)} s; drill`, cutAt);
   t.true(cut.lost < 30, `the far end learnt the way over the other port at once (${cut.lost} of 300 lost)`);
-  t.is(await untilOutput(l, ACTIVE, PROFILES), PROFILES, 'every profile still active after the cable came back');
+  t.is(await untilOutput(l, ACTIVE, c.profiles), c.profiles, 'every profile still active after the cable came back');
   if (lacp) await assertLacpPartner(t, lacp, ' after the wire came back');
   return onBrEx;
 }
@@ -243,7 +263,7 @@ export async function moveIdleFailover(t: ExecutionContext, c: Scenario): Promis
  * One scenario whole on its own VMs (nmVlanBondHost's `o`): the injected failure, the move, the second run and
  * --check, the port's cable cut and (`cycle`) the power cycle, its duration noted.
  */
-export async function nmVlanBondScenario(t: ExecutionContext, lab: string, o: { dhcp: boolean; lacp?: boolean; v6?: V6Kind; protocol?: '802.1ad'; cycle: boolean }): Promise<void> {
+export async function nmVlanBondScenario(t: ExecutionContext, lab: string, o: { dhcp: boolean; lacp?: boolean; v6?: V6Kind; protocol?: '802.1ad'; kernelBond?: boolean; cycle: boolean }): Promise<void> {
   const started = Date.now();
   const c = await nmVlanBondHost(t, lab, o);
   await injectedFailure(t, c);
@@ -265,12 +285,12 @@ export async function powerCycle(t: ExecutionContext, c: Scenario, onBrEx: () =>
   const at = Date.now();
   await rebootUntil(t, c.raw, c.lab, probe, want);
   c.step(`power cycle until the ${c.dhcp ? 'lease' : 'address'} is on br-ex`, at);
-  t.is(await untilOutput(l, ACTIVE, PROFILES), PROFILES, 'the same profiles active after the reboot');
+  t.is(await untilOutput(l, ACTIVE, c.profiles), c.profiles, 'the same profiles active after the reboot');
   t.is((await l.sh('ovs-vsctl list-ports br-ex')).trim(), DEV);
   await onBrEx();
   const idle = Date.now();
   await idleAfterReboot(t, l, { uplink: DEV, eth0Ip: c.v.lab.ip, probe, want });
   c.step('runs after the reboot (refused beside eth0, then idle)', idle);
-  t.is(await untilOutput(l, ACTIVE, PROFILES), PROFILES, 'the profiles as the boot made them');
+  t.is(await untilOutput(l, ACTIVE, c.profiles), c.profiles, 'the profiles as the boot made them');
   if (c.lacp) await assertLacpPartner(t, c.lacp, ' after the power cycle and the runs');
 }

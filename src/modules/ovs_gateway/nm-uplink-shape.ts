@@ -24,21 +24,14 @@ export function nmShapeRefusal(u: UplinkConfig): string | undefined {
     return d?.kind === 'bond' ? `is a ${bond.mode} bond; the nm backend moves LACP (802.3ad) and active-backup bonds only so far`
       : `is a VLAN on the ${bond.mode} bond ${bond.name}; the nm backend moves VLANs on LACP (802.3ad) and active-backup bonds only so far`;
   }
-  if (d?.kind === 'vlan' && d.parentBond) {
-    // NM's SLAAC and its DHCPv6 on a VLAN on a bond NM holds under its own profile (active-backup or LACP) move as
-    // on a bond: ovs-if-br-ex makes the same address from its identifier, or sends the VLAN's DUID and IAID
-    // (test/vm/nm-vlan-nmbond-ipv6-auto-uplink.test.ts, all four with a power cycle). On a kernel-made bond NM makes
-    // the bond again under ovs-parent-<bond>: IPv6 from RAs there is not proven.
-    if (u.v6 && !d.parentNmConn) {
-      const dhcp6 = u.v6.method === 'dhcp' || Boolean(u.v6.dhcp6Seen || u.v6.duid) || u.v6.iaid !== undefined;
-      return `is a VLAN on the kernel-made bond ${d.parent} with a ${dhcp6 ? 'DHCPv6' : 'SLAAC'} address; the nm backend moves NetworkManager's SLAAC and DHCPv6 on a VLAN on an active-backup or LACP (802.3ad) bond NetworkManager holds under its own profile only so far`;
-    }
-    // A lease on a VLAN on a kernel-made bond (under NM's own vlan profile): NM makes the bond again under
-    // ovs-parent-<bond> and ovs-if-br-ex takes the same lease (client id 01:<VLAN MAC>); through a power cycle too
-    // since the boot oneshot keeps the bond NM's autoconnect already runs under ovs-parent-<bond> (deleted there, the
-    // ports churned and a boot oneshot took 200 s: the likely cause of a VM boot that once did not finish;
-    // nm-device-profiles.ts) - test/vm/nm-vlan-kbond-dhcp-uplink.test.ts.
-  }
+  // NM's SLAAC and its DHCPv6 on a VLAN on a bond move as on a bond: ovs-if-br-ex makes the same address from its
+  // identifier, or sends the VLAN's DUID and IAID - on a bond NM holds under its own profile (active-backup or LACP;
+  // test/vm/nm-vlan-nmbond-ipv6-auto-uplink.test.ts) and on a kernel-made one, which NM makes again under
+  // ovs-parent-<bond> (nm-vlan-kbond-ipv6-auto-uplink.test.ts). A lease on a VLAN on a kernel-made bond (under NM's
+  // own vlan profile) moves likewise, ovs-if-br-ex taking it with the same client id (01:<VLAN MAC>); through a
+  // power cycle too since the boot oneshot keeps the bond NM's autoconnect already runs under ovs-parent-<bond>
+  // (deleted there, the ports churned and a boot oneshot took 200 s; nm-device-profiles.ts) -
+  // test/vm/nm-vlan-kbond-dhcp-uplink.test.ts. Their IPv6 is refused or not as a NIC's (below).
   // A bond: a DHCP lease and SLAAC/DHCPv6 from RAs on it are moved (test/vm/nm-bond-dhcp-uplink.test.ts,
   // nm-bond-ipv6-auto-uplink.test.ts; on LACP nm-bond-lacp-ipv6-auto-uplink.test.ts): ovs-if-br-ex's IP waits for the bond's carrier, so the ports'
   // activations start before its own (nm-device-profiles.ts); its IPv6 is refused or not as a NIC's (below).
