@@ -5,6 +5,7 @@ import { readInputFile } from '../engine/input-file.js';
 import { parseKeyValueArgs } from '../engine/playbook/kv-args.js';
 import { parseYaml } from '../engine/yaml-source.js';
 import { decryptFileText } from '../vault/keyring.js';
+import { assignOwn } from '../own-keys.js';
 
 export function parseExtraVars(values: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -21,7 +22,7 @@ export function parseExtraVars(values: string[]): Record<string, unknown> {
       data = parseYaml(v, '--extra-vars');
     } else data = parseKeyValueArgs(v, { file: '--extra-vars' });
     if (!data || typeof data !== 'object' || Array.isArray(data)) throw new BadInputError(`--extra-vars: expected key=value or a mapping, got '${v}'`);
-    Object.assign(out, data);
+    assignOwn(out, data);
   }
   return out;
 }

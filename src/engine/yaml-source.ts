@@ -9,6 +9,7 @@ import { ExpansionBudget, yamlDocumentError } from './yaml-limits.js';
 import { decryptFileText } from '../vault/keyring.js';
 import { withVaultTag } from '../vault/yaml-tag.js';
 import { isUnsafeNode, markUnsafeDeep, withUnsafeTag } from './vars/unsafe.js';
+import { hasOwn, setOwn } from '../own-keys.js';
 
 const objectLocs = new WeakMap<object, SourceLoc>();
 const keyLocs = new WeakMap<object, Map<string, SourceLoc>>();
@@ -122,11 +123,11 @@ function toJs(node: Node | null, w: Walk, depth: number, aliased = false): unkno
       if (key === '<<') {
         // YAML merge keys: earlier explicit keys win over merged ones.
         for (const src of Array.isArray(value) ? value : [value]) {
-          if (src && typeof src === 'object') for (const [k, v] of Object.entries(src)) if (!(k in obj)) obj[k] = v;
+          if (src && typeof src === 'object') for (const [k, v] of Object.entries(src)) if (!hasOwn(obj, k)) setOwn(obj, k, v);
         }
         continue;
       }
-      obj[key] = value;
+      setOwn(obj, key, value); // `__proto__: {...}` is a key, as in PyYAML
       keys.set(key, at(keyNode));
     }
     return obj;

@@ -3,6 +3,7 @@
 // (sections of options, names lowercased), else an error string in its place. Each file's name and
 // output travel base64-encoded, so nothing a fact prints can forge the next one.
 import type { FactProbe } from './types.js';
+import { hasOwn, ownOrSet, setOwn } from '../own-keys.js';
 
 export const FACT_PATH = '/etc/ansible/facts.d';
 
@@ -16,19 +17,19 @@ export function parseIniFact(text: string): Record<string, Record<string, string
   let last: { into: Record<string, string>; key: string } | undefined;
   for (const raw of text.split(/\r?\n/)) {
     if (/^\s*([#;].*)?$/.test(raw)) { last = undefined; continue; }
-    if (/^\s/.test(raw) && last) { last.into[last.key] += `\n${raw.trim()}`; continue; }
+    if (/^\s/.test(raw) && last) { setOwn(last.into, last.key, `${last.into[last.key]}\n${raw.trim()}`); continue; }
     const header = /^\[([^\]]+)\]\s*$/.exec(raw);
     if (header) {
-      section = header[1] === 'DEFAULT' ? defaults : (out[header[1]!] ??= {});
+      section = header[1] === 'DEFAULT' ? defaults : ownOrSet(out, header[1]!, () => ({}));
       continue;
     }
     const kv = /^([^=:]+?)\s*[=:]\s*(.*)$/.exec(raw.trim());
     if (!section || !kv) return undefined;
     const key = kv[1]!.toLowerCase();
-    section[key] = kv[2]!;
+    setOwn(section, key, kv[2]!);
     last = { into: section, key };
   }
-  for (const s of Object.values(out)) for (const [k, v] of Object.entries(defaults)) if (!(k in s)) s[k] = v;
+  for (const s of Object.values(out)) for (const [k, v] of Object.entries(defaults)) if (!hasOwn(s, k)) setOwn(s, k, v);
   return out;
 }
 
@@ -55,7 +56,7 @@ export const localFactsFact: FactProbe<Record<string, unknown>> = {
       if (!name || !kind) continue;
       const file = b64(name);
       const base = file.split('/').pop()!.replaceAll('.fact', '');
-      local[base] = kind === 'x' && rc !== '0' ? `Failure executing fact script (${file}), rc: ${rc}, err: ` : factValue(file, b64(out));
+      setOwn(local, base, kind === 'x' && rc !== '0' ? `Failure executing fact script (${file}), rc: ${rc}, err: ` : factValue(file, b64(out)));
     }
     return local;
   },

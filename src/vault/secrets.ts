@@ -1,6 +1,7 @@
 // Values known to be secret (decrypted from a vault, or named by hostwire_secret_vars) are masked
 // wherever hostwire prints or writes: every renderer, --diff, -vvv, --json, errors, the HTML report.
 export const MASK = '********';
+import { setOwn } from '../own-keys.js';
 /** Shorter values are not masked: hiding every "on" or "22" in the output would hide nothing useful. */
 const MIN_LENGTH = 4;
 
@@ -87,6 +88,6 @@ function mask(v: unknown, depth: number, seen: WeakMap<object, unknown>): unknow
   }
   const out: Record<string, unknown> = {};
   seen.set(v, out);
-  for (const [k, x] of Object.entries(v)) out[maskText(k)] = mask(x, depth + 1, seen);
+  for (const [k, x] of Object.entries(v)) setOwn(out, maskText(k), mask(x, depth + 1, seen));
   return out;
 }

@@ -5,7 +5,7 @@ import type { ImportEdge } from './source-tree.js';
 
 /** Every top-level entry of src/ (folder, or root file) sits on exactly one floor. */
 export const FLOORS: readonly (readonly string[])[] = [
-  ['errors.ts', 'private-files.ts', 'bounded-regex.ts'], // 0 root shared: the error kinds, 0600 controller files, time-bounded regex matching
+  ['errors.ts', 'private-files.ts', 'bounded-regex.ts', 'own-keys.ts'], // 0 root shared: the error kinds, 0600 controller files, time-bounded regex matching, data keys as own keys (__proto__)
   ['transports', 'vault', 'config'], // 1 talking to a host; secrets; ansible.cfg
   ['probe'], // 2 the read protocol: probes, batching, merged reads, sections, read-ahead
   ['facts', 'sdn', 'modules', 'fallback'], // 3 what is read (facts), pure network plans (sdn), state primitives (modules), Ansible's own modules run on a host (fallback)

@@ -47,3 +47,20 @@ test('diffs: a dict or a list, text or structured before/after, headers, prepare
   const r = moduleResult({ rc: 0, stderr: '', stdout: '{"changed": true, "diff": {"before": "", "after": "x\\n"}}' });
   t.deepEqual(r.diff, [{ header: undefined, before: '', after: 'x\n' }]);
 });
+
+test('a __proto__ key in the module output is data: kept as a key, its failed/changed never the result\'s', (t) => {
+  const proto = '"__proto__": {"failed": false, "changed": false, "x": 1}';
+  const own = (v: object, k: string) => Object.prototype.hasOwnProperty.call(v, k);
+  const ok = moduleResult({ rc: 0, stderr: '', stdout: `{${proto}}` });
+  t.like(ok, { failed: false, changed: false });
+  t.true(own(ok, '__proto__'));
+  t.is(JSON.stringify(ok), '{"__proto__":{"failed":false,"changed":false,"x":1},"failed":false,"changed":false}');
+  t.false('x' in ok);
+  t.is(Object.getPrototypeOf(ok), Object.prototype);
+  const failed = moduleResult({ rc: 1, stderr: '', stdout: `{"failed": true, "msg": "boom", ${proto}}` });
+  t.like(failed, { failed: true, changed: false, msg: 'boom' });
+  const changed = moduleResult({ rc: 0, stderr: '', stdout: `{"changed": true, "__proto__": {"failed": true, "changed": false}}` });
+  t.like(changed, { failed: false, changed: true });
+  const byRc = moduleResult({ rc: 0, stderr: '', stdout: `{"rc": 2, "__proto__": {"failed": false, "rc": 0}}` });
+  t.is(byRc.failed, true, 'failed still follows the result\'s own rc');
+});

@@ -3,6 +3,7 @@
 // attaches orphan groups to `all` and ungrouped hosts to `ungrouped` once every source is read.
 import { BadInputError, type SourceLoc } from '../../errors.js';
 import type { Inventory, InventoryGroup, InventoryHost } from './types.js';
+import { setOwn } from '../../own-keys.js';
 
 export function emptyInventory(sources: string[] = []): Inventory {
   const inv: Inventory = { sources, groups: new Map(), hosts: new Map(), varsLayers: [], warnings: [] };
@@ -50,7 +51,7 @@ export function setGroupVar(inv: Inventory, group: string, key: string, value: u
     if (Number.isInteger(n)) g.priority = n;
     return;
   }
-  g.vars[key] = value;
+  setOwn(g.vars, key, value);
 }
 
 /** Ancestors of a group (not including itself). */

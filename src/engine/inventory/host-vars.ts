@@ -9,6 +9,7 @@ import { BadInputError } from '../../errors.js';
 import { cachedGroupHosts, hostGroups } from './data.js';
 import { isIpAddress } from './host-range.js';
 import { LOCALHOST_NAMES, type Inventory, type InventoryGroup, type Vars, type VarsLayer } from './types.js';
+import { setOwn } from '../../own-keys.js';
 
 export interface HostVarsOptions {
   /** group_vars/host_vars layers found next to the playbook (loadVarsDir), applied after the inventory's. */
@@ -30,7 +31,7 @@ export function groupNames(inv: Inventory, host: string): string[] {
 /** Ansible's `groups` magic var: every group (all and ungrouped included) -> its hosts. */
 export function groupsMap(inv: Inventory): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const name of inv.groups.keys()) out[name] = [...cachedGroupHosts(inv, name)];
+  for (const name of inv.groups.keys()) setOwn(out, name, [...cachedGroupHosts(inv, name)]);
   return out;
 }
 

@@ -7,6 +7,7 @@ import { expandHostPattern } from './host-range.js';
 import { parseIniValue } from './py-literal.js';
 import { shlexSplit, ShlexError } from './shlex.js';
 import type { Inventory } from './types.js';
+import { assignOwn, setOwn } from '../../own-keys.js';
 
 const SECTION = /^\[([^:\]\s]+)(?::(\w+))?\]\s*(?:#.*)?$/;
 const GROUP_NAME = /^([^:\]\s]+)\s*(?:#.*)?$/;
@@ -101,11 +102,11 @@ function addHostLine(inv: Inventory, line: string, at: { group: string; file: st
   for (const t of tokens.slice(1)) {
     const eq = t.indexOf('=');
     if (eq < 0) throw new BadInputError(`expected key=value host variable after '${pattern}', got '${t}'`, loc);
-    vars[t.slice(0, eq)] = parseIniValue(t.slice(eq + 1));
+    setOwn(vars, t.slice(0, eq), parseIniValue(t.slice(eq + 1)));
   }
   for (const h of hosts) {
     const host = addHost(inv, h, { group, port, source: file, loc });
-    Object.assign(host.vars, vars);
+    assignOwn(host.vars, vars);
   }
 }
 

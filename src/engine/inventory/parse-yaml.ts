@@ -7,6 +7,7 @@ import { addChildGroup, addGroup, addHost, setGroupVar } from './data.js';
 import { expandHostPattern } from './host-range.js';
 import type { Inventory } from './types.js';
 import { entries, isNullNode, locOf, resolve, toJs, typeName, type YamlSource } from './yaml-source.js';
+import { assignOwn } from '../../own-keys.js';
 
 const SECTIONS = ['vars', 'children', 'hosts'];
 
@@ -82,6 +83,6 @@ function addHosts(inv: Inventory, src: YamlSource, group: string, pattern: unkno
   const { hosts, port } = expandHostPattern(pattern, loc);
   for (const name of hosts) {
     const host = addHost(inv, name, { group, port, source: src.file, loc });
-    Object.assign(host.vars, vars);
+    assignOwn(host.vars, vars);
   }
 }

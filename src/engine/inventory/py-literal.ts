@@ -1,6 +1,7 @@
 // INI values are read like Ansible reads them: Python's ast.literal_eval, and the raw
 // text when that fails. So `port=22` is an int, `flag=True` a bool, `x='a b'` a string,
 // `l=[1, 'a']` a list, and `flag=true` stays the string "true".
+import { setOwn } from '../../own-keys.js';
 
 class NotLiteral extends Error {}
 
@@ -168,7 +169,7 @@ class Reader {
     let key = first;
     for (;;) {
       this.i++; // ':'
-      out[dictKey(key)] = this.value();
+      setOwn(out, dictKey(key), this.value());
       this.ws();
       if (this.s[this.i] === ',') {
         this.i++;

@@ -5,6 +5,7 @@ import { groupHosts } from './data.js';
 import { inventoryVars } from './host-vars.js';
 import { pyStr } from './py-repr.js';
 import type { Inventory, Vars } from './types.js';
+import { setOwn } from '../../own-keys.js';
 
 /** Ansible's INTERNAL_VARS: magic vars that ansible-inventory never prints. */
 export const INTERNAL_VARS: readonly string[] = [
@@ -60,13 +61,13 @@ export function inventoryToJson(inv: Inventory, opts: InventoryViewOptions = {})
       const vars = listedGroupVars(inv, name);
       if (Object.keys(vars).length) entry.vars = vars;
     }
-    if (Object.keys(entry).length) results[name] = entry;
+    if (Object.keys(entry).length) setOwn(results, name, entry);
   };
   format('all');
   const hostvars: Record<string, Vars> = {};
   for (const h of groupHosts(inv, 'all')) {
     const vars = listedHostVars(inv, h, opts);
-    if (Object.keys(vars).length) hostvars[h] = vars;
+    if (Object.keys(vars).length) setOwn(hostvars, h, vars);
   }
   results._meta = { hostvars };
   return results;

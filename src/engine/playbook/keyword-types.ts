@@ -2,6 +2,7 @@
 // the keyword's file:line, as Ansible's FieldAttribute validation refuses it (never coerced silently).
 import { BadInputError, type SourceLoc } from '../../errors.js';
 import { locOf } from '../yaml-source.js';
+import { assignOwn } from '../../own-keys.js';
 
 // Ansible's module_utils.parsing.convert_bool: BOOLEANS_TRUE / BOOLEANS_FALSE (strings case-insensitive).
 const TRUE = new Set(['y', 'yes', 'on', '1', 'true', 't']);
@@ -37,7 +38,7 @@ export function flagKeyword(obj: Record<string, unknown>, key: string, fallback:
 export function varsKeyword(obj: Record<string, unknown>, owner: string, fallback: SourceLoc): Record<string, unknown> | undefined {
   const v = obj.vars;
   if (!Array.isArray(v)) return mapKeyword(obj, 'vars', fallback);
-  if (v.every((x) => x !== null && typeof x === 'object' && !Array.isArray(x))) return Object.assign({}, ...(v as Record<string, unknown>[]));
+  if (v.every((x) => x !== null && typeof x === 'object' && !Array.isArray(x))) return assignOwn({}, ...v);
   throw new BadInputError(`Vars in a ${owner} must be specified as a dictionary, or a list of dictionaries (got a list holding ${describe(v.find((x) => x === null || typeof x !== 'object' || Array.isArray(x)))})`, keyLoc(obj, 'vars', fallback));
 }
 

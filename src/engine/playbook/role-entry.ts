@@ -11,6 +11,7 @@ import { moduleDefaultsKeyword } from './module-defaults.js';
 import { boolKeyword, flagKeyword, secondsKeyword, stringKeyword } from './keyword-types.js';
 import { checkKeywordSupport, diffKeyword, throttleKeyword } from './keyword-support.js';
 import type { BlockDef, TaskDef, Vars } from './types.js';
+import { setOwn } from '../../own-keys.js';
 
 export interface RoleEntry {
   name: string;
@@ -24,7 +25,7 @@ export interface RoleEntry {
 export function roleEntry(spec: Vars, loc: SourceLoc): RoleEntry {
   checkKeywordSupport(spec, loc);
   const params: Vars = { ...((spec.vars as Vars) ?? {}) };
-  for (const [k, v] of Object.entries(spec)) if (!ROLE_ENTRY_KEYWORDS.has(k)) params[k] = v;
+  for (const [k, v] of Object.entries(spec)) if (!ROLE_ENTRY_KEYWORDS.has(k)) setOwn(params, k, v);
   const identity = JSON.stringify([spec.when ?? null, spec.tags ?? null, spec.vars ?? null]);
   return { name: String(spec.role ?? spec.name ?? ''), params, identity };
 }

@@ -3,6 +3,7 @@
 // value to the one already there (numbers add, strings and lists concatenate, dictionaries merge
 // recursively), and a value of another type than the one there is dropped, as Ansible drops it.
 import type { Vars } from '../playbook/types.js';
+import { getOwn, hasOwn, setOwn } from '../../own-keys.js';
 
 /** The key Ansible keeps the run's own stats under. */
 export const RUN_KEY = '_run';
@@ -16,8 +17,8 @@ const kindOf = (v: unknown): Kind =>
 function mergeHash(a: Vars, b: Vars): Vars {
   const out: Vars = { ...a };
   for (const [k, v] of Object.entries(b)) {
-    const old = out[k];
-    out[k] = kindOf(old) === 'dict' && kindOf(v) === 'dict' ? mergeHash(old as Vars, v as Vars) : v;
+    const old = getOwn(out, k);
+    setOwn(out, k, kindOf(old) === 'dict' && kindOf(v) === 'dict' ? mergeHash(old as Vars, v as Vars) : v);
   }
   return out;
 }
@@ -39,18 +40,18 @@ export class CustomStats {
 
   set(name: string, value: unknown, host = RUN_KEY): void {
     const stats = this.byHost.get(host);
-    if (stats) stats[name] = value;
+    if (stats) setOwn(stats, name, value);
     else this.byHost.set(host, { [name]: value });
   }
 
   update(name: string, value: unknown, host = RUN_KEY): void {
     const stats = this.byHost.get(host);
-    if (!stats || !(name in stats)) return this.set(name, value, host);
+    if (!stats || !hasOwn(stats, name)) return this.set(name, value, host);
     const old = stats[name];
     // Python's isinstance(what, type(old)): a value of another type leaves the stat as it was.
     if (kindOf(old) !== kindOf(value)) return;
     const sum = added(old, value);
-    if (sum !== undefined) stats[name] = sum;
+    if (sum !== undefined) setOwn(stats, name, sum);
   }
 
   /** One set_stats result (`ansible_stats`): `hosts` are the hosts it counts for when per_host. */

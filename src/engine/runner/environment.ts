@@ -5,6 +5,7 @@ import { BadInputError, type SourceLoc } from '../../errors.js';
 import { renderValue } from '../vars/index.js';
 import type { Vars } from '../playbook/types.js';
 import type { Module } from '../../modules/types.js';
+import { setOwn } from '../../own-keys.js';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -21,7 +22,7 @@ export function renderEnvironment(layers: unknown[], vars: Vars, loc?: SourceLoc
     }
     for (const [name, value] of Object.entries(rendered as Vars)) {
       if (!ENV_NAME.test(name)) throw new BadInputError(`environment: '${name}' is not a valid environment variable name`, loc);
-      env[name] = envText(value);
+      setOwn(env, name, envText(value));
     }
   }
   return env;

@@ -6,11 +6,12 @@ import { BadInputError, type SourceLoc } from '../../errors.js';
 import { canonicalAction, type ModuleDefaults } from '../playbook/module-defaults.js';
 import type { Vars } from '../playbook/types.js';
 import { renderValue } from '../vars/index.js';
+import { assignOwn } from '../../own-keys.js';
 
 export function defaultArgs(levels: readonly ModuleDefaults[], written: string, vars: Vars, loc: SourceLoc): Vars {
   if (levels.length === 0) return {};
   const merged: ModuleDefaults = {};
-  for (const level of levels) Object.assign(merged, level);
+  for (const level of levels) assignOwn(merged, level);
   const entry = merged[canonicalAction(written)];
   if (entry === undefined) return {};
   const rendered = renderValue(entry, vars, loc);

@@ -13,6 +13,7 @@ import type { HostResult, TaskInfo } from './events.js';
 import { isActive, type HostState } from './host-state.js';
 import { childScope, type Scope } from './task-vars.js';
 import { shouldRunByTags, type TagFilter } from './tags.js';
+import { setOwn } from '../../own-keys.js';
 
 /** What the play runner lends an include. */
 export interface IncludeHost {
@@ -137,7 +138,7 @@ export async function runInclude(r: IncludeHost, block: BlockDef, scope: Scope, 
         } else inclusions.push({ key: f.key, hosts: [h], itemVars: f.itemVars, loaded: f.loaded, public: f.public, noDuplicates: new Set(f.allowDuplicates === false ? [h] : []) });
       }
       // run_once: the one result is registered for every host, as Ansible's get_task_hosts does.
-      if (task.register) for (const x of runOnce ? hosts : [h]) x.runtimeVars[task.register] = registeredValue(task, found.length, results);
+      if (task.register) for (const x of runOnce ? hosts : [h]) setOwn(x.runtimeVars, task.register, registeredValue(task, found.length, results));
       const status = found.length ? 'ok' : 'skipped';
       const msg = found.length ? `included: ${[...new Set(found.map((f) => f.target))].join(', ')}` : 'Conditional result was False';
       r.record(task, h, { host: h.name, status, msg, noLog: task.noLog, durationMs: Date.now() - started }, info);
@@ -149,7 +150,7 @@ export async function runInclude(r: IncludeHost, block: BlockDef, scope: Scope, 
       const msg = err instanceof HostwireError || err instanceof Error ? err.message : String(err);
       const status = err instanceof TransportError ? 'unreachable' : 'failed';
       const ignored = status === 'failed' && ignoresErrors(task, () => r.varsFor(h, scope, task));
-      if (task.register && status === 'failed') h.runtimeVars[task.register] = { failed: true, changed: false, msg };
+      if (task.register && status === 'failed') setOwn(h.runtimeVars, task.register, { failed: true, changed: false, msg });
       r.record(task, h, { host: h.name, status, ignored, msg, noLog: task.noLog, durationMs: Date.now() - started, result: { failed: true, msg } }, info);
     }
   }

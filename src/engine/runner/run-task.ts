@@ -24,6 +24,7 @@ import { displayName } from './task-name.js';
 import { registerUnreachable } from './unreachable.js';
 import { defaultArgs } from './module-defaults.js';
 import type { ModuleDefaults } from '../playbook/module-defaults.js';
+import { assignOwn, setOwn } from '../../own-keys.js';
 
 export interface TaskRunOptions {
   /** The task's effective check mode (its check_mode keyword, inherited, or --check). */
@@ -130,7 +131,7 @@ export function failedResult(h: HostState, task: TaskDef, err: unknown, started 
   }
   const msg = err instanceof HostwireError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
   const ignored = isTrue(task.ignoreErrors);
-  if (task.register) h.runtimeVars[task.register] = { failed: true, changed: false, msg };
+  if (task.register) setOwn(h.runtimeVars, task.register, { failed: true, changed: false, msg });
   return { ...base, status: 'failed', ignored, msg, durationMs: Date.now() - started, result: { failed: true, msg, exception: err } };
 }
 
@@ -143,13 +144,13 @@ function finish(task: TaskDef, h: HostState, result: Record<string, unknown>, fa
     if (r) delete r._ansible_facts_cacheable;
     return c;
   });
-  if (task.register) h.runtimeVars[task.register] = result;
+  if (task.register) setOwn(h.runtimeVars, task.register, result);
   const level = getModule(task.module)?.factsLevel;
   parts.forEach((r, i) => {
     const facts = r?.ansible_facts;
     if (!facts || typeof facts !== 'object' || Array.isArray(facts)) return;
-    if (level === 'include_vars') Object.assign(factsTo.includedVars, facts);
-    else if (level === 'set_fact') Object.assign(factsTo.runtimeVars, facts);
+    if (level === 'include_vars') assignOwn(factsTo.includedVars, facts);
+    else if (level === 'set_fact') assignOwn(factsTo.runtimeVars, facts);
     // A new object: ansible_facts' namespaced view is cached per facts object.
     if (level === undefined || level === 'host' || (level === 'set_fact' && cacheable[i])) factsTo.facts = { ...factsTo.facts, ...(facts as Vars) };
   });

@@ -21,6 +21,7 @@ import { runMeta } from './meta.js';
 import { getModule } from '../../modules/registry.js';
 import { runEffects } from './run-effects.js';
 import { ignoresUnreachable, transportFor, withIgnoredUnreachable } from './unreachable.js';
+import { getOwn, setOwn } from '../../own-keys.js';
 
 /** Waits `ms` in short steps so that an interrupted run stops waiting at once; false when interrupted. */
 async function interruptibleWait(p: PlayRun, ms: number): Promise<boolean> {
@@ -66,7 +67,7 @@ export async function runTask(p: PlayRun, task: TaskDef, scope: Scope, hosts: Ho
     record(p, task, h, result, info);
     if (runOnce) {
       for (const other of hosts.slice(1)) {
-        if (task.register) other.runtimeVars[task.register] = h.runtimeVars[task.register];
+        if (task.register) setOwn(other.runtimeVars, task.register, getOwn(h.runtimeVars, task.register));
         if (result.status === 'changed') notify(task, other);
       }
     }

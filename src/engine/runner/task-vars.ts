@@ -7,6 +7,7 @@ import { roleDisplayName } from '../playbook/types.js';
 import type { HostState } from './host-state.js';
 import type { CheckModeValue } from './check-mode.js';
 import type { ModuleDefaults } from '../playbook/module-defaults.js';
+import { hasOwn, setOwn } from '../../own-keys.js';
 
 /** What surrounds a task: the blocks it sits in, outermost first. */
 export interface Scope {
@@ -82,7 +83,7 @@ function splitDataKeys(inventoryVars: Vars, dataKeys: ReadonlySet<string> | unde
   if (!dataKeys?.size) return [[inventoryVars, 'trusted']];
   const trusted: Vars = {};
   const data: Vars = {};
-  for (const [k, v] of Object.entries(inventoryVars)) (dataKeys.has(k) ? data : trusted)[k] = v;
+  for (const [k, v] of Object.entries(inventoryVars)) setOwn(dataKeys.has(k) ? data : trusted, k, v);
   return [[trusted, 'trusted'], [data, 'data']];
 }
 
@@ -130,7 +131,7 @@ function namespacedFacts(facts: Vars): Vars {
   let out = namespaced.get(facts);
   if (!out) {
     out = { ...facts };
-    for (const [k, v] of Object.entries(facts)) if (k.startsWith('ansible_') && !(k.slice(8) in out)) out[k.slice(8)] = v;
+    for (const [k, v] of Object.entries(facts)) if (k.startsWith('ansible_') && !hasOwn(out, k.slice(8))) setOwn(out, k.slice(8), v);
     namespaced.set(facts, out);
   }
   return out;

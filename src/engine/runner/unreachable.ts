@@ -9,6 +9,7 @@ import type { Vars } from '../playbook/types.js';
 import type { HostResult } from './events.js';
 import type { HostState } from './host-state.js';
 import type { PlayRun } from './play-run.js';
+import { setOwn } from '../../own-keys.js';
 
 /** The keyword's value for this host: a literal, or a template rendered with the host's vars. */
 export function ignoresUnreachable(value: boolean | string | undefined, vars: () => Vars, loc: SourceLoc): boolean {
@@ -22,7 +23,7 @@ export function ignoresUnreachable(value: boolean | string | undefined, vars: ()
 
 /** What Ansible registers for an unreachable task (TaskExecutor: unreachable, msg; changed added). */
 export function registerUnreachable(h: HostState, register: string | undefined, msg: string | undefined): void {
-  if (register) h.runtimeVars[register] = { unreachable: true, changed: false, msg: msg ?? '' };
+  if (register) setOwn(h.runtimeVars, register, { unreachable: true, changed: false, msg: msg ?? '' });
 }
 
 /** Marks an unreachable result as ignored (the host goes on) when the task ignores unreachable hosts. */

@@ -7,6 +7,7 @@ import { pyStr } from './py.js';
 import { VARS_KEY } from './runtime-patch.js';
 import { OMIT, TemplateFailure } from './undefined.js';
 import { namespace } from './syntax-compile.js';
+import { assignOwn, setOwn } from '../../own-keys.js';
 
 type Ctx = { ctx?: Record<string, unknown> };
 
@@ -43,10 +44,10 @@ function dict(...args: unknown[]): Record<string, unknown> {
   const { pos, kw } = splitArgs(args);
   const out: Record<string, unknown> = {};
   for (const p of pos) {
-    if (Array.isArray(p)) for (const pair of p) out[pyStr((pair as unknown[])[0])] = (pair as unknown[])[1];
-    else if (p && typeof p === 'object') Object.assign(out, p);
+    if (Array.isArray(p)) for (const pair of p) setOwn(out, pyStr((pair as unknown[])[0]), (pair as unknown[])[1]);
+    else if (p && typeof p === 'object') assignOwn(out, p);
   }
-  return Object.assign(out, kw);
+  return assignOwn(out, kw);
 }
 
 export const globals: Record<string, unknown> = {

@@ -14,6 +14,7 @@ import { TemplateFailure } from './undefined.js';
 import { findFile } from './lookup-files.js';
 import { inventoryHostnamesLookup } from './lookup-inventory.js';
 import { filetreeLookup } from './lookup-filetree.js';
+import { setOwn } from '../../own-keys.js';
 
 export type Vars = Record<string, unknown>;
 type Lookup = (terms: unknown[], kw: Record<string, unknown>, vars: Vars) => unknown[];
@@ -44,7 +45,7 @@ function sequence(term: string, kw: Record<string, unknown>): string[] {
   const short = /^(?:(-?\d+|0x[0-9a-f]+|0o[0-7]+)-)?(-?\d+|0x[0-9a-f]+|0o[0-7]+)(?:\/(-?\d+|0x[0-9a-f]+|0o[0-7]+))?(?::(.+))?$/i.exec(term.trim());
   if (short) Object.assign(o, { start: short[1] ?? '1', end: short[2]!, ...(short[3] ? { stride: short[3] } : {}), ...(short[4] ? { format: short[4] } : {}) });
   else for (const m of term.matchAll(/(\w+)=(\S+)/g)) o[m[1]!] = m[2]!;
-  for (const [k, v] of Object.entries(kw)) o[k] = pyStr(v);
+  for (const [k, v] of Object.entries(kw)) setOwn(o, k, pyStr(v));
   const num = (s: string): number => Number(s.replace(/^0o/i, '0o'));
   const start = num(o.start ?? '1');
   const stride = num(o.stride ?? '1');

@@ -1,12 +1,13 @@
 // Variable precedence: layers from lowest to highest (role defaults ... extra vars). Ansible's default
 // hash_behaviour=replace: a dict defined in a later layer replaces the earlier one, it is not merged.
 import type { Vars } from './render.js';
+import { setOwn } from '../../own-keys.js';
 
 export function mergeVars(...layers: (Vars | undefined)[]): Vars {
   const out: Vars = {};
   for (const layer of layers) {
     if (!layer) continue;
-    for (const key of Object.keys(layer)) out[key] = layer[key];
+    for (const key of Object.keys(layer)) setOwn(out, key, layer[key]);
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // Python methods that Ansible users call on values inside templates: "x".startswith(...), d.items(),
 // d.get('k', default), list.index(...). Looked up by memberLookup when the value has no such key.
 import { pyEq, pyStr } from './py.js';
+import { assignOwn, hasOwn, setOwn } from '../../own-keys.js';
 
 type Method = (self: never, ...args: unknown[]) => unknown;
 
@@ -102,17 +103,17 @@ const DICT: Record<string, (d: Record<string, unknown>, ...a: unknown[]) => unkn
   items: (d) => Object.entries(d),
   keys: (d) => Object.keys(d),
   values: (d) => Object.values(d),
-  get: (d, k, def = null) => (Object.prototype.hasOwnProperty.call(d, String(k)) && d[String(k)] !== undefined ? d[String(k)] : def),
+  get: (d, k, def = null) => (hasOwn(d, String(k)) && d[String(k)] !== undefined ? d[String(k)] : def),
   copy: (d) => ({ ...d }),
-  update: (d, other) => void Object.assign(d, stripKeywords(other)),
+  update: (d, other) => void assignOwn(d, stripKeywords(other)),
   pop: (d, k, def) => {
     const key = String(k);
-    if (!(key in d)) return def;
+    if (!hasOwn(d, key)) return def;
     const v = d[key];
     delete d[key];
     return v;
   },
-  setdefault: (d, k, def = null) => (String(k) in d ? d[String(k)] : (d[String(k)] = def)),
+  setdefault: (d, k, def = null) => (hasOwn(d, String(k)) ? d[String(k)] : (setOwn(d, String(k), def), def)),
 };
 
 /** nunjucks passes keyword arguments as a trailing object flagged `__keywords`. */

@@ -8,6 +8,7 @@ import { isPlainObject, pyStr, pyTruthy } from './py.js';
 import { OMIT, TemplateFailure, assertDefinedDeep } from './undefined.js';
 import { unsafeTextOf } from './unsafe.js';
 import { withTaint } from './taint.js';
+import { setOwn } from '../../own-keys.js';
 
 export type Vars = Record<string, unknown>;
 
@@ -83,7 +84,7 @@ export function renderDeep(value: unknown, vars: object): unknown {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       const r = renderDeep(v, vars);
-      if (r !== OMIT) out[k] = r;
+      if (r !== OMIT) setOwn(out, k, r);
     }
     return out;
   }

@@ -21,6 +21,14 @@ export const VARS_KEY = '__hw_vars';
 nj.installJinjaCompat();
 const rt = nj.runtime;
 const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+// A name Object.prototype has (constructor, __proto__, toString) is a var or key only when one of the
+// object's own layers (vars are chained with Object.create) holds it, as in a Python dict.
+function hasKey(o: object, k: string): boolean {
+  if (!(k in o)) return false;
+  if (!(k in Object.prototype)) return true;
+  for (let p: object | null = o; p && p !== Object.prototype; p = Object.getPrototypeOf(p) as object | null) if (hasOwn(p, k)) return true;
+  return false;
+}
 
 interface Ctx {
   ctx: Record<string, unknown>;
@@ -35,13 +43,13 @@ function lookupName(context: Ctx, frame: Frame, name: string): unknown {
   noteLeafRead(local);
   if (local !== undefined) return local;
   const vars = context.ctx[VARS_KEY] as Record<string, unknown> | undefined;
-  if (vars && name in vars) {
+  if (vars && hasKey(vars, name)) {
     const v = vars[name];
     noteLeafRead(v);
     if (v !== undefined) return v;
   }
   if (hasOwn(context.ctx, name) && context.ctx[name] !== undefined) return context.ctx[name];
-  if (name in context.env.globals) return context.env.globals[name];
+  if (hasKey(context.env.globals, name)) return context.env.globals[name];
   return new Undef(name);
 }
 
@@ -62,7 +70,7 @@ function lookupMember(obj: unknown, key: unknown, base: string): unknown {
     return new Undef(path, `${pyTypeName(obj)} object has no element ${key}`);
   }
   const k = String(key);
-  if (typeof obj === 'object' && !Array.isArray(obj) && (hasOwn(obj, k) || (!isPlainObject(obj) && k in obj))) {
+  if (typeof obj === 'object' && !Array.isArray(obj) && (hasOwn(obj, k) || (!isPlainObject(obj) && hasKey(obj, k)))) {
     const v = (obj as Record<string, unknown>)[k];
     if (typeof v === 'function') return (...args: unknown[]) => (v as (...a: unknown[]) => unknown).apply(obj, args);
     // hostvars hands out raw inventory values: an `!unsafe` one reads as its text, unrendered.
@@ -95,7 +103,7 @@ function inOperator(needle: unknown, haystack: unknown): boolean {
   if (haystack instanceof Undef) throw new UndefinedError(haystack);
   if (Array.isArray(haystack)) return haystack.some((x) => pyEq(x, needle));
   if (typeof haystack === 'string') return haystack.includes(pyStr(needle));
-  if (haystack !== null && typeof haystack === 'object') return String(needle) in haystack;
+  if (haystack !== null && typeof haystack === 'object') return hasKey(haystack, String(needle));
   throw new TemplateFailure(`argument of type '${pyTypeName(haystack)}' is not iterable`);
 }
 

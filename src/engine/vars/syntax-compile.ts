@@ -4,6 +4,7 @@
 import { nj, type NjNode } from './nj.js';
 import { isPlainObject, pyStr, pyTypeName } from './py.js';
 import { TemplateFailure, Undef, UndefinedError } from './undefined.js';
+import { assignOwn, setOwn } from '../../own-keys.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const C = nj.compiler.Compiler.prototype as Record<string, any>;
@@ -17,7 +18,7 @@ export function namespace(...args: unknown[]): Record<string, unknown> {
   for (const a of args) {
     if (a && typeof a === 'object' && !Array.isArray(a)) {
       const { __keywords: _k, ...rest } = a as Record<string, unknown>;
-      Object.assign(ns, rest);
+      assignOwn(ns, rest);
     }
   }
   namespaces.add(ns);
@@ -48,7 +49,7 @@ Object.assign(nj.runtime, {
   },
   hwNsSet: (ns: unknown, key: string, value: unknown) => {
     if (!(ns && typeof ns === 'object' && namespaces.has(ns))) throw new TemplateFailure('cannot assign attribute on non-namespace object');
-    (ns as Record<string, unknown>)[key] = value;
+    setOwn(ns as object, key, value);
   },
 });
 
@@ -66,8 +67,12 @@ Object.assign(C, {
   compilePair(this: any, node: NjNode, frame: unknown) {
     const key = node.key as NjNode;
     // Keyword arguments (`f(a=1)`) are Pairs with a Symbol key naming the parameter.
-    if (key.typename === 'Literal' && typeof key.value === 'string') this.compile(key, frame);
-    else if (key.typename === 'Symbol' && this.hwKeywordPairs) this._emit(JSON.stringify(key.value));
+    // Keys are emitted computed (`["k"]: v`): a literal `"__proto__": v` would set the dict's prototype.
+    if (key.typename === 'Literal' && typeof key.value === 'string') {
+      this._emit('[');
+      this.compile(key, frame);
+      this._emit(']');
+    } else if (key.typename === 'Symbol' && this.hwKeywordPairs) this._emit(`[${JSON.stringify(key.value)}]`);
     else {
       this._emit('[runtime.hwDictKey(');
       this._compileExpression(key, frame);

@@ -10,6 +10,7 @@
 // A value's text therefore travels from a host to a module or a printout exactly as it came.
 
 import { YAMLMap, YAMLSeq } from 'yaml';
+import { setOwn } from '../../own-keys.js';
 
 const UNSAFE_TAG = '!unsafe';
 /** Ansible's own JSON shape for an unsafe string; a copy (structuredClone, spread) keeps it. */
@@ -49,7 +50,7 @@ export function markUnsafeDeep(v: unknown, depth = 0): unknown {
   if (v === null || typeof v !== 'object' || depth > 100 || unsafeTextOf(v) !== undefined) return v;
   if (Array.isArray(v)) return v.map((x) => markUnsafeDeep(x, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[k] = markUnsafeDeep(x, depth + 1);
+  for (const [k, x] of Object.entries(v)) setOwn(out, k, markUnsafeDeep(x, depth + 1));
   return out;
 }
 

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Module, ModuleResult } from '../types.js';
 import { recordAliases } from '../kit/arg-aliases.js';
 import { addHostDoc } from './doc.js';
+import { setOwn } from '../../own-keys.js';
 
 type Vars = Record<string, unknown>;
 const NAME_KEYS = ['name', 'hostname', 'host'] as const;
@@ -52,7 +53,7 @@ export function addHostResult(raw: Vars): ModuleResult {
   const { name, port } = splitPort(String(first(NAME_KEYS)));
   if (port !== undefined) args.ansible_ssh_port = port;
   const hostVars: Vars = {};
-  for (const [k, v] of Object.entries(args)) if (!SPECIAL.has(k)) hostVars[k] = v;
+  for (const [k, v] of Object.entries(args)) if (!SPECIAL.has(k)) setOwn(hostVars, k, v);
   return { changed: false, add_host: { host_name: name, groups: groupList(first(GROUP_KEYS)), host_vars: hostVars } };
 }
 

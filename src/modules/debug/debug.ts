@@ -4,6 +4,7 @@ import { HostwireError } from '../../errors.js';
 import { ansibleBooleanValue } from '../kit/ansible-args.js';
 import type { Module, ModuleContext, TaskExpressions } from '../types.js';
 import { debugDoc, assertDoc, failDoc, setFactDoc, metaDoc } from './doc.js';
+import { setOwn } from '../../own-keys.js';
 
 const debugArgs = z.object({ msg: z.unknown().optional(), var: z.unknown().optional(), verbosity: z.coerce.number().int().default(0) }).strict();
 
@@ -94,7 +95,7 @@ export const setFactModule: Module<Record<string, unknown>> = {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) {
         return { changed: false, failed: true, msg: `The variable name '${k}' is not valid. Variables must start with a letter or underscore character, and contain only letters, numbers and underscores.` };
       }
-      facts[k] = v;
+      setOwn(facts, k, v);
     }
     // cacheable: the facts also become host facts (ansible_facts.X, cleared by meta: clear_facts) -
     // the runner reads this key, as Ansible's strategy pops it; with no fact cache that is all it does.
@@ -103,7 +104,7 @@ export const setFactModule: Module<Record<string, unknown>> = {
       return { changed: false, failed: true, msg: `Unexpected failure during module execution: The value '${String(args.cacheable)}' is not a valid boolean.  Valid booleans include: 'y', 1, 0, 'f', 'yes', 'off', '0', 'n', 'on', 't', 'no', 'true', '1', 'false'` };
     }
     // ansible-core's set_fact (jinja2_native off): text true/false/yes/no becomes a bool.
-    for (const [k, v] of Object.entries(facts)) if (typeof v === 'string' && SET_FACT_BOOLS.has(v.toLowerCase())) facts[k] = ['true', 'yes'].includes(v.toLowerCase());
+    for (const [k, v] of Object.entries(facts)) if (typeof v === 'string' && SET_FACT_BOOLS.has(v.toLowerCase())) setOwn(facts, k, ['true', 'yes'].includes(v.toLowerCase()));
     return { changed: false, ansible_facts: facts, ...(cacheable ? { _ansible_facts_cacheable: true } : {}) };
   },
 };

@@ -5,6 +5,7 @@
 // (list_merge='replace').
 
 type Vars = Record<string, unknown>;
+import { getOwn, setOwn } from '../../own-keys.js';
 
 const isDict = (v: unknown): v is Vars => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -12,7 +13,7 @@ const isDict = (v: unknown): v is Vars => v !== null && typeof v === 'object' &&
 function mergeBelow(old: unknown, value: unknown): unknown {
   if (!isDict(old) || !isDict(value)) return value;
   const out: Vars = { ...old };
-  for (const [k, v] of Object.entries(value)) out[k] = mergeBelow(old[k], v);
+  for (const [k, v] of Object.entries(value)) setOwn(out, k, mergeBelow(getOwn(old, k), v));
   return out;
 }
 
@@ -43,11 +44,11 @@ function pyDumps(v: unknown): string {
 export function mergeIntoCurrent(results: Vars, current: Vars, named: boolean): { vars: Vars } | { error: string } {
   const out: Vars = {};
   for (const [k, v] of Object.entries(results)) {
-    const old = current[k];
+    const old = getOwn(current, k);
     if (!isDict(old) || !isDict(v)) {
       return { error: `failed to combine variables, expected dicts but got a '${pyClass(old, false)}' and a '${pyClass(v, !named)}': \n${pyDumps(old)}\n${pyDumps(v)}` };
     }
-    out[k] = mergeBelow(old, v);
+    setOwn(out, k, mergeBelow(old, v));
   }
   return { vars: out };
 }

@@ -8,6 +8,7 @@
 // AnsibleModule maps aliases before it checks types.
 import { z, type SafeParseReturnType, type ZodTypeAny } from 'zod';
 import { aliasesOf } from './arg-aliases.js';
+import { setOwn } from '../../own-keys.js';
 
 interface Kinds {
   any: boolean;
@@ -141,14 +142,62 @@ export function coerce(schema: ZodTypeAny, value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {
       const field = fieldSchema(k, key);
-      out[key] = field ? coerce(field, v) : v;
+      setOwn(out, key === '__proto__' ? PROTO_STANDIN : key, field ? coerce(field, v) : v);
     }
     return out;
   }
   return value;
 }
 
+// zod silently drops a key `__proto__` where it builds objects (its guard against prototype pollution);
+// in Ansible it is an ordinary key (set_fact: {__proto__: 1}). Such a key passes the check under this
+// stand-in and gets its name back after; one zod dropped all the same is refused, never lost.
+const PROTO_STANDIN = '\u0000__proto__';
+
+/** How many own `__proto__` keys a value holds, and where the first one is. */
+function protoKeys(v: unknown, path: string[] = [], found: { n: number; at?: string[] } = { n: 0 }, depth = 0): { n: number; at?: string[] } {
+  if (depth > 100 || v === null || typeof v !== 'object') return found;
+  if (Array.isArray(v)) v.forEach((x, i) => protoKeys(x, [...path, String(i)], found, depth + 1));
+  else if (isPlainObject(v)) {
+    for (const [k, x] of Object.entries(v)) {
+      if (k === '__proto__' || k === PROTO_STANDIN) {
+        found.n++;
+        found.at ??= path;
+      }
+      protoKeys(x, [...path, k === PROTO_STANDIN ? '__proto__' : k], found, depth + 1);
+    }
+  }
+  return found;
+}
+
+/** The parsed args with each stand-in key renamed back to `__proto__`, in place and in order. */
+function restoreProtoKeys(v: unknown, depth = 0): void {
+  if (depth > 100 || v === null || typeof v !== 'object') return;
+  if (Array.isArray(v)) return v.forEach((x) => restoreProtoKeys(x, depth + 1));
+  if (!isPlainObject(v)) return;
+  const entries = Object.entries(v);
+  if (entries.some(([k]) => k === PROTO_STANDIN)) {
+    for (const [k] of entries) delete v[k];
+    for (const [k, x] of entries) setOwn(v, k === PROTO_STANDIN ? '__proto__' : k, x);
+  }
+  for (const x of Object.values(v)) restoreProtoKeys(x, depth + 1);
+}
+
 /** Validate a module's arguments after converting them as Ansible would. */
 export function parseModuleArgs<T extends ZodTypeAny>(schema: T, raw: unknown): SafeParseReturnType<unknown, z.output<T>> {
-  return schema.safeParse(coerce(schema, raw)) as SafeParseReturnType<unknown, z.output<T>>;
+  const r = schema.safeParse(coerce(schema, raw)) as SafeParseReturnType<unknown, z.output<T>>;
+  const real = (k: string | number) => (k === PROTO_STANDIN ? '__proto__' : k);
+  if (!r.success) {
+    for (const i of r.error.issues) {
+      i.path = i.path.map(real);
+      if (i.code === 'unrecognized_keys') i.keys = i.keys.map((k) => String(real(k)));
+    }
+    return r;
+  }
+  const given = protoKeys(raw);
+  if (given.n === 0) return r;
+  restoreProtoKeys(r.data);
+  if (protoKeys(r.data).n === given.n) return r;
+  const message = `a key '__proto__' (under ${given.at!.join('.') || 'the arguments'}) cannot be kept by this module's argument check; rename it`;
+  return { success: false, error: new z.ZodError([{ code: 'custom', path: given.at!, message }]) } as SafeParseReturnType<unknown, z.output<T>>;
 }

@@ -5,6 +5,7 @@ import { readSections, type Section } from '../../probe/sections.js';
 import { asMap, parseOvsTables } from '../kit/ovsdb.js';
 import { parseOvsKernel, type OvsKernel } from './datapath.js';
 import { parseIfupdown, type IfupdownState } from './ifupdown.js';
+import { ownOrSet } from '../../own-keys.js';
 
 export interface Addr { family: 'inet' | 'inet6'; local: string; prefixlen: number; scope: string; dynamic: boolean;
   /** IPv6 flags: a kernel SLAAC address (mngtmpaddr), a privacy address (temporary); only when set. */
@@ -189,7 +190,7 @@ export function parseNmDhcp6(s: Section | undefined): Record<string, NmDhcp6> {
     if (d) { dev = d[1]!; continue; }
     const o = /^DHCP6\.OPTION\[\d+\]:(\w+) = (.+)$/.exec(line);
     if (!dev || !o) continue;
-    const l = (out[dev] ??= { addrs: [] });
+    const l = ownOrSet(out, dev, () => ({ addrs: [] }));
     const v = o[2]!.trim();
     if (o[1] === 'dhcp6_client_id' && /^[0-9a-f]{2}(:[0-9a-f]{2})+$/i.test(v)) l.duid = v.toLowerCase();
     if (o[1] === 'iaid' && /^[0-9a-f]{2}(:[0-9a-f]{2}){3}$/i.test(v)) l.iaid = parseInt(v.replaceAll(':', ''), 16);

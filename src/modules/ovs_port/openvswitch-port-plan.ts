@@ -10,6 +10,7 @@ import type { ProbeRead } from '../../probe/types.js';
 import { shellJoin } from '../../transports/quote.js';
 import { asList, asMap, checkOvs, formatMap, ovsAtom, parseOvsTables } from '../kit/ovsdb.js';
 import type { Change } from '../types.js';
+import { getOwn, hasOwn, setOwn } from '../../own-keys.js';
 
 export interface OvsPortWant {
   bridge: string;
@@ -73,11 +74,11 @@ export function planOpenvswitchPort(h: OvsPortHave, w: OvsPortWant): Change[] | 
   }
   for (const [k, v] of Object.entries(w.externalIds)) {
     if (v === null) {
-      if (onBridge && k in ids) runs.push(vsctl(['remove', 'port', w.port, 'external_ids', ovsAtom(k)]));
+      if (onBridge && hasOwn(ids, k)) runs.push(vsctl(['remove', 'port', w.port, 'external_ids', ovsAtom(k)]));
       delete ids[k];
-    } else if (ids[k] !== v) {
+    } else if (getOwn(ids, k) !== v) {
       runs.push(vsctl(['set', 'port', w.port, `external_ids:${ovsAtom(k)}=${ovsAtom(v)}`]));
-      ids[k] = v;
+      setOwn(ids, k, v);
     }
   }
   const after = show({ exists: true, bridge: w.bridge, tag: w.tag ?? (onBridge ? h.tag : undefined), externalIds: ids }, w.port);

@@ -7,6 +7,7 @@ import type { Module, ModuleResult } from '../types.js';
 import { packageFactsProbe, type BuiltManager } from './probe.js';
 import type { PackageEntry, PackageFactsState } from './parse.js';
 import { packageFactsDoc } from './doc.js';
+import { assignOwn, ownOrSet } from '../../own-keys.js';
 
 /** get_all_pkg_managers() in the order 2.14 lists them ('auto' appends them so). */
 const ALL = ['pkg_info', 'apk', 'pacman', 'pkg', 'rpm', 'portage', 'apt'];
@@ -54,8 +55,8 @@ function gathered(st: PackageFactsState, a: PackageFactsArgs, read: BuiltManager
     if (!st.found.includes(m)) continue;
     found += 1;
     const mine: Record<string, PackageEntry[]> = {};
-    for (const p of st[m]) (mine[String(p.name)] ??= []).push(p);
-    Object.assign(packages, mine);
+    for (const p of st[m]) ownOrSet(mine, String(p.name), () => []).push(p);
+    assignOwn(packages, mine);
   }
   if (found === 0) {
     const msg = `Could not detect a supported package manager from the following list: ${pyList(managerList(a.manager))}, or the required Python library is not installed. Check warnings for details.`;

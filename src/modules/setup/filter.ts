@@ -2,6 +2,7 @@
 // patterns (Python's fnmatch: * ? [seq] [!seq], case-sensitive on POSIX) matched against each
 // top-level fact name; a pattern not starting with ansible_/facter/ohai also matches with ansible_
 // in front. No pattern (or '*') keeps everything.
+import { setOwn } from '../../own-keys.js';
 
 /** Python's fnmatch.translate, for the subset it supports. */
 export function fnmatchRegex(pattern: string): RegExp {
@@ -30,7 +31,7 @@ export function filterFacts(facts: Record<string, unknown>, patterns: string[]):
     const direct = fnmatchRegex(p);
     const prefixed = p && !/^(ansible_|facter|ohai)/.test(p) ? fnmatchRegex(`ansible_${p}`) : undefined;
     for (const [k, v] of Object.entries(facts)) {
-      if (!p || direct.test(k) || prefixed?.test(k)) out[k] = v;
+      if (!p || direct.test(k) || prefixed?.test(k)) setOwn(out, k, v);
     }
   }
   return out;

@@ -5,6 +5,7 @@
 import { posix } from 'node:path';
 import type { ModuleResult } from '../types.js';
 import type { HttpResponse } from '../kit/http-helper.js';
+import { setOwn } from '../../own-keys.js';
 
 const JSON_CANDIDATES = new Set(['json', 'javascript']);
 
@@ -65,7 +66,7 @@ export function uriResult(url: string, resp: HttpResponse, o: { statusCodes: num
   }
   const out: ModuleResult = { redirected: resp.url !== url, ...info, elapsed: 0, status: resp.status, changed: false };
   const result: ModuleResult = { changed: false };
-  for (const [k, v] of Object.entries(out)) result[k.replace(/-/g, '_').toLowerCase()] = v;
+  for (const [k, v] of Object.entries(out)) setOwn(result, k.replace(/-/g, '_').toLowerCase(), v);
   if (typeof result.location === 'string') result.location = absoluteLocation(url, result.location);
   const content = raw === undefined ? undefined : decode(raw, resp.contentType?.[1]);
   if (content !== undefined && maybeJson) {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Module } from '../types.js';
 import { convertTo, pyType } from './spec-types.js';
 import { validateArgumentSpecDoc } from './doc.js';
+import { assignOwn, setOwn } from '../../own-keys.js';
 
 const args = z.object({
   argument_spec: z.record(z.unknown()),
@@ -42,7 +43,10 @@ function aliasesOf(o: Spec): unknown[] {
   return Array.isArray(o.aliases) ? o.aliases : [];
 }
 
-function checkLevel(spec: Spec, params: Record<string, unknown>, context: string[], found: Found): void {
+function checkLevel(specIn: Spec, paramsIn: Record<string, unknown>, context: string[], found: Found): void {
+  // Null-prototype copies: a parameter or option named `constructor` or `__proto__` is looked up as a key.
+  const spec = assignOwn(Object.create(null) as Spec, specIn);
+  const params = assignOwn(Object.create(null) as Record<string, unknown>, paramsIn);
   const where = context.length ? ` found in ${context.join(' -> ')}` : '';
   const supported = Object.keys(spec).sort();
   for (const k of Object.keys(params)) {
@@ -56,21 +60,21 @@ function checkLevel(spec: Spec, params: Record<string, unknown>, context: string
     const v = params[name];
     if (v === undefined || v === null) continue;
     try {
-      params[name] = convertTo(o.type as string | undefined, v);
+      setOwn(params, name, convertTo(o.type as string | undefined, v));
     } catch (err) {
       found.errors.push(`argument '${name}' is of type ${pyType(v)}${inContext} and we were unable to convert to ${String(o.type ?? 'str')}: ${(err as Error).message}`);
       continue;
     }
     const list = params[name];
     if (o.elements === undefined || !Array.isArray(list)) continue;
-    params[name] = list.map((e) => {
+    setOwn(params, name, list.map((e) => {
       try {
         return convertTo(o.elements as string, e);
       } catch (err) {
         found.errors.push(`Elements value for option '${name}'${context.length ? ` found in '${context.join(' -> ')}'` : ''} is of type ${pyType(e)} and we were unable to convert to ${String(o.elements)}: ${(err as Error).message}`);
         return e;
       }
-    });
+    }));
   }
   for (const [name, raw] of Object.entries(spec)) if (params[name] !== undefined) found.errors.push(...choiceErrors(name, specOf(raw), params[name], where));
   for (const [name, raw] of Object.entries(spec)) {

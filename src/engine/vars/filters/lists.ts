@@ -4,6 +4,7 @@ import { TemplateFailure, Undef } from '../undefined.js';
 import { arg, iter, splitArgs, type Args, type Fn } from './args.js';
 import { attrGetter } from './attr.js';
 import { doRound } from './py-round.js';
+import { getOwn, setOwn } from '../../../own-keys.js';
 
 export function unique(xs: unknown[]): unknown[] {
   const out: unknown[] = [];
@@ -88,10 +89,10 @@ function mergeLists(a: unknown[], b: unknown[], how: ListMerge): unknown[] {
 function mergeDicts(a: Record<string, unknown>, b: Record<string, unknown>, recursive: boolean, how: ListMerge): Record<string, unknown> {
   const out: Record<string, unknown> = { ...a };
   for (const [k, v] of Object.entries(b)) {
-    const cur = out[k];
-    if (recursive && isPlainObject(cur) && isPlainObject(v)) out[k] = mergeDicts(cur, v, true, how);
-    else if (Array.isArray(cur) && Array.isArray(v)) out[k] = mergeLists(cur, v, how);
-    else out[k] = v;
+    const cur = getOwn(out, k);
+    if (recursive && isPlainObject(cur) && isPlainObject(v)) setOwn(out, k, mergeDicts(cur, v, true, how));
+    else if (Array.isArray(cur) && Array.isArray(v)) setOwn(out, k, mergeLists(cur, v, how));
+    else setOwn(out, k, v);
   }
   return out;
 }
