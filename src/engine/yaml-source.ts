@@ -60,7 +60,7 @@ function copyWithLocs(v: unknown): unknown {
   }
   if (v === null || typeof v !== 'object' || Object.getPrototypeOf(v) !== Object.prototype) return v;
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[k] = copyWithLocs(x);
+  for (const [k, x] of Object.entries(v)) setOwn(out, k, copyWithLocs(x));
   copyLoc(v, out);
   const keys = keyLocs.get(v);
   if (keys) keyLocs.set(out, keys);

@@ -11,7 +11,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'hw-yamlcache-'));
 
 test('a file read twice: equal values, separate objects, the same file:line:column', async (t) => {
   const file = path.join(dir, 'vars.yml');
-  writeFileSync(file, 'a:\n  b: [1, {c: 2}]\n  d: !unsafe "{{ x }}"\n');
+  writeFileSync(file, 'a:\n  b: [1, {c: 2}]\n  d: !unsafe "{{ x }}"\n__proto__: {e: 1}\n');
   const first = (await readYamlFile(file)) as { a: { b: unknown[]; d: unknown } };
   const second = (await readYamlFile(file)) as { a: { b: unknown[]; d: unknown } };
   t.deepEqual(first, second);
@@ -19,6 +19,8 @@ test('a file read twice: equal values, separate objects, the same file:line:colu
   t.not(first.a, second.a);
   t.not(first.a.b, second.a.b);
   t.is(unsafeTextOf(second.a.d), '{{ x }}', '!unsafe stays unsafe in a copy');
+  t.deepEqual(Object.keys(second), ['a', '__proto__'], 'a __proto__ key stays a key in a copy');
+  t.is(Object.getPrototypeOf(second), Object.prototype);
   for (const v of [first, second]) {
     t.deepEqual(locOf(v.a, 'b'), { file, line: 2, column: 3 });
     t.deepEqual(locOf(v.a.b[1]), { file, line: 2, column: 10 });
