@@ -29,7 +29,7 @@ test('recorded NM-made bond with SLAAC: moved, ovs-if-br-ex making the same addr
   t.regex(ifBr, / ipv6\.method auto ipv6\.addr-gen-mode eui64 ipv6\.token ::7d07:7d88:a911:919f /, 'the stable-privacy address\'s identifier as token');
   t.regex(ifBr, / ipv4\.may-fail no ipv6\.may-fail no ipv4\.route-metric 48 ipv6\.route-metric 48 /);
   t.notRegex(ifBr, /ipv6\.addresses|ipv6\.dhcp-duid/, 'SLAAC: no static IPv6, no DHCPv6 identity');
-  t.regex(nm, / connection up ovs-slave-eth2; } >[^\n]* & ports=\$!\nnmcli --wait 60 connection up ovs-if-br-ex /, 'the bond\'s ports under way before ovs-if-br-ex (its IPv6 needs the carrier)');
+  t.regex(nm, / connection up ovs-slave-eth2 ;; esac; } >[^\n]* & ports=\$!\nnmcli --wait 60 connection up ovs-if-br-ex /, 'the bond\'s ports under way before ovs-if-br-ex (its IPv6 needs the carrier)');
   t.notRegex(nm.split('\n').find((l) => l.includes('type bond con-name ovs-if-phys0'))!, /ipv[46]\./, 'no IP settings on the bond under the port');
   const env = parseEnvText(m.txn.env!);
   t.like(env, { METHOD6: 'auto', TOKENS6: '::7d07:7d88:a911:919f', DUID6: '', ADDRS: '10.128.93.11/24', BACKEND: 'nm' });

@@ -26,7 +26,7 @@ function assertLacpMove(t: import('ava').ExecutionContext, m: TxnChange, ip: str
   t.regex(bond, /bond\.options [^ ]*mode=802\.3ad/, bond);
   for (const o of ['lacp_rate=fast', 'miimon=100', 'xmit_hash_policy=layer3\\+4']) t.regex(bond, new RegExp(`bond\\.options [^ ]*${o}`), `the live bond's ${o}`);
   t.notRegex(bond, /ipv[46]\./, 'no IP settings on the bond under the port');
-  t.regex(nm, / connection up ovs-slave-eth2; } >[^\n]* & ports=\$!\nnmcli --wait 60 connection up ovs-if-br-ex /, 'the bond\'s ports under way before ovs-if-br-ex (its IPv6 needs the carrier)');
+  t.regex(nm, / connection up ovs-slave-eth2 ;; esac; } >[^\n]* & ports=\$!\nnmcli --wait 60 connection up ovs-if-br-ex /, 'the bond\'s ports under way before ovs-if-br-ex (its IPv6 needs the carrier)');
   const ifBr = line(nm, 'ovs-if-br-ex');
   t.regex(ifBr, new RegExp(` ipv4\\.method manual ipv4\\.addresses ${ip.replaceAll('.', '\\.')}\\.11/24 ipv4\\.gateway ${ip.replaceAll('.', '\\.')}\\.1 `));
   return ifBr;

@@ -16,6 +16,7 @@ import { BOND_LINES, idleAfterReboot, NM_BOND_HELD, rebootKeepsBond, rollbackDri
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 import { scenarioLog } from './scenario-log.js';
 import { vmLabName } from './lab-name.js';
+import { assertNoChurn, bootChurn, ONESHOT_BOUND_S } from './boot-churn.js';
 
 const LAB = vmLabName(import.meta.url);
 // The devices the move touches: the host's spare eth3 (on the lab bridge) cycles through NM's auto DHCP
@@ -25,7 +26,7 @@ const NM_DEVICES = 'nmcli -t -f DEVICE,TYPE,STATE device | grep -E "^(bond0|eth[
 test.serial('nm backend, LACP bond uplink on a VM: rollback exactly, move with the options kept, idempotent, wire cut, reboot', async (t) => {
   t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const started = Date.now();
-  const { step } = scenarioLog(t, LAB);
+  const { note, step } = scenarioLog(t, LAB);
   let at = Date.now();
   const lab = await lacpLab(t, LAB, { nmOvs: true });
   const l: VmUplinkLab = { ...lab.l, role: (vars = {}, check = false) => lab.l.role({ configure_ovs_backend: 'nm', ...vars }, check) };
@@ -64,6 +65,7 @@ test.serial('nm backend, LACP bond uplink on a VM: rollback exactly, move with t
   at = Date.now();
   await rebootKeepsBond(t, l, LAB, 'ip -o -4 addr show dev br-ex', new RegExp(`inet ${esc(l.ip)}/24`), bondBefore, NM_BOND_HELD);
   step('reboot (SSH on br-ex, the profiles active)', at);
+  assertNoChurn(t, await bootChurn(l, note), ONESHOT_BOUND_S);
   await assertLacpPartner(t, nmLab, ' after the reboot');
   t.deepEqual((await l.sh('nmcli -g bond.options connection show ovs-if-phys0')).trim().split(',').sort(),
     ['lacp_rate=fast', 'miimon=100', 'mode=802.3ad', 'xmit_hash_policy=layer3+4'], 'the bond profile made again with the same options');

@@ -31,6 +31,7 @@ import { lacpVlanLab, VLAN, VLAN_SNAPSHOT, vlanLab, vlanTheHost, type VlanLab } 
 import { BOND_LINES, failoverDrill, idleAfterReboot, rebootUntil, rollbackDrill, untilOutput } from './vm-drills.js';
 import { VM_DEADLINE_MS, VM_DEADLINE_WHY } from './deadline.js';
 import { scenarioLog } from './scenario-log.js';
+import { bootChurn } from './boot-churn.js';
 
 const DEV = VLAN.dev;
 /** Which profile NM holds each of the uplink's devices under, and in what state. */
@@ -285,6 +286,7 @@ export async function powerCycle(t: ExecutionContext, c: Scenario, onBrEx: () =>
   const at = Date.now();
   await rebootUntil(t, c.raw, c.lab, probe, want);
   c.step(`power cycle until the ${c.dhcp ? 'lease' : 'address'} is on br-ex`, at);
+  await bootChurn(l, c.note); // figures only: NM's own bond is NM's to make at boot
   t.is(await untilOutput(l, ACTIVE, c.profiles), c.profiles, 'the same profiles active after the reboot');
   t.is((await l.sh('ovs-vsctl list-ports br-ex')).trim(), DEV);
   await onBrEx();

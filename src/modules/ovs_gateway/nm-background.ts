@@ -7,12 +7,12 @@ import { RUN_DIR } from './script/index.js';
 
 export interface NmBackground { log: string; start: string; wait: string[] }
 
-/** `nmcli connection up <con>` in the background (pid in $<pidVar>, output in nm-<tag>.$$). */
-export function nmUpInBackground(con: string, tag: string, pidVar: string): NmBackground {
+/** `nmcli connection up <con>` (or the command `up`) in the background (pid in $<pidVar>, output in nm-<tag>.$$). */
+export function nmUpInBackground(con: string, tag: string, pidVar: string, up = nmUp(con)): NmBackground {
   const log = nmLog(tag);
   return {
     log,
-    start: `${nmUp(con)} >${log} 2>&1 & ${pidVar}=$!`,
+    start: `${up} >${log} 2>&1 & ${pidVar}=$!`,
     wait: [`wait $${pidVar} || { cat ${log}; rm -f ${log}; exit 1; }`, `rm -f ${log}`],
   };
 }

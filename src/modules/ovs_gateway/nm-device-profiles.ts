@@ -86,9 +86,11 @@ export function nmDeviceProfiles(e: BridgeEnv, ifPhys: string, portPhys: string,
  * profile on the live bond failed on a VM host: NM re-wrote its options while the ports were still in it,
  * "unable to set option because the bond device has slaves", and the ports went to NM's auto DHCP profiles);
  * its ports, often unmanaged (`nmcli device set ... managed no`, as on the lab's bonded host), are handed to
- * NM (runtime only), whose autoconnect then takes our port profiles (priority 100).
+ * NM (runtime only), whose autoconnect then takes our port profiles (priority 100). At boot (the profiles are in
+ * /run: the oneshot adds them again) NM's autoconnect may run the bond under ovs-if-phys0 and its ports before
+ * the oneshot gets here: that bond is NM's own, kept (held; see nmDevicePhysUp and nmDeviceSlaves).
  */
-export function nmDevicePrepare(e: BridgeEnv, vlanNmConn?: string): string[] {
+export function nmDevicePrepare(e: BridgeEnv, ifPhys: string, vlanNmConn?: string): string[] {
   const d = e.device;
   // A kernel-made VLAN likewise: NM makes it on the same parent with the recorded MAC.
   const vlan = `if [ -e /proc/net/vlan/${shellJoin([e.uplink])} ]; then ip link delete dev ${shellJoin([e.uplink])}; fi`;
@@ -99,15 +101,26 @@ export function nmDevicePrepare(e: BridgeEnv, vlanNmConn?: string): string[] {
     return vlanNmConn ? [] : [vlan];
   }
   if (d?.kind === 'vlan') return d.parentBond ? parentBondUp(d.parent, d.parentBond.members, vlan) : [vlan];
-  return d?.kind === 'bond' ? bondFromProfile(e.uplink, d.members) : [];
+  if (d?.kind !== 'bond') return [];
+  return [heldBy(e.uplink, ifPhys), `[ $held = 1 ] || { ${bondDelete(e.uplink)}; }`, ...portsManaged(d.members)];
 }
 
-function bondFromProfile(bond: string, members: string[]): string[] {
-  return [
-    `if [ -d /sys/class/net/${shellJoin([bond])}/bonding ]; then ip link delete dev ${shellJoin([bond])}; fi`,
-    ...members.map((m) => `${shellJoin(['nmcli', 'device', 'set', m, 'managed', 'yes'])} 2>/dev/null || true`),
-  ];
+/** The shell words of profile `c`'s state (activating, activated, ...; empty when not active). */
+const state = (c: string) => `"$(nmcli -g GENERAL.STATE connection show ${shellJoin([c])} 2>/dev/null)"`;
+
+/**
+ * held=1 (said so) when NM runs `dev` under our profile `con` already, activating or activated - at boot, where
+ * the oneshot adds the profiles again from /run and NM's autoconnect takes them at once: deleting that device
+ * and activating it and its ports again made NM release and re-enslave the ports (issue 20). At the move the
+ * kernel's bond is never under our profile.
+ */
+function heldBy(dev: string, con: string): string {
+  const held = `[ "$(nmcli -g GENERAL.CON-UUID device show ${shellJoin([dev])} 2>/dev/null)" = ${nmUuid(con)} ]`;
+  return `held=0; if ${held}; then case ${state(con)} in activat*) held=1; echo ${shellJoin([`NetworkManager runs ${dev} under ${con} already`])} ;; esac; fi`;
 }
+
+const bondDelete = (bond: string) => `if [ -d /sys/class/net/${shellJoin([bond])}/bonding ]; then ip link delete dev ${shellJoin([bond])}; fi`;
+const portsManaged = (members: string[]) => members.map((m) => `${shellJoin(['nmcli', 'device', 'set', m, 'managed', 'yes'])} 2>/dev/null || true`);
 
 /**
  * A VLAN's parent bond up under its own profile before the VLAN's: the kernel's bond deleted, NM's made and up
@@ -123,16 +136,13 @@ function bondFromProfile(bond: string, members: string[]): string[] {
  * own bond), and a port already active under its profile is not activated again.
  */
 function parentBondUp(bond: string, members: string[], vlanDelete: string): string[] {
-  const [del, ...managed] = bondFromProfile(bond, members);
   const parent = nmParentName(bond);
-  const held = `[ "$(nmcli -g GENERAL.CON-UUID device show ${shellJoin([bond])} 2>/dev/null)" = ${nmUuid(parent)} ]`;
-  const state = (c: string) => `"$(nmcli -g GENERAL.STATE connection show ${shellJoin([c])} 2>/dev/null)"`;
   return [
-    `held=0; if ${held}; then case ${state(parent)} in activat*) held=1; echo ${shellJoin([`NetworkManager runs ${bond} under ${parent} already`])} ;; esac; fi`,
+    heldBy(bond, parent),
     `[ $held = 1 ] || { ${vlanDelete}; }`,
-    `[ $held = 1 ] || { ${del!}; }`,
+    `[ $held = 1 ] || { ${bondDelete(bond)}; }`,
     `[ $held = 1 ] || ${nmUp(parent)}`,
-    ...managed,
+    ...portsManaged(members),
     ...members.map((m) => `i=0; until [ ${state(nmSlaveName(m))} = activated ] || ${nmUp(nmSlaveName(m))}; do i=$((i+1)); [ $i -lt 3 ] || exit 1; sleep 1; done`),
     ...linkLocalBack(bond),
   ];
@@ -148,6 +158,9 @@ const linkLocalBack = (bond: string): string[] => {
   ];
 };
 
+/** Waits (up to `s` s) while NM activates profile `c` already: activated again, a bond's port is released from it. */
+const whileActivating = (c: string, s: number) => `i=0; while [ ${state(c)} = activating ] && [ $i -lt ${s} ]; do i=$((i+1)); sleep 1; done`;
+
 /**
  * The bond's ports' activations, one after the other in one background job started once the bridge exists
  * and before ovs-if-br-ex's (MCO's configure-ovs activates the ports first too): a bond made by NM from its
@@ -158,18 +171,29 @@ const linkLocalBack = (bond: string): string[] => {
  * ours of ovs-slave-eth1 ended "The base network connection was interrupted" (NM's device-disconnected:
  * another activation, NM's autoconnect at priority 100, took the device) with eth1 in the bond all the same
  * and br-ex's lease taken. So `settle`, after ovs-if-br-ex, activates in the foreground (failing the move)
- * only a port profile not active by then. The ports join in whichever order their activations end.
+ * only a port profile not active by then. The ports join in whichever order their activations end. A port NM
+ * activates already (its autoconnect: at boot, issue 20) is left to it: the job skips it, `settle` waits for it.
  */
 export function nmDeviceSlaves(e: BridgeEnv): { log: string; start: string; settle: string[] } | undefined {
   if (e.device?.kind !== 'bond') return undefined;
   const names = e.device.members.map(nmSlaveName);
   const log = nmLog(`${e.bridge}-ports`);
-  const active = (c: string) => `[ "$(nmcli -g GENERAL.STATE connection show ${shellJoin([c])} 2>/dev/null)" = activated ]`;
+  const up = (c: string) => `case ${state(c)} in activat*) ;; *) ${nmUp(c)} ;; esac`;
   return {
     log,
-    start: `{ ${names.map(nmUp).join('; ')}; } >${log} 2>&1 & ports=$!`,
-    settle: ['wait $ports || true', ...names.map((c) => `${active(c)} || ${nmUp(c)} || { cat ${log}; rm -f ${log}; exit 1; }`), `rm -f ${log}`],
+    start: `{ ${names.map(up).join('; ')}; } >${log} 2>&1 & ports=$!`,
+    settle: ['wait $ports || true', ...names.flatMap((c) => [whileActivating(c, 60), `[ ${state(c)} = activated ] || ${nmUp(c)} || { cat ${log}; rm -f ${log}; exit 1; }`]), `rm -f ${log}`],
   };
+}
+
+/**
+ * ovs-if-phys0's activation for a bond uplink (undefined: the plain `nmcli connection up`): where NM runs the
+ * bond under it already (held, at boot) it is not activated again - that would take the bond down with its
+ * ports - but waited for (it completes once ovs-if-br-ex is up), and activated only if it did not get there.
+ */
+export function nmDevicePhysUp(e: BridgeEnv, ifPhys: string): string | undefined {
+  if (e.device?.kind !== 'bond') return undefined;
+  return `{ if [ $held = 1 ]; then ${whileActivating(ifPhys, 90)}; fi; [ $held = 1 ] && [ ${state(ifPhys)} = activated ] || ${nmUp(ifPhys)}; }`;
 }
 
 /**

@@ -6,7 +6,7 @@ import { shellJoin } from '../../transports/quote.js';
 import type { BridgeEnv, UplinkConfig } from './env.js';
 import type { Ipv6Auto } from './ipv6-auto.js';
 import { RUN_DIR } from './script/index.js';
-import { nmDeviceProfiles, nmDeviceExtraNames, nmDevicePrepare, nmDeviceSlaves, nmDeviceLinkLocal } from './nm-device-profiles.js';
+import { nmDeviceProfiles, nmDeviceExtraNames, nmDevicePhysUp, nmDevicePrepare, nmDeviceSlaves, nmDeviceLinkLocal } from './nm-device-profiles.js';
 import { nmUp, nmUpInBackground } from './nm-background.js';
 import { isDefaultWords, nmRoute, parseRouteWords, type RouteSpec } from './uplink-routes.js';
 import { nmUuid } from './nm-uuid.js';
@@ -109,12 +109,12 @@ export function planNmUp(u: UplinkConfig, e: BridgeEnv, primary = e.metric === 4
  */
 function planNmActivate(n: NmNames, e: BridgeEnv, nmConn: string | undefined): string[] {
   const q = (w: string) => shellJoin([w]);
-  const phys = nmUpInBackground(n.ifPhys, e.bridge, 'phys');
+  const phys = nmUpInBackground(n.ifPhys, e.bridge, 'phys', nmDevicePhysUp(e, n.ifPhys));
   const ports = nmDeviceSlaves(e);
   // With ports under way, a failed ovs-if-br-ex shows what they (and the phys profile) said so far.
   const shown = ports ? ` || { tail -n +1 ${phys.log} ${ports.log} 2>/dev/null; exit 1; }` : '';
   return [
-    ...nmDevicePrepare(e, nmConn),
+    ...nmDevicePrepare(e, n.ifPhys, nmConn),
     phys.start,
     `i=0; until ovs-vsctl --timeout=5 br-exists ${q(e.bridge)}; do i=$((i+1)); [ $i -lt 150 ] || { echo "NetworkManager made no OVS bridge ${e.bridge} in 30 s"; exit 1; }; sleep 0.2; done`,
     ...(e.datapath === 'netdev' ? [shellJoin(['ovs-vsctl', '--timeout=10', 'set', 'bridge', e.bridge, `other_config:hwaddr="${e.mac}"`])] : []),
