@@ -74,12 +74,23 @@ test('the activation: the kernel VLAN and bond go, NM\'s bond up, then its ports
   t.regex(nm, /^nmcli connection delete ovs-if-br-ex ovs-parent-bond0 ovs-slave-eth1 ovs-slave-eth2 ovs-if-phys0 ovs-port-phys0 ovs-port-br-ex br-ex 2>\/dev\/null \|\| true\nnmcli connection reload$/m);
 });
 
-test('refused before any change: a QinQ VLAN, a VLAN on a balance-rr bond, a bond that carries more (a lease on the VLAN of a kernel-made bond moves)', (t) => {
+test('refused before any change: a QinQ VLAN with a lease or on an LACP bond, a VLAN on a balance-rr bond, a bond that carries more (a lease on the VLAN of a kernel-made bond moves)', (t) => {
   const refused = (s: GatewayState, why: RegExp, o: Record<string, unknown> = {}) => t.throws(() => planUplink(s, args(o)), { message: why });
-  let s = vlanOnBond();
-  s.links.find((l) => l.name === 'bond0.42')!.info!.protocol = '802.1ad';
-  refused(s, /ovs_gateway: the uplink bond0\.42 is an 802\.1ad \(QinQ\) VLAN on the kernel-made bond bond0; the nm backend moves 802\.1ad VLANs on a NIC and, with a static address, on an active-backup bond NetworkManager holds under its own profile only so far - use backend: ovs/);
+  const qinq = () => {
+    const q = vlanOnBond();
+    q.links.find((l) => l.name === 'bond0.42')!.info!.protocol = '802.1ad';
+    return q;
+  };
+  // A static address on it moves (test/vm/nm-vlan-bond-uplink.test.ts, the 802.1ad scenario; the recorded probes below).
+  t.regex(move(qinq()).txn.nm!, /type vlan con-name ovs-if-phys0 .*vlan\.parent bond0 vlan\.id 42 vlan\.protocol 802\.1ad /);
+  let s = qinq();
+  for (const a of s.links.find((l) => l.name === 'bond0.42')!.addrs) a.dynamic = a.family === 'inet';
+  const proven = /; the nm backend moves 802\.1ad VLANs on a NIC; on a bond with a static address on an active-backup one \(NetworkManager's own or kernel-made\) and on an LACP \(802\.3ad\) one NetworkManager holds under its own profile, and with a DHCP lease on an active-backup one NetworkManager holds under its own profile, only so far - use backend: ovs/;
+  refused(s, new RegExp(`ovs_gateway: the uplink bond0\\.42 is an 802\\.1ad \\(QinQ\\) VLAN on the kernel-made active-backup bond bond0 with a DHCP lease${proven.source}`));
   t.notThrows(() => planUplink(s, args({ backend: 'ovs' })), 'the ovs backend moves it');
+  s = qinq();
+  s.links.find((l) => l.name === 'bond0')!.info!.mode = '802.3ad';
+  refused(s, new RegExp(`the uplink bond0\\.42 is an 802\\.1ad \\(QinQ\\) VLAN on the kernel-made 802\\.3ad bond bond0${proven.source}`));
   s = vlanOnBond();
   s.links.find((l) => l.name === 'bond0')!.info!.mode = 'balance-rr';
   refused(s, /the uplink bond0\.42 is a VLAN on the balance-rr bond bond0; the nm backend moves VLANs on LACP \(802\.3ad\) and active-backup bonds only so far - use backend: ovs/);
@@ -132,4 +143,22 @@ test('recorded host with a lease on a VLAN on a kernel-made bond (NM\'s vlan pro
   const moved = parseGatewayProbe(caseText('probe-vlan-kbond-dhcp-moved.txt'));
   t.like(moved.nm.devices.find((d) => d.device === 'bond0'), { state: 'connected', conUuid: nmUuid('ovs-parent-bond0') });
   t.deepEqual(planUplink(moved, args({ uplink: undefined })).filter(isTxnChange), [], 'a second run changes nothing');
+});
+
+// Recorded on the VM host of test/vm/nm-vlan-bond-uplink.test.ts (the 802.1ad test): bond0.100 an 802.1ad VLAN
+// (kernel-made, 172.31.221.11/24 static) on the kernel's active-backup bond0 (eth1+eth2 unmanaged), before the move and after it.
+test('recorded host with a static address on an 802.1ad VLAN on a kernel-made bond: ovs-parent-bond0 and ovs-if-phys0 with vlan.protocol 802.1ad; converged after the move', (t) => {
+  const s = parseGatewayProbe(caseText('probe-vlan-bond-nm-qinq-fresh.txt'));
+  t.is(s.links.find((l) => l.name === 'bond0.100')!.info!.protocol, '802.1ad');
+  t.like(s.nm.devices.find((d) => d.device === 'bond0'), { state: 'connected (externally)' });
+  const m = move(s, { uplink: undefined });
+  t.regex(m.summary, /^move bond0\.100 into br-ex/);
+  t.like(parseEnvText(m.txn.env!), { KIND: 'vlan', VLAN_PROTO: '802.1ad', VLAN_PARENT: 'bond0', MEMBERS: 'eth1 eth2', BACKEND: 'nm' });
+  t.like(parsePrev(m.txn.prev!), { iface: 'bond0.100', method: 'static', addrs: ['172.31.221.11/24'], nmUnmanaged: ['eth1', 'eth2'], device: { kind: 'vlan', id: 100, protocol: '802.1ad', parent: 'bond0' } });
+  t.regex(m.txn.nm!, /type bond con-name ovs-parent-bond0 .*bond\.options mode=active-backup,miimon=100,updelay=200,primary=eth1 /);
+  t.regex(m.txn.nm!, /type vlan con-name ovs-if-phys0 .*vlan\.parent bond0 vlan\.id 100 vlan\.protocol 802\.1ad /);
+  const moved = parseGatewayProbe(caseText('probe-vlan-bond-nm-qinq-moved.txt'));
+  t.is(moved.links.find((l) => l.name === 'bond0.100')!.info!.protocol, '802.1ad', 'NM made the VLAN 802.1ad from ovs-if-phys0');
+  t.like(moved.nm.devices.find((d) => d.device === 'bond0'), { state: 'connected', conUuid: nmUuid('ovs-parent-bond0') });
+  t.deepEqual(planUplink(moved, args({ uplink: undefined })).filter(isTxnChange), [], 'not refused as QinQ again, nothing to do');
 });

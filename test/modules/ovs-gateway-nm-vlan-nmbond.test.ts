@@ -120,27 +120,31 @@ test('NM\'s SLAAC and DHCPv6 on a VLAN on NM\'s own bond move (ovs-if-br-ex: the
   t.regex(kernel(slaac()), /con-name ovs-if-br-ex .* ipv6\.method auto ipv6\.addr-gen-mode eui64 ipv6\.token ::0:0:0:11 /, 'SLAAC on a VLAN on a kernel-made bond: the token');
 });
 
-test('an 802.1ad VLAN on NM\'s own active-backup bond with a static address moves (ovs-if-phys0 with vlan.protocol 802.1ad); with a lease, or on an LACP or kernel-made bond, still refused', (t) => {
-  const qinq = (o: { dhcp?: boolean } = {}) => {
+test('an 802.1ad VLAN on NM\'s own bond moves (ovs-if-phys0 with vlan.protocol 802.1ad): static on active-backup or LACP, a lease on active-backup; a lease on LACP or IPv6 from RAs still refused', (t) => {
+  const qinq = (o: { dhcp?: boolean; mode?: string } = {}) => {
     const s = vlanOnNmBond({ vlanNm: true, ...o });
     s.links.find((l) => l.name === 'bond0.42')!.info!.protocol = '802.1ad';
+    if (o.mode) Object.assign(s.links.find((l) => l.name === 'bond0')!.info!, { mode: o.mode });
     return s;
   };
-  const m = move(qinq());
-  t.like(parseEnvText(m.txn.env!), { KIND: 'vlan', VLAN_PROTO: '802.1ad', VLAN_PARENT: 'bond0', VLAN_PARENT_NM: BOND_CONN });
-  t.regex(m.txn.nm!, /type vlan con-name ovs-if-phys0 .* vlan\.parent bond0 vlan\.id 42 vlan\.protocol 802\.1ad 802-3-ethernet\.mtu /);
+  for (const o of [{}, { dhcp: true }, { mode: '802.3ad' }]) {
+    const m = move(qinq(o));
+    t.like(parseEnvText(m.txn.env!), { KIND: 'vlan', VLAN_PROTO: '802.1ad', VLAN_PARENT: 'bond0', VLAN_PARENT_NM: BOND_CONN, METHOD: o.dhcp ? 'dhcp' : 'static' });
+    t.regex(m.txn.nm!, /type vlan con-name ovs-if-phys0 .* vlan\.parent bond0 vlan\.id 42 vlan\.protocol 802\.1ad 802-3-ethernet\.mtu /);
+  }
   const refused = (s: GatewayState, why: RegExp) => {
     t.throws(() => planUplink(s, args()), { message: why });
     t.notThrows(() => planUplink(s, args({ backend: 'ovs' })), 'the ovs backend moves it');
   };
-  const tail = /; the nm backend moves 802\.1ad VLANs on a NIC and, with a static address, on an active-backup bond NetworkManager holds under its own profile only so far - use backend: ovs/;
-  refused(qinq({ dhcp: true }), new RegExp(`the uplink bond0\\.42 is an 802\\.1ad \\(QinQ\\) VLAN on the active-backup bond bond0 with a DHCP lease${tail.source}`));
-  const lacp = qinq();
-  Object.assign(lacp.links.find((l) => l.name === 'bond0')!.info!, { mode: '802.3ad' });
-  refused(lacp, new RegExp(`the uplink bond0\\.42 is an 802\\.1ad \\(QinQ\\) VLAN on the 802\\.3ad bond bond0${tail.source}`));
-  const kernel = qinq();
+  const tail = /; the nm backend moves 802\.1ad VLANs on a NIC; on a bond with a static address on an active-backup one \(NetworkManager's own or kernel-made\) and on an LACP \(802\.3ad\) one NetworkManager holds under its own profile, and with a DHCP lease on an active-backup one NetworkManager holds under its own profile, only so far - use backend: ovs/;
+  refused(qinq({ dhcp: true, mode: '802.3ad' }), new RegExp(`the uplink bond0\\.42 is an 802\\.1ad \\(QinQ\\) VLAN on the 802\\.3ad bond bond0 with a DHCP lease${tail.source}`));
+  const slaac = qinq();
+  slaac.links.find((l) => l.name === 'bond0.42')!.addrs.push({ family: 'inet6', local: 'fd5c:8b::3efb:372d:93ab:0', prefixlen: 64, scope: 'global', dynamic: true });
+  slaac.routes.push({ family: 6, dst: 'default', gateway: 'fe80::1', dev: 'bond0.42', protocol: 'ra', metric: 400 });
+  refused(slaac, new RegExp(`the uplink bond0\\.42 is an 802\\.1ad \\(QinQ\\) VLAN on the active-backup bond bond0 with IPv6 from RAs${tail.source}`));
+  const kernel = qinq({ dhcp: true });
   Object.assign(kernel.nm.devices.find((d) => d.device === 'bond0')!, { state: 'connected (externally)' });
-  refused(kernel, new RegExp(`the uplink bond0\\.42 is an 802\\.1ad \\(QinQ\\) VLAN on the kernel-made bond bond0${tail.source}`));
+  refused(kernel, new RegExp(`the uplink bond0\\.42 is an 802\\.1ad \\(QinQ\\) VLAN on the kernel-made active-backup bond bond0 with a DHCP lease${tail.source}`));
 });
 
 test('the bond under our own ovs-parent profile (a kernel-made bond the nm backend moved) is not taken for NM\'s own', (t) => {
@@ -220,27 +224,37 @@ test('recorded host with a static address on a VLAN on NM\'s own LACP bond: the 
   t.regex(move(s, { uplink: undefined }).txn.nm!, /con-name ovs-if-br-ex .* ipv6\.method auto ipv6\.dhcp-duid 00:04:aa:bb ipv6\.dhcp-iaid 00:00:00:07 /, 'DHCPv6 there: the VLAN\'s DUID and IAID');
 });
 
-// Recorded on the VM host of test/vm/nm-vlan-nmbond-uplink.test.ts (the 802.1ad test): bond0.100 an 802.1ad VLAN
-// (NM's vlan profile with vlan.protocol 802.1ad, 172.31.221.11/24 static) on NM's active-backup bond0, before the move.
-test('recorded host with a static address on an 802.1ad VLAN on NM\'s own active-backup bond: ovs-if-phys0 carries vlan.protocol 802.1ad, the bond stays NM\'s', (t) => {
-  const s = parseGatewayProbe(caseText('probe-vlan-nmbond-qinq-static-fresh.txt'));
-  t.is(s.links.find((l) => l.name === 'bond0.100')!.info!.protocol, '802.1ad');
-  const m = move(s, { uplink: undefined });
-  t.regex(m.summary, /^move bond0\.100 into br-ex/);
-  t.like(parseEnvText(m.txn.env!), { KIND: 'vlan', VLAN_PROTO: '802.1ad', VLAN_PARENT: 'bond0', BACKEND: 'nm' });
-  t.like(parsePrev(m.txn.prev!), { iface: 'bond0.100', method: 'static', addrs: ['172.31.221.11/24'], nmConn: s.nm.devices.find((d) => d.device === 'bond0.100')!.conUuid,
-    device: { kind: 'vlan', id: 100, protocol: '802.1ad', parent: 'bond0', parentNmConn: s.nm.devices.find((d) => d.device === 'bond0')!.conUuid } });
-  t.regex(m.txn.nm!, /type vlan con-name ovs-if-phys0 .*vlan\.parent bond0 vlan\.id 100 vlan\.protocol 802\.1ad /);
-  t.notRegex(m.txn.nm!, /ovs-parent|ovs-slave|ip link delete/);
-});
+// Recorded on the VM hosts of the 802.1ad tests of test/vm/nm-vlan-nmbond-uplink.test.ts (static and a lease on NM's
+// active-backup bond0) and nm-vlan-nmlacp-uplink.test.ts (static on NM's LACP bond0): bond0.100 an 802.1ad VLAN
+// (NM's vlan profile with vlan.protocol 802.1ad; 172.31.221.11/24 static or leased), before the move and after it.
+const QINQ_RECORDED: { probe: string; method: 'static' | 'dhcp'; mode: string }[] = [
+  { probe: 'nmbond-qinq-static', method: 'static', mode: 'active-backup' },
+  { probe: 'nmlacp-qinq-static', method: 'static', mode: '802.3ad' },
+  { probe: 'nmbond-qinq-dhcp', method: 'dhcp', mode: 'active-backup' },
+];
+for (const q of QINQ_RECORDED) {
+  test(`recorded host, ${q.method} on an 802.1ad VLAN on NM's own ${q.mode} bond: ovs-if-phys0 carries vlan.protocol 802.1ad, the bond stays NM's`, (t) => {
+    const s = parseGatewayProbe(caseText(`probe-vlan-${q.probe}-fresh.txt`));
+    t.is(s.links.find((l) => l.name === 'bond0.100')!.info!.protocol, '802.1ad');
+    t.is(s.links.find((l) => l.name === 'bond0')!.info!.mode, q.mode);
+    const m = move(s, { uplink: undefined });
+    t.regex(m.summary, /^move bond0\.100 into br-ex/);
+    t.like(parseEnvText(m.txn.env!), { KIND: 'vlan', VLAN_PROTO: '802.1ad', VLAN_PARENT: 'bond0', METHOD: q.method, BACKEND: 'nm' });
+    t.like(parsePrev(m.txn.prev!), { iface: 'bond0.100', method: q.method, addrs: q.method === 'static' ? ['172.31.221.11/24'] : [], nmConn: s.nm.devices.find((d) => d.device === 'bond0.100')!.conUuid,
+      device: { kind: 'vlan', id: 100, protocol: '802.1ad', parent: 'bond0', parentNmConn: s.nm.devices.find((d) => d.device === 'bond0')!.conUuid } });
+    t.regex(m.txn.nm!, /type vlan con-name ovs-if-phys0 .*vlan\.parent bond0 vlan\.id 100 vlan\.protocol 802\.1ad /);
+    if (q.method === 'dhcp') t.regex(m.txn.nm!, /type ovs-interface con-name ovs-if-br-ex .* ipv4\.method auto ipv4\.dhcp-client-id mac /);
+    t.notRegex(m.txn.nm!, /ovs-parent|ovs-slave|ip link delete/);
+  });
 
-test('recorded host after the nm backend moved the 802.1ad VLAN on NM\'s own bond: converged, not refused as QinQ again', (t) => {
-  const s = parseGatewayProbe(caseText('probe-vlan-nmbond-qinq-static-moved.txt'));
-  t.deepEqual(s.bridges.find((b) => b.name === 'br-ex')?.ports, ['bond0.100']);
-  t.is(s.links.find((l) => l.name === 'bond0.100')!.info!.protocol, '802.1ad', 'NM made the VLAN 802.1ad from ovs-if-phys0');
-  t.like(parsePrev(s.files[prevPath('br-ex')]!)?.device, { kind: 'vlan', protocol: '802.1ad', parentNmConn: s.nm.devices.find((d) => d.device === 'bond0')!.conUuid });
-  t.deepEqual(planUplink(s, args({ uplink: undefined })).filter(isTxnChange), []);
-});
+  test(`recorded host after the nm backend moved the ${q.method} 802.1ad VLAN on NM's own ${q.mode} bond: converged, not refused as QinQ again`, (t) => {
+    const s = parseGatewayProbe(caseText(`probe-vlan-${q.probe}-moved.txt`));
+    t.deepEqual(s.bridges.find((b) => b.name === 'br-ex')?.ports, ['bond0.100']);
+    t.is(s.links.find((l) => l.name === 'bond0.100')!.info!.protocol, '802.1ad', 'NM made the VLAN 802.1ad from ovs-if-phys0');
+    t.like(parsePrev(s.files[prevPath('br-ex')]!)?.device, { kind: 'vlan', protocol: '802.1ad', parentNmConn: s.nm.devices.find((d) => d.device === 'bond0')!.conUuid });
+    t.deepEqual(planUplink(s, args({ uplink: undefined })).filter(isTxnChange), []);
+  });
+}
 
 // Recorded on the VM host of test/vm/nm-vlan-nmbond-ipv6-auto-uplink.test.ts: bond0.100 on NM's active-backup bond0,
 // its vlan profile with a static IPv4 address and ipv6.method auto, NM's SLAAC (stable-privacy) from the peer's

@@ -22,8 +22,11 @@ test('an 802.1ad VLAN on a kernel-made bond, fresh: the VLAN with its bond moves
   t.like(parsePrev(m.txn.prev!)?.device, { kind: 'vlan', id: 100, protocol: '802.1ad', parent: 'bond0' });
 });
 
-test('the same host with the nm backend: refused before any change (an 802.1ad VLAN on a kernel-made bond is not proven there)', (t) => {
-  t.throws(() => planUplink(probe('probe-vlan-kbond-qinq-fresh'), args('nm')), { message: /the uplink bond0\.100 is an 802\.1ad \(QinQ\) VLAN on the kernel-made bond bond0; .* - use backend: ovs/ });
+test('the same host with the nm backend: moved too (static, active-backup; test/vm/nm-vlan-bond-uplink.test.ts) - the bond under ovs-parent-bond0, ovs-if-phys0 with vlan.protocol 802.1ad', (t) => {
+  const m = (planUplink(probe('probe-vlan-kbond-qinq-fresh'), args('nm')).filter(isTxnChange) as TxnChange[])[0]!;
+  t.like(parseEnvText(m.txn.env!), { ...VLAN_ENV, BACKEND: 'nm' });
+  t.regex(m.txn.nm!, /type bond con-name ovs-parent-bond0 .*bond\.options mode=active-backup,miimon=100,updelay=200,primary=eth1 /);
+  t.regex(m.txn.nm!, /type vlan con-name ovs-if-phys0 .*vlan\.parent bond0 vlan\.id 100 vlan\.protocol 802\.1ad /);
 });
 
 test('an 802.1ad VLAN on a kernel-made bond, moved by the ovs backend: converged, nothing to do', (t) => {

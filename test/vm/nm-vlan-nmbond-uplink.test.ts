@@ -6,6 +6,10 @@
 // The LACP bond's scenarios: nm-vlan-nmlacp-uplink.test.ts; with IPv6 from RAs: nm-vlan-nmbond-ipv6-auto-uplink.test.ts.
 // An 802.1ad (QinQ) VLAN on the bond with a static address, against an 802.1ad far end, runs every drill on one
 // pair of VMs (rollback, move, second run and --check, failover, power cycle).
+// With a lease on the 802.1ad VLAN (the far end's DHCP on its 802.1ad VLAN) the same, on its own VMs: passed whole in
+// 14.0 min at load 4-18 (VMs up and the lease on bond0.100 398 s, the lease back on the VLAN 96 s after the injected
+// failure's run began, move 51 s with the same lease, second run and --check 48 s, eth1 cut 1 of 300 lost (gap
+// 0.05 s), the lease on br-ex with SSH 67 s after the power cycle began, the runs after it 26 s).
 import test from 'ava';
 import { vmLabName } from './lab-name.js';
 import { moveOntoBrEx, nmVlanBondHost, nmVlanBondScenario, powerCycle } from './nm-vlan-nmbond.js';
@@ -27,4 +31,8 @@ test.serial('nm backend, DHCP on a VLAN on NM\'s own active-backup bond on a VM:
 
 test.serial('nm backend, static address on an 802.1ad (QinQ) VLAN on NM\'s own active-backup bond on a VM: rollback exactly, move, idempotent, --check, failover, power cycle', async (t) => {
   await nmVlanBondScenario(t, vmLabName('vlnmbqinq'), { dhcp: false, protocol: '802.1ad', cycle: true });
+});
+
+test.serial('nm backend, DHCP on an 802.1ad (QinQ) VLAN on NM\'s own active-backup bond on a VM: rollback to NM\'s profiles, the move keeps the lease, idempotent, --check, failover, power cycle', async (t) => {
+  await nmVlanBondScenario(t, vmLabName('vlnmbqdh'), { dhcp: true, protocol: '802.1ad', cycle: true });
 });

@@ -13,11 +13,11 @@
 // (ovs-if-br-ex's eui64 token / the VLAN's DUID and IAID, the server's one lease) and the RA's default route on
 // br-ex, SSH and ping over IPv6 reach it, the cable cut is pinged over IPv6, the power cycle brings both back.
 // `protocol` 802.1ad: the VLAN a QinQ one on both ends (NM's bond0.100 profile with vlan.protocol 802.1ad, the
-// peer's an 802.1ad VLAN), so only an S-tagged VLAN on the host reaches the far end: SSH on the node address after
-// the move, the cable cut and the power cycle proves ovs-if-phys0's vlan.protocol on the bond. `kernelBond`: the
-// active-backup bond made in the kernel (its ports unmanaged by NM), the VLAN NM's own profile on it (vlanTheHost
-// kernelBond): NM makes the bond again under ovs-parent-bond0 and its ports under ovs-slave-*, and the rollback
-// gives the kernel's bond back, NM showing it externally.
+// peer's - on LACP the switch's - an 802.1ad VLAN), so only an S-tagged VLAN on the host reaches the far end: SSH on
+// the node address after the move, the cable cut and the power cycle proves ovs-if-phys0's vlan.protocol on the bond.
+// `kernelBond`: the active-backup bond made in the kernel (its ports unmanaged by NM), the VLAN NM's own profile on it
+// (vlanTheHost kernelBond): NM makes the bond again under ovs-parent-bond0 and its ports under ovs-slave-*, and the
+// rollback gives the kernel's bond back, NM showing it externally.
 import type { ExecutionContext } from 'ava';
 import { run, sleep } from '../../src/lab/run.js';
 import { interfaceId } from '../../src/modules/ovs_gateway/ipv6-auto.js';
@@ -110,19 +110,18 @@ export interface Scenario {
 /**
  * The two VMs with the node address on bond0.100 over NM's bond0 (`dhcp`: a lease, else static; `lacp`: 802.3ad;
  * `v6`: static IPv4 and NM's SLAAC or DHCPv6 from the peer's RAs on the VLAN; `protocol`: the VLAN's on both ends, 802.1Q
- * unless given - active-backup only), the role on the nm backend.
+ * unless given), the role on the nm backend.
  */
 export async function nmVlanBondHost(t: ExecutionContext, lab: string, o: { dhcp: boolean; lacp?: boolean; v6?: V6Kind; protocol?: '802.1ad'; kernelBond?: boolean }): Promise<Scenario> {
   t.timeout(VM_DEADLINE_MS, VM_DEADLINE_WHY);
   const { note, step } = scenarioLog(t, lab);
   const at = Date.now();
-  if (o.protocol && o.lacp) throw new Error('an 802.1ad VLAN is drilled on the active-backup lab only (lacpVlanLab\'s switch makes an 802.1Q VLAN)');
-  if (o.kernelBond && (o.lacp || o.protocol)) throw new Error('a kernel-made bond is drilled active-backup with an 802.1Q VLAN only');
+  if (o.kernelBond && (o.lacp || o.protocol)) throw new Error('a kernel-made bond is drilled here active-backup with an 802.1Q VLAN only (802.1ad on it: nm-vlan-bond-uplink.test.ts)');
   const qinq = o.protocol ? { protocol: o.protocol } : {};
   const far = { nmOvs: true, dhcp: o.dhcp, ...(o.v6 ? { ra: o.v6 } : {}) };
-  const labs = o.lacp ? await lacpVlanLab(t, lab, far) : { v: await vlanLab(t, lab, { ...far, ...qinq }) };
+  const labs = o.lacp ? await lacpVlanLab(t, lab, { ...far, ...qinq }) : { v: await vlanLab(t, lab, { ...far, ...qinq }) };
   const { v } = labs;
-  if (o.protocol) t.regex(await v.peerSh(`ip -d -o link show dev eth1.${VLAN.id}`), /vlan protocol 802\.1ad id /, 'the far end is an 802.1ad VLAN');
+  if (o.protocol) t.regex(await v.peerSh(`ip -d -o link show dev ${o.lacp ? 'bond0' : 'eth1'}.${VLAN.id}`), /vlan protocol 802\.1ad id /, 'the far end is an 802.1ad VLAN');
   const at0 = await vlanTheHost(v, { ...(o.dhcp ? { dhcp: true } : { v4: true, nm: true }), ...(o.lacp ? { nmBond: LACP_OPTIONS } : {}), ...(o.kernelBond ? { kernelBond: true } : {}), v6Auto: Boolean(o.v6), ...qinq });
   const raw: VmUplinkLab = { ...at0, role: (vars = {}, check = false) => at0.role({ configure_ovs_backend: 'nm', ...vars }, check) };
   const l = diagnosed(raw, v, note);

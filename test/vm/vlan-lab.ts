@@ -44,9 +44,9 @@ export async function vlanLab(t: ExecutionContext, name: string, opts: { dhcp?: 
 /**
  * The same over an LACP bond (lacp-lab.ts): the host's eth1+eth2 wired to the switch VM, whose bond0 carries
  * VLAN 100 (bond0.100 the VLAN's gateways and DHCP server, routing to the lab bridge on its eth0). Returns
- * the VLAN's lab (the switch as its peer) and the LACP lab (for assertLacpPartner and wireCutDrill).
+ * the VLAN's lab (the switch as its peer) and the LACP lab (for assertLacpPartner and wireCutDrill); `protocol` as vlanLab's.
  */
-export async function lacpVlanLab(t: ExecutionContext, name: string, opts: { dhcp?: boolean; nmOvs?: boolean; ra?: V6Kind } = {}): Promise<{ v: VlanLab; lacp: LacpLab }> {
+export async function lacpVlanLab(t: ExecutionContext, name: string, opts: { dhcp?: boolean; nmOvs?: boolean; protocol?: '802.1ad'; ra?: V6Kind } = {}): Promise<{ v: VlanLab; lacp: LacpLab }> {
   const lacp = await lacpSwitchLab(t, name, opts.nmOvs ? { nmOvs: true } : {});
   // The switch's bridge sw0 (bond0 and eth3) is on the lab bridge beside its eth0: only eth0 answers ARP for
   // its lab address, so the lab's namespace routes the VLAN's subnet to eth0, not through the bridge.

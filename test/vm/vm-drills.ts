@@ -61,7 +61,10 @@ export async function rebootUntil(t: ExecutionContext, l: VmUplinkLab, lab: stri
   }
   t.log(`reboot (node address back on br-ex, SSH on it): ${((Date.now() - at) / 1000).toFixed(0)} s after the power cycle began`);
   t.regex(out, want, 'after the reboot the node address is on br-ex again');
-  t.is((await l.sh('systemctl is-active hostwire-configure-ovs.service; true')).trim(), 'active', 'the boot oneshot ran');
+  const oneshot = (await l.sh('systemctl is-active hostwire-configure-ovs.service; true')).trim();
+  // A failed oneshot says why: its own journal and NM's of this boot (the lab goes with the test).
+  const why = oneshot === 'active' ? '' : await l.sh('journalctl -b --no-pager -o short-precise -u hostwire-configure-ovs.service | tail -n 80; journalctl -b --no-pager -o short-precise -u NetworkManager | grep -iE "fail|warn|error" | tail -n 30; true', 60_000).catch((e: Error) => e.message);
+  t.is(oneshot, 'active', `the boot oneshot ran${why && `:\n${why}`}`);
   return out;
 }
 

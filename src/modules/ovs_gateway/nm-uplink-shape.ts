@@ -40,20 +40,25 @@ export function nmShapeRefusal(u: UplinkConfig): string | undefined {
 
 /**
  * NM >= 1.42 has vlan.protocol (the lab's 1.42.4 too). An 802.1ad VLAN is proven against a QinQ far end on a NIC
- * (test/vm/nm-vlan-nic-uplink.test.ts) and, with a static address, on an active-backup bond NM holds under its own
- * profile (test/vm/nm-vlan-nmbond-uplink.test.ts: rollback, move, failover, power cycle); on a kernel-made or an
- * LACP bond, or with a lease or IPv6 from RAs on a bond, it is not.
+ * (test/vm/nm-vlan-nic-uplink.test.ts); with a static address on an active-backup bond NM holds under its own
+ * profile (nm-vlan-nmbond-uplink.test.ts), on a kernel-made one NM makes again under ovs-parent-<bond>
+ * (nm-vlan-bond-uplink.test.ts) and on NM's own LACP bond (nm-vlan-nmlacp-uplink.test.ts); with a lease on NM's own
+ * active-backup bond (nm-vlan-nmbond-uplink.test.ts) - each with rollback, move, failover or wire cut, power cycle.
+ * A lease on a kernel-made or an LACP bond, a kernel-made LACP bond and IPv6 from RAs on a bond are not.
  */
 function qinqRefusal(u: UplinkConfig): string | undefined {
   const d = u.device;
   if (d?.kind !== 'vlan' || /^802\.1q$/i.test(d.protocol)) return undefined;
-  const proven = 'the nm backend moves 802.1ad VLANs on a NIC and, with a static address, on an active-backup bond NetworkManager holds under its own profile only so far';
+  const proven = 'the nm backend moves 802.1ad VLANs on a NIC; on a bond with a static address on an active-backup one (NetworkManager\'s own or kernel-made) and on an LACP (802.3ad) one NetworkManager holds under its own profile, and with a DHCP lease on an active-backup one NetworkManager holds under its own profile, only so far';
   if (!/^802\.1ad$/i.test(d.protocol)) return `is an ${d.protocol} VLAN on ${d.parent}; ${proven}`;
-  if (!d.parentBond) return undefined;
-  const mode = d.parentBond.options[1] ?? '';
-  const on = d.parentNmConn ? `the ${mode} bond ${d.parent}` : `the kernel-made bond ${d.parent}`;
-  if (!d.parentNmConn || mode !== 'active-backup') return `is an 802.1ad (QinQ) VLAN on ${on}; ${proven}`;
-  if (u.method === 'dhcp' || u.v6) return `is an 802.1ad (QinQ) VLAN on ${on} with ${u.method === 'dhcp' ? 'a DHCP lease' : 'IPv6 from RAs'}; ${proven}`;
+  const bond = uplinkBond(u.iface, d);
+  if (!bond) return undefined;
+  const nmOwn = Boolean(d.parentNmConn);
+  const on = nmOwn ? `the ${bond.mode} bond ${bond.name}` : `the kernel-made ${bond.mode} bond ${bond.name}`;
+  const ab = bond.mode === 'active-backup';
+  if (!ab && !(nmOwn && bond.mode === '802.3ad')) return `is an 802.1ad (QinQ) VLAN on ${on}; ${proven}`;
+  if (u.v6) return `is an 802.1ad (QinQ) VLAN on ${on} with IPv6 from RAs; ${proven}`;
+  if (u.method === 'dhcp' && !(ab && nmOwn)) return `is an 802.1ad (QinQ) VLAN on ${on} with a DHCP lease; ${proven}`;
   return undefined;
 }
 
