@@ -59,3 +59,9 @@ for (const k of KINDS) {
     t.deepEqual(planUplink(s, args()).filter(isTxnChange), []);
   });
 }
+
+test('the same recording with the kernel bond in LACP mode: NM\'s IPv6 from RAs on a VLAN on a kernel-made LACP bond is refused before any change (drilled active-backup only)', (t) => {
+  const text = caseText('probe-vlan-kbond-nm-slaac-fresh.txt');
+  const s = parseGatewayProbe(text.replace('"mode":"active-backup"', '"mode":"802.3ad"'));
+  t.throws(() => planUplink(s, args()), { message: /the uplink bond0\.100 is a VLAN on the kernel-made 802\.3ad bond bond0 with IPv6 from RAs; the nm backend moves .* only so far - use backend: ovs/ });
+});

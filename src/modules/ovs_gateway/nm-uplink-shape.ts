@@ -24,6 +24,11 @@ export function nmShapeRefusal(u: UplinkConfig): string | undefined {
     return d?.kind === 'bond' ? `is a ${bond.mode} bond; the nm backend moves LACP (802.3ad) and active-backup bonds only so far`
       : `is a VLAN on the ${bond.mode} bond ${bond.name}; the nm backend moves VLANs on LACP (802.3ad) and active-backup bonds only so far`;
   }
+  // A kernel-made LACP bond is made again by NM (deleted first): aggregation starts over under the VLAN's IPv6 from
+  // RAs, which is drilled on an active-backup one only.
+  if (d?.kind === 'vlan' && bond && !d.parentNmConn && u.v6 && bond.mode !== 'active-backup') {
+    return `is a VLAN on the kernel-made ${bond.mode} bond ${bond.name} with IPv6 from RAs; the nm backend moves NetworkManager's SLAAC and DHCPv6 on a VLAN on a kernel-made active-backup bond, or on a bond NetworkManager holds under its own profile, only so far`;
+  }
   // NM's SLAAC and its DHCPv6 on a VLAN on a bond move as on a bond: ovs-if-br-ex makes the same address from its
   // identifier, or sends the VLAN's DUID and IAID - on a bond NM holds under its own profile (active-backup or LACP;
   // test/vm/nm-vlan-nmbond-ipv6-auto-uplink.test.ts) and on a kernel-made one, which NM makes again under
