@@ -3,7 +3,8 @@
 // left two VMs running after the suite ended). The lab records its owner; a detached watchdog tears the
 // lab down once the owner is gone, and every `lab up` sweeps labs whose owner died (if the watchdog died too).
 import { spawn } from 'node:child_process';
-import { access, readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { BadInputError } from '../errors.js';
 import { listLabNames, readState, type LabOwner } from './state.js';
@@ -15,22 +16,27 @@ import { teardownLab } from './teardown.js';
  */
 export const OWNER_ENV = 'HOSTWIRE_LAB_OWNER_PID';
 
-export async function processStartTicks(pid: number): Promise<number | undefined> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
-  if (!stat) return undefined;
+/** A process's start time in clock ticks (pid reuse tells apart), undefined once it ended. Sync: /proc never blocks. */
+export function processStartTicks(pid: number): number | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   if (fields[0] === 'Z') return undefined; // a zombie has ended
   return Number(fields[19]); // field 22 of the whole line: starttime
 }
 
 export async function ownerOf(pid: number): Promise<LabOwner> {
-  const startTicks = await processStartTicks(pid);
+  const startTicks = processStartTicks(pid);
   if (startTicks === undefined) throw new Error(`lab owner pid ${pid} is not a running process`);
   return { pid, startTicks };
 }
 
 export async function ownerAlive(owner: LabOwner): Promise<boolean> {
-  return (await processStartTicks(owner.pid)) === owner.startTicks;
+  return processStartTicks(owner.pid) === owner.startTicks;
 }
 
 /** The owner asked for: an explicit pid, else the environment's. */

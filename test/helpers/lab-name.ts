@@ -7,7 +7,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkLabName, labDir } from '../../src/lab/names.js';
-import { OWNER_ENV } from '../../src/lab/owner.js';
+import { OWNER_ENV, processStartTicks } from '../../src/lab/owner.js';
 import { statePath, type LabOwner } from '../../src/lab/state.js';
 
 const MAX = 12;
@@ -63,16 +63,6 @@ export function pickLabName(fileOrWord: string, pid: number, taken: (name: strin
   throw new Error(`no free lab name for ${fileOrWord} (50 tried from ${base}${pidTag(pid)})`);
 }
 
-function startTicks(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[0] === 'Z' ? undefined : Number(fields[19]);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Whether a lab of that name on this machine belongs to someone else: its owner is a live process other
  * than `pid`, or it has no owner (a user's `lab up`), or its folder has no record yet (being made). A lab
@@ -88,7 +78,7 @@ export function labTakenByOther(name: string, pid: number): boolean {
   }
   if (!owner) return true;
   if (owner.pid === pid) return false;
-  return startTicks(owner.pid) === owner.startTicks;
+  return processStartTicks(owner.pid) === owner.startTicks;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Variable precedence: layers from lowest to highest (role defaults ... extra vars). Ansible's default
 // hash_behaviour=replace: a dict defined in a later layer replaces the earlier one, it is not merged.
 import type { Vars } from './render.js';
-import { setOwn } from '../../own-keys.js';
+import { hasOwn, setOwn } from '../../own-keys.js';
 
 export function mergeVars(...layers: (Vars | undefined)[]): Vars {
   const out: Vars = {};
@@ -20,7 +20,7 @@ export function mergeTrustedLayers(layers: [Vars | undefined, 'trusted' | 'data'
   const isData = (key: string): boolean => {
     for (let i = layers.length - 1; i >= 0; i--) {
       const [layer, kind] = layers[i]!;
-      if (layer && Object.prototype.hasOwnProperty.call(layer, key)) return kind === 'data';
+      if (layer && hasOwn(layer, key)) return kind === 'data';
     }
     return false;
   };

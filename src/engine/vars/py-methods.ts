@@ -131,6 +131,6 @@ export function pyMethod(obj: unknown, name: string): ((...args: unknown[]) => u
   if (typeof obj === 'string') table = STR as Record<string, Method>;
   else if (Array.isArray(obj)) table = LIST as Record<string, Method>;
   else if (obj !== null && typeof obj === 'object') table = DICT as Record<string, Method>;
-  const fn = table && Object.prototype.hasOwnProperty.call(table, name) ? table[name] : undefined;
+  const fn = table && hasOwn(table, name) ? table[name] : undefined;
   return fn ? (...args: unknown[]) => fn(obj as never, ...args) : undefined;
 }

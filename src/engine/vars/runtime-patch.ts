@@ -12,6 +12,7 @@ import { TemplateFailure, Undef, UndefinedError } from './undefined.js';
 import { unwrapUnsafe } from './unsafe.js';
 import { noteLeafRead } from './taint.js';
 import { pyPercentFormat } from './py-format.js';
+import { hasOwn } from '../../own-keys.js';
 
 /** Key in the nunjucks context that holds the caller's vars object. */
 export const VARS_KEY = '__hw_vars';
@@ -20,7 +21,6 @@ export const VARS_KEY = '__hw_vars';
 // installed before our own runtime functions below.
 nj.installJinjaCompat();
 const rt = nj.runtime;
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 // A name Object.prototype has (constructor, __proto__, toString) is a var or key only when one of the
 // object's own layers (vars are chained with Object.create) holds it, as in a Python dict.
 function hasKey(o: object, k: string): boolean {
